@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // Worker-pool tests start their own threads; keep test files in separate processes.
+    pool: 'forks',
+  },
+});
