@@ -1,0 +1,5 @@
+export * from './grid.js';
+export * from './grid-stats.js';
+export * from './geotiff-reader.js';
+export * from './geotiff-writer.js';
+export * from './resample.js';
