@@ -1,0 +1,50 @@
+/**
+ * Helpers for metre-radius searches over lon/lat indexes: the degree box that surely contains a circle of
+ * radius r, and the local flat projection used for point-to-segment distances.
+ */
+import type { BBox } from '../geo/bbox.js';
+import { metresPerDegree } from '../geo/distance.js';
+
+/** Relative slack added to search boxes so the mean-latitude distance never finds a point the box missed. */
+const BOX_SLACK = 1.01;
+
+/**
+ * Relative slack for the planar pre-filter of segment distances: the planar distance (scaled at the query's
+ * latitude) and `distanceMetres` (scaled at the pair's mean latitude) differ by far less than 1% within any
+ * radius the engine uses, so a hit is pre-filtered at r * 1.01 and then decided by `distanceMetres`.
+ */
+export const PLANAR_SLACK = 1.01;
+
+/** A lon/lat box containing every point within `radius` metres of (lon, lat). */
+export function radiusBox(lon: number, lat: number, radius: number): BBox {
+  const ky = metresPerDegree(lat).ky;
+  const dLat = (radius / ky) * BOX_SLACK;
+  // Longitude degrees are shortest at the poleward edge of the circle.
+  const poleward = Math.min(89.9, Math.abs(lat) + dLat);
+  const dLon = Math.min(360, (radius / metresPerDegree(poleward).kx) * BOX_SLACK);
+  return [lon - dLon, lat - dLat, lon + dLon, lat + dLat];
+}
+
+/** A hit from a metric query: the item's id and its distance in metres. */
+export interface Neighbour {
+  id: number;
+  distance: number;
+}
+
+/** Sorts hits nearest first, ties by id (so results are deterministic). */
+export function sortNeighbours<T extends Neighbour>(hits: T[]): T[] {
+  return hits.sort((a, b) => a.distance - b.distance || a.id - b.id);
+}
+
+/** The closest point on segment (ax, ay)-(bx, by) to (px, py), all in one metric plane. */
+export function closestOnSegment(px: number, py: number, ax: number, ay: number, bx: number, by: number): { x: number; y: number; t: number; d2: number } {
+  const dx = bx - ax;
+  const dy = by - ay;
+  const len2 = dx * dx + dy * dy;
+  let t = len2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0;
+  if (t < 0) t = 0;
+  else if (t > 1) t = 1;
+  const x = ax + t * dx;
+  const y = ay + t * dy;
+  return { x, y, t, d2: (px - x) * (px - x) + (py - y) * (py - y) };
+}

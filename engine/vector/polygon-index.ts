@@ -1,0 +1,196 @@
+/**
+ * A static index of polygon features (zones, overlays, catchments, parcels) answering "which polygons
+ * contain this point" and "which are within r metres". Rings are stored flat in shared buffers (the layout
+ * below), so workers can run the same queries on the same memory.
+ *
+ * Layout: `coords` holds every ring's vertices as lon, lat pairs; ring r spans vertices
+ * `ringStart[r] .. ringStart[r + 1]`; polygon part p spans rings `partStart[p] .. partStart[p + 1]` (outer
+ * ring first); feature f spans parts `featureStart[f] .. featureStart[f + 1]`.
+ */
+import Flatbush from 'flatbush';
+import type { MultiPolygon, Polygon, Position } from 'geojson';
+import { invalidArgument } from '../errors.js';
+import { distanceMetres, metresPerDegree } from '../geo/distance.js';
+import { closestOnSegment, radiusBox, sortNeighbours, type Neighbour } from './metric-search.js';
+import type { BuildIndexOptions } from './point-index.js';
+import { pointInFlatPolygon } from './point-in-polygon.js';
+
+/** The cloneable form of a {@link PolygonIndex}. */
+export interface SharedPolygonIndex {
+  kind: 'polygon-index';
+  count: number;
+  index: ArrayBufferLike;
+  coords: ArrayBufferLike;
+  ringStart: ArrayBufferLike;
+  partStart: ArrayBufferLike;
+  featureStart: ArrayBufferLike;
+  lengths: { coords: number; rings: number; parts: number };
+}
+
+/** A polygon within a radius: distance 0 when the point is inside it. */
+export interface PolygonHit extends Neighbour {
+  inside: boolean;
+}
+
+function typed<T extends Float64Array | Uint32Array>(Ctor: { new (b: ArrayBufferLike): T; BYTES_PER_ELEMENT: number }, Buf: typeof ArrayBuffer | typeof SharedArrayBuffer, values: number[]): T {
+  const a = new Ctor(new Buf(Math.max(1, values.length) * Ctor.BYTES_PER_ELEMENT));
+  a.set(values);
+  return a;
+}
+
+/** A static polygon index. Feature ids are positions in the input array. */
+export class PolygonIndex {
+  private constructor(
+    private readonly tree: Flatbush,
+    readonly coords: Float64Array,
+    readonly ringStart: Uint32Array,
+    readonly partStart: Uint32Array,
+    readonly featureStart: Uint32Array,
+    private readonly lengths: SharedPolygonIndex['lengths'],
+  ) {}
+
+  /** Number of features. */
+  get count(): number {
+    return this.featureStart.length - 1;
+  }
+
+  /** Builds an index over Polygon / MultiPolygon geometries (lon/lat). */
+  static build(geometries: readonly (Polygon | MultiPolygon)[], options: BuildIndexOptions = {}): PolygonIndex {
+    const Buf = (options.shared ?? true) ? SharedArrayBuffer : ArrayBuffer;
+    const coords: number[] = [];
+    const ringStart: number[] = [0];
+    const partStart: number[] = [0];
+    const featureStart: number[] = [0];
+    const n = geometries.length;
+    const tree = new Flatbush(Math.max(1, n), options.nodeSize ?? 16, Float64Array, Buf);
+    for (let f = 0; f < n; f++) {
+      const g = geometries[f];
+      const type = (g as { type?: string } | null)?.type;
+      if (type !== 'Polygon' && type !== 'MultiPolygon') {
+        throw invalidArgument('geometries', `feature ${f} is a ${type ?? 'null'}, not a Polygon or MultiPolygon`);
+      }
+      const parts: Position[][][] = g.type === 'Polygon' ? [g.coordinates] : g.coordinates;
+      let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+      for (const rings of parts) {
+        for (const ring of rings) {
+          for (const [x, y] of ring) {
+            coords.push(x, y);
+            if (x < x0) x0 = x;
+            if (y < y0) y0 = y;
+            if (x > x1) x1 = x;
+            if (y > y1) y1 = y;
+          }
+          ringStart.push(coords.length / 2);
+        }
+        partStart.push(ringStart.length - 1);
+      }
+      featureStart.push(partStart.length - 1);
+      if (x0 > x1) x0 = y0 = x1 = y1 = 1e9; // a feature with no rings matches nothing
+      tree.add(x0, y0, x1, y1);
+    }
+    if (n === 0) tree.add(1e9, 1e9, 1e9, 1e9);
+    tree.finish();
+    return new PolygonIndex(
+      tree,
+      typed(Float64Array, Buf, coords),
+      typed(Uint32Array, Buf, ringStart),
+      typed(Uint32Array, Buf, partStart),
+      typed(Uint32Array, Buf, featureStart),
+      { coords: coords.length, rings: ringStart.length, parts: partStart.length },
+    );
+  }
+
+  /** Reattaches to shared buffers built elsewhere. */
+  static fromShared(s: SharedPolygonIndex): PolygonIndex {
+    return new PolygonIndex(
+      Flatbush.from(s.index),
+      new Float64Array(s.coords, 0, s.lengths.coords),
+      new Uint32Array(s.ringStart, 0, s.lengths.rings),
+      new Uint32Array(s.partStart, 0, s.lengths.parts),
+      new Uint32Array(s.featureStart, 0, s.count + 1),
+      s.lengths,
+    );
+  }
+
+  /** The cloneable, shared form of this index. */
+  toShared(): SharedPolygonIndex {
+    return {
+      kind: 'polygon-index',
+      count: this.count,
+      index: this.tree.data,
+      coords: this.coords.buffer,
+      ringStart: this.ringStart.buffer,
+      partStart: this.partStart.buffer,
+      featureStart: this.featureStart.buffer,
+      lengths: this.lengths,
+    };
+  }
+
+  /** True when feature `id` contains (lon, lat). */
+  contains(id: number, lon: number, lat: number): boolean {
+    for (let p = this.featureStart[id]; p < this.featureStart[id + 1]; p++) {
+      if (pointInFlatPolygon(lon, lat, this.coords, this.ringStart, this.partStart[p], this.partStart[p + 1])) return true;
+    }
+    return false;
+  }
+
+  /** Ids of every feature containing (lon, lat), ascending. */
+  containing(lon: number, lat: number): number[] {
+    const n = this.count;
+    return this.tree.search(lon, lat, lon, lat, (id) => id < n && this.contains(id, lon, lat)).sort((a, b) => a - b);
+  }
+
+  /** Distance in metres from (lon, lat) to the nearest edge of feature `id`. */
+  edgeDistance(id: number, lon: number, lat: number): number {
+    const { kx, ky } = metresPerDegree(lat);
+    const c = this.coords;
+    let best = Infinity;
+    let bx = lon, by = lat;
+    for (let p = this.featureStart[id]; p < this.featureStart[id + 1]; p++) {
+      for (let r = this.partStart[p]; r < this.partStart[p + 1]; r++) {
+        for (let v = this.ringStart[r]; v + 1 < this.ringStart[r + 1]; v++) {
+          const h = closestOnSegment(0, 0, (c[2 * v] - lon) * kx, (c[2 * v + 1] - lat) * ky, (c[2 * v + 2] - lon) * kx, (c[2 * v + 3] - lat) * ky);
+          if (h.d2 < best) {
+            best = h.d2;
+            bx = lon + h.x / kx;
+            by = lat + h.y / ky;
+          }
+        }
+      }
+    }
+    return best === Infinity ? Infinity : distanceMetres(lon, lat, bx, by);
+  }
+
+  /** Every feature within `radius` metres of (lon, lat): distance 0 and `inside` for those containing it. */
+  within(lon: number, lat: number, radius: number): PolygonHit[] {
+    if (!(radius >= 0)) throw invalidArgument('radius', `radius must be a non-negative number of metres, got ${radius}`);
+    const n = this.count;
+    const [x0, y0, x1, y1] = radiusBox(lon, lat, radius);
+    const hits: PolygonHit[] = [];
+    this.tree.search(x0, y0, x1, y1, (id) => {
+      if (id >= n) return false;
+      if (this.contains(id, lon, lat)) hits.push({ id, distance: 0, inside: true });
+      else {
+        const d = this.edgeDistance(id, lon, lat);
+        if (d <= radius) hits.push({ id, distance: d, inside: false });
+      }
+      return false;
+    });
+    return sortNeighbours(hits);
+  }
+
+  /** Feature `id` as a GeoJSON geometry (Polygon for one part, else MultiPolygon). */
+  geometry(id: number): Polygon | MultiPolygon {
+    const parts: Position[][][] = [];
+    for (let p = this.featureStart[id]; p < this.featureStart[id + 1]; p++) {
+      const rings: Position[][] = [];
+      for (let r = this.partStart[p]; r < this.partStart[p + 1]; r++) {
+        const ring: Position[] = [];
+        for (let v = this.ringStart[r]; v < this.ringStart[r + 1]; v++) ring.push([this.coords[2 * v], this.coords[2 * v + 1]]);
+        rings.push(ring);
+      }
+      parts.push(rings);
+    }
+    return parts.length === 1 ? { type: 'Polygon', coordinates: parts[0] } : { type: 'MultiPolygon', coordinates: parts };
+  }
+}
