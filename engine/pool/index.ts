@@ -1,0 +1,3 @@
+export * from './protocol.js';
+export * from './task-map.js';
+export * from './worker-pool.js';

@@ -1,0 +1,28 @@
+/**
+ * Every task the engine's workers run, with its input and output types. Task implementations live in
+ * `workers/tasks/`, one file each; `workers/index.ts` registers them under these names.
+ */
+import type { Grid } from '../raster/grid.js';
+import type { GridStats } from '../raster/grid-stats.js';
+
+/** Input of the `grid-stats` task: a Float32 grid, transferred, copied or shared. */
+export interface GridStatsInput {
+  grid: Grid<Float32Array>;
+  /** Send the grid back with the result (moved, not copied), so a transferred buffer can be reused. */
+  returnGrid?: boolean;
+}
+
+/** Output of the `grid-stats` task. */
+export interface GridStatsOutput {
+  stats: GridStats;
+  grid?: Grid<Float32Array>;
+}
+
+/** The engine's task map. Later modules add their tasks here. */
+export type TaskMap = {
+  /** Statistics of a grid's valid cells (used by the transfer benchmark and the pool's own tests). */
+  'grid-stats': [GridStatsInput, GridStatsOutput];
+};
+
+/** A task name of the engine's task map. */
+export type TaskName = keyof TaskMap & string;

@@ -1,0 +1,136 @@
+/**
+ * The one place the engine creates its piscina pool.
+ *
+ * `run(name, input, { signal, transfer, timeoutMs })` sends `{ task, input }` to a worker (transferring the
+ * listed buffers), and resolves to the task's output or rejects with an {@link EngineError}: the task's own
+ * error code when it failed cleanly, `TIMEOUT` when it ran past its limit (the worker running it is
+ * terminated), `ABORTED` when the caller's signal fired, and `WORKER_CRASHED` when the worker died. Callers
+ * turn those into a degraded component, never a crashed request.
+ *
+ * The worker module is the built `workers/index.js` next to this file's build output; when the engine runs
+ * from TypeScript sources (tests, tsx) it is `workers/index.ts`, loaded through a small bootstrap that
+ * registers tsx inside the worker thread.
+ */
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { deserializeError, EngineError } from '../errors.js';
+import type { AnyTaskMap, TaskMessage, TaskReply } from './protocol.js';
+import type { TaskMap } from './task-map.js';
+
+/** Options for {@link createWorkerPool}. */
+export interface WorkerPoolOptions {
+  /** The task module (a URL or path); default: the engine's `workers/index`. */
+  module?: URL | string;
+  /** Worker threads; default the number of cores. */
+  threads?: number;
+  /** Default per-task time limit in ms; default 30,000. */
+  taskTimeoutMs?: number;
+  /** Idle workers are stopped after this many ms; default 60,000. */
+  idleTimeoutMs?: number;
+}
+
+/** Options for one task. */
+export interface RunOptions {
+  /** Cancels the task (it fails with `ABORTED`). */
+  signal?: AbortSignal;
+  /** Buffers to transfer to the worker instead of copying; they are detached in the caller afterwards. */
+  transfer?: readonly ArrayBuffer[];
+  /** Time limit for this task in ms; overrides the pool's default. */
+  timeoutMs?: number;
+}
+
+/** The default task module: the built workers/index.js, or workers/index.ts from sources. */
+export function defaultTaskModule(): URL {
+  const fromSource = import.meta.url.endsWith('.ts');
+  return new URL(`../../workers/index.${fromSource ? 'ts' : 'js'}`, import.meta.url);
+}
+
+function isAbortError(err: unknown): boolean {
+  return !!err && typeof err === 'object' && (err as Error).name === 'AbortError';
+}
+
+/** A typed pool of worker threads running the tasks of `TM`. */
+export class WorkerPool<TM extends AnyTaskMap = TaskMap> {
+  private readonly piscina: Piscina;
+  private readonly timeoutMs: number;
+  private destroyed = false;
+
+  constructor(options: WorkerPoolOptions = {}) {
+    const mod = options.module ?? defaultTaskModule();
+    const href = mod instanceof URL ? mod.href : mod.startsWith('file:') ? mod : new URL(`file://${mod}`).href;
+    const fromTs = href.endsWith('.ts');
+    const threads = Math.max(1, options.threads ?? availableParallelism());
+    this.timeoutMs = options.taskTimeoutMs ?? 30_000;
+    this.piscina = new Piscina({
+      filename: fromTs ? new URL('../../workers/ts-bootstrap.mjs', import.meta.url).href : href,
+      workerData: { taskModule: href },
+      minThreads: Math.min(1, threads),
+      maxThreads: threads,
+      idleTimeout: options.idleTimeoutMs ?? 60_000,
+    });
+    // A worker that dies is replaced by piscina; its task is rejected and reported by run().
+    this.piscina.on('error', () => {});
+  }
+
+  /** Worker threads currently running. */
+  get threads(): number {
+    return this.piscina.threads.length;
+  }
+
+  /** Tasks waiting for a free worker. */
+  get queueSize(): number {
+    return this.piscina.queueSize;
+  }
+
+  /** Runs task `name` with `input` on a worker. */
+  async run<K extends keyof TM & string>(name: K, input: TM[K][0], options: RunOptions = {}): Promise<TM[K][1]> {
+    if (this.destroyed) throw new EngineError('UNAVAILABLE', `worker pool is closed; cannot run ${name}`, { task: name });
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const timer = new AbortController();
+    const handle = setTimeout(() => timer.abort(), timeoutMs);
+    handle.unref?.();
+    const signal = options.signal ? AbortSignal.any([options.signal, timer.signal]) : timer.signal;
+    const message: TaskMessage<K, TM[K][0]> = { task: name, input };
+    let reply: TaskReply<TM[K][1]>;
+    try {
+      reply = await this.piscina.run(message, { signal, transferList: options.transfer as never });
+    } catch (err) {
+      if (timer.signal.aborted && !options.signal?.aborted) {
+        throw new EngineError('TIMEOUT', `task ${name} exceeded its ${timeoutMs} ms limit and was stopped`, { task: name, timeoutMs });
+      }
+      if (options.signal?.aborted || isAbortError(err)) {
+        throw new EngineError('ABORTED', `task ${name} was cancelled`, { task: name });
+      }
+      throw new EngineError('WORKER_CRASHED', `the worker running ${name} died: ${(err as Error)?.message ?? String(err)}`, { task: name });
+    } finally {
+      clearTimeout(handle);
+    }
+    if (!reply || typeof reply !== 'object' || !('ok' in reply)) {
+      throw new EngineError('TASK_FAILED', `task ${name} returned a malformed reply`, { task: name });
+    }
+    if (!reply.ok) {
+      const e = deserializeError(reply.error);
+      e.details.task ??= name;
+      throw e;
+    }
+    return reply.value;
+  }
+
+  /** Stops every worker; pending tasks fail with `ABORTED`. Safe to call twice. */
+  async destroy(): Promise<void> {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    await this.piscina.destroy();
+  }
+}
+
+/** Creates a worker pool; the engine makes one, sized to the number of cores by default. */
+export function createWorkerPool<TM extends AnyTaskMap = TaskMap>(options?: WorkerPoolOptions): WorkerPool<TM> {
+  return new WorkerPool<TM>(options);
+}
+
+/** The file path of a task module URL (for messages). */
+export function taskModulePath(u: URL): string {
+  return fileURLToPath(u);
+}

@@ -1,0 +1,11 @@
+/**
+ * The engine's worker module: piscina loads this file in every worker thread. Each task is a thin adapter in
+ * tasks/ that calls engine functions.
+ */
+import type { TaskMap } from '../engine/pool/task-map.js';
+import { defineWorker } from './define-worker.js';
+import { gridStatsTask } from './tasks/grid-stats.js';
+
+export default defineWorker<TaskMap>({
+  'grid-stats': gridStatsTask,
+});
