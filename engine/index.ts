@@ -1,0 +1,10 @@
+/**
+ * propintel's engine: the library API. Import from `propintel` (the built package) or from this file.
+ */
+export * from './errors.js';
+export * from './version.js';
+export * from './geo/index.js';
+export * from './raster/index.js';
+export * from './vector/index.js';
+export * from './pool/index.js';
+export * from './random/index.js';
