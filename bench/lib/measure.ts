@@ -1,0 +1,79 @@
+/**
+ * Timing with benchmark.js: repeated samples until the relative margin of error settles or the time budget
+ * runs out. Every benchmark feeds its results into `sink` so the work cannot be optimised away.
+ */
+import Benchmark from 'benchmark';
+
+/** One measurement. */
+export interface Measurement {
+  /** Mean milliseconds per operation. */
+  msPerOp: number;
+  /** Operations per second. */
+  hz: number;
+  /** Relative margin of error, percent. */
+  rme: number;
+  samples: number;
+}
+
+/** Options for a measurement. */
+export interface MeasureOptions {
+  /** Seconds to spend sampling (default from the runner: 1, or 0.25 with --quick). */
+  maxTime?: number;
+  minSamples?: number;
+}
+
+let defaultMaxTime = 1;
+
+/** Sets the default sampling budget (the runner's --quick flag). */
+export function setDefaultMaxTime(seconds: number): void {
+  defaultMaxTime = seconds;
+}
+
+/** A place to put results so the optimiser keeps the work that produced them. */
+export const sink: { value: unknown } = { value: 0 };
+
+function toMeasurement(b: Benchmark): Measurement {
+  const mean = b.stats.mean;
+  return { msPerOp: mean * 1e3, hz: 1 / mean, rme: b.stats.rme, samples: b.stats.sample.length };
+}
+
+function runOne(options: Benchmark.Options): Promise<Measurement> {
+  return new Promise((resolve, reject) => {
+    const b = new Benchmark({
+      maxTime: defaultMaxTime,
+      minSamples: 5,
+      ...options,
+      onComplete() {
+        if (b.error) reject(b.error instanceof Error ? b.error : new Error(String(b.error)));
+        else resolve(toMeasurement(b));
+      },
+    });
+    b.run({ async: true });
+  });
+}
+
+/** Measures a synchronous function. */
+export function measure(fn: () => unknown, options: MeasureOptions = {}): Promise<Measurement> {
+  return runOne({ fn: () => void (sink.value = fn()), ...options });
+}
+
+/** Measures an asynchronous function (one operation per awaited call). */
+export function measureAsync(fn: () => Promise<unknown>, options: MeasureOptions = {}): Promise<Measurement> {
+  return runOne({
+    defer: true,
+    fn: (deferred: { resolve(): void }) => {
+      fn().then(
+        (v) => {
+          sink.value = v;
+          deferred.resolve();
+        },
+        (err) => {
+          // Surface the error instead of hanging the benchmark.
+          process.stderr.write(`benchmark operation failed: ${(err as Error)?.stack ?? err}\n`);
+          process.exit(1);
+        },
+      );
+    },
+    ...options,
+  });
+}

@@ -1,0 +1,45 @@
+/**
+ * `npm run bench [-- SUITE ...] [--quick]`: runs the benchmark suites on the built output, prints one table
+ * and writes bench/results/latest.json. Suites are listed in SUITES; name some to run only those.
+ */
+import { fileURLToPath } from 'node:url';
+import { setDefaultMaxTime } from './lib/measure.js';
+import { formatTable, machineInfo, writeResults, type BenchRow, type BenchSuite } from './lib/report.js';
+import { spatialIndexSuite } from './suites/spatial-index.js';
+import { workerTransferSuite } from './suites/worker-transfer.js';
+
+/** Every suite, in run order. */
+export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite];
+
+async function main(argv: string[]): Promise<number> {
+  const quick = argv.includes('--quick');
+  const names = argv.filter((a) => !a.startsWith('--'));
+  if (argv.includes('--help')) {
+    process.stdout.write(`npm run bench -- [SUITE ...] [--quick]\n\nSuites:\n${SUITES.map((s) => `  ${s.name.padEnd(18)} ${s.description}`).join('\n')}\n`);
+    return 0;
+  }
+  const unknown = names.filter((n) => !SUITES.some((s) => s.name === n));
+  if (unknown.length) {
+    process.stderr.write(`unknown suite(s): ${unknown.join(', ')}; available: ${SUITES.map((s) => s.name).join(', ')}\n`);
+    return 2;
+  }
+  if (quick) setDefaultMaxTime(0.25);
+  const chosen = names.length ? SUITES.filter((s) => names.includes(s.name)) : SUITES;
+  const m = machineInfo();
+  process.stdout.write(`propintel benchmarks on ${m.cpu} (${m.cores} cores), node ${m.node}\n`);
+  const results: Record<string, BenchRow[]> = {};
+  const all: BenchRow[] = [];
+  for (const suite of chosen) {
+    process.stdout.write(`running ${suite.name}: ${suite.description} ...\n`);
+    const rows = await suite.run();
+    results[suite.name] = rows;
+    all.push(...rows.map((r) => ({ ...r, benchmark: `${suite.name}: ${r.benchmark}` })));
+  }
+  process.stdout.write(`\n${formatTable(all)}\n`);
+  const file = fileURLToPath(new URL('../../bench/results/latest.json', import.meta.url));
+  writeResults(file, results);
+  process.stdout.write(`\nresults written to ${file}\n`);
+  return 0;
+}
+
+process.exitCode = await main(process.argv.slice(2));
