@@ -8,3 +8,4 @@ export * from './raster/index.js';
 export * from './vector/index.js';
 export * from './pool/index.js';
 export * from './random/index.js';
+export * from './scores/index.js';
