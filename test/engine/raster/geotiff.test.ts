@@ -180,6 +180,37 @@ describe('GeoTIFF write and read back', () => {
     }
   });
 
+  it('round-trips every sample type across several tiles, with and without compression', async () => {
+    // 300 x 270 spans two tiles each way at 256, so edge tiles are padded; predictor 2 for integers, 3 for floats.
+    const width = 300, height = 270;
+    const types = [Uint8Array, Int8Array, Uint16Array, Int16Array, Uint32Array, Int32Array, Float32Array, Float64Array] as const;
+    for (const T of types) {
+      for (const compression of ['deflate', 'none'] as const) {
+        const data = new T(width * height);
+        for (let i = 0; i < data.length; i++) data[i] = T === Float32Array || T === Float64Array ? Math.sin(i / 37) * 1000 + i / 7 : (i * 7919) % (T === Int8Array ? 127 : 250);
+        const file = join(dir, `types-${T.name}-${compression}.tif`);
+        await writeGeoTiff(file, { width, height, data, noData: 0, transform: northUpTransform(500000, 6000000, 2), crs: 'EPSG:7856' }, { compression });
+        const r = await openRaster(file);
+        try {
+          expect(r.info).toMatchObject({ width, height, compression: compression === 'deflate' ? 8 : 1, tiled: true, crs: 'EPSG:7856' });
+          const back = await r.readPixelsNative([0, 0, width, height]);
+          expect(back.data.constructor).toBe(T);
+          expect(Array.from(back.data)).toEqual(Array.from(data));
+        } finally {
+          await r.close();
+        }
+      }
+    }
+  });
+
+  it('compresses a smooth DEM well below its raw size', () => {
+    const width = 512, height = 512;
+    const data = new Float32Array(width * height);
+    for (let r = 0; r < height; r++) for (let c = 0; c < width; c++) data[r * width + c] = Math.round((40 + 0.02 * c + 10 * Math.sin(r / 80)) * 100) / 100;
+    const bytes = encodeGeoTiff({ width, height, data, noData: NaN, transform: northUpTransform(0, 0, 5), crs: 'EPSG:7855' });
+    expect(bytes.byteLength).toBeLessThan(width * height * 4 * 0.6);
+  });
+
   it('refuses to encode a grid whose data does not match its shape', async () => {
     await expectEngineError(() => encodeGeoTiff({ ...planeGrid(), width: 7 }), 'INVALID_ARGUMENT', /values but width x height/);
   });
