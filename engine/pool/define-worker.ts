@@ -4,8 +4,8 @@
  * not copied: every non-shared ArrayBuffer inside the result is transferred to the caller.
  */
 import { Piscina } from 'piscina';
-import { EngineError, serializeError } from '../engine/errors.js';
-import type { AnyTaskMap, TaskMessage, TaskReply } from '../engine/pool/protocol.js';
+import { EngineError, serializeError } from '../errors.js';
+import type { AnyTaskMap, TaskMessage, TaskReply } from './protocol.js';
 
 /** The task implementations for a task map. */
 export type TaskImplementations<TM extends AnyTaskMap> = {
