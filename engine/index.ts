@@ -9,3 +9,5 @@ export * from './vector/index.js';
 export * from './pool/index.js';
 export * from './random/index.js';
 export * from './scores/index.js';
+export * from './catalogue/index.js';
+export * from './data/index.js';

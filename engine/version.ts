@@ -1,17 +1,26 @@
-/** The package version, read from package.json at startup. */
+/** The package version and root directory, read from package.json at startup. */
 import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-function readVersion(): string {
+function findPackage(): { version: string; root: string } {
+  // Sources sit one level below the root (engine/), the build two (dist/engine/).
   for (const rel of ['../package.json', '../../package.json']) {
+    const url = new URL(rel, import.meta.url);
     try {
-      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'propintel' && pkg.version) return pkg.version;
+      const pkg = JSON.parse(readFileSync(url, 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'propintel' && pkg.version) return { version: pkg.version, root: dirname(fileURLToPath(url)) };
     } catch {
-      // try the next location (source and built layouts differ by one level)
+      // try the next location
     }
   }
-  return '0.0.0';
+  return { version: '0.0.0', root: process.cwd() };
 }
 
+const pkg = findPackage();
+
 /** The propintel version. */
-export const VERSION = readVersion();
+export const VERSION = pkg.version;
+
+/** The package's root directory (where package.json is), from sources or from dist/. */
+export const PACKAGE_ROOT = pkg.root;

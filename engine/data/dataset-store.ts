@@ -1,0 +1,205 @@
+/**
+ * The loaded datasets: every vector layer and record table the catalogue names, indexed in memory, and every
+ * raster opened (header only; workers read windows themselves). Sources are found by payload path and state.
+ *
+ * Loading is all-or-nothing: every file is read and validated, and any problems are reported together in one
+ * `INVALID_DATA` error naming each file.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Feature, Geometry, MultiPolygon, Polygon } from 'geojson';
+import type { Catalogue, CatalogueSource, SourceFile } from '../catalogue/catalogue.js';
+import { loadCatalogue } from '../catalogue/load-catalogue.js';
+import type { PayloadPath } from '../catalogue/payload-paths.js';
+import type { StateCode } from '../catalogue/states.js';
+import { EngineError } from '../errors.js';
+import { openRaster, type RasterInfo } from '../raster/geotiff-reader.js';
+import { readGeoJsonLayer } from '../vector/geojson-reader.js';
+import { PointIndex } from '../vector/point-index.js';
+import { PolygonIndex } from '../vector/polygon-index.js';
+import { readRecords } from '../vector/records.js';
+import { SegmentIndex } from '../vector/segment-index.js';
+
+/** Where a loaded item came from. */
+export interface Provenance {
+  source: CatalogueSource;
+  file: SourceFile;
+}
+
+/** A GeoJSON layer (one file), with an index per geometry kind. */
+export interface VectorLayer extends Provenance {
+  kind: 'vector';
+  features: Feature<Geometry>[];
+  /** Point features: index ids map to feature positions through `featureOf`. */
+  points?: { index: PointIndex; featureOf: Uint32Array };
+  /** Line features (segment feature ids are feature positions). */
+  lines?: SegmentIndex;
+  /** Polygon features: index ids map to feature positions through `featureOf`. */
+  polygons?: { index: PolygonIndex; featureOf: Uint32Array };
+}
+
+/** A record file (CSV or JSON lines), with a point index when it has coordinates. */
+export interface RecordTable extends Provenance {
+  kind: 'records';
+  columns: string[];
+  rows: Record<string, unknown>[];
+  /** Point index over rows with lon/lat (or lng/lat): ids map to row positions through `rowOf`. */
+  points?: { index: PointIndex; rowOf: Uint32Array };
+}
+
+/** A raster file, opened and validated (header only). */
+export interface RasterRef extends Provenance {
+  kind: 'raster';
+  /** Absolute path, for workers to open. */
+  path: string;
+  info: RasterInfo;
+}
+
+/** Any loaded file. */
+export type LoadedFile = VectorLayer | RecordTable | RasterRef;
+
+/** Options for {@link openDataStore}. */
+export interface OpenDataStoreOptions {
+  /** Build indexes over SharedArrayBuffers (default true) so workers can share them. */
+  shared?: boolean;
+}
+
+const LON_KEYS = ['lon', 'lng', 'longitude', 'long', 'x'];
+const LAT_KEYS = ['lat', 'latitude', 'y'];
+
+function coordinateColumns(columns: string[]): [string, string] | null {
+  const lower = columns.map((c) => c.toLowerCase());
+  const lon = LON_KEYS.map((k) => lower.indexOf(k)).find((i) => i >= 0);
+  const lat = LAT_KEYS.map((k) => lower.indexOf(k)).find((i) => i >= 0);
+  return lon !== undefined && lat !== undefined ? [columns[lon], columns[lat]] : null;
+}
+
+function indexVector(features: Feature<Geometry>[], shared: boolean): Pick<VectorLayer, 'points' | 'lines' | 'polygons'> {
+  const pts: number[] = [];
+  const ptFeat: number[] = [];
+  const lineGeoms: Geometry[] = [];
+  const polyGeoms: (Polygon | MultiPolygon)[] = [];
+  const polyFeat: number[] = [];
+  features.forEach((f, i) => {
+    const g = f.geometry;
+    if (g.type === 'Point') {
+      pts.push(g.coordinates[0], g.coordinates[1]);
+      ptFeat.push(i);
+    } else if (g.type === 'MultiPoint') {
+      for (const p of g.coordinates) {
+        pts.push(p[0], p[1]);
+        ptFeat.push(i);
+      }
+    } else if (g.type === 'Polygon' || g.type === 'MultiPolygon') {
+      polyGeoms.push(g);
+      polyFeat.push(i);
+    }
+    // Lines index by feature position; polygons and points contribute no segments to the line index.
+    lineGeoms.push(g.type === 'LineString' || g.type === 'MultiLineString' ? g : { type: 'LineString', coordinates: [] });
+  });
+  const out: Pick<VectorLayer, 'points' | 'lines' | 'polygons'> = {};
+  if (ptFeat.length) out.points = { index: PointIndex.build(pts, { shared }), featureOf: Uint32Array.from(ptFeat) };
+  if (features.some((f) => f.geometry.type === 'LineString' || f.geometry.type === 'MultiLineString')) out.lines = SegmentIndex.fromGeometries(lineGeoms, { shared });
+  if (polyFeat.length) out.polygons = { index: PolygonIndex.build(polyGeoms, { shared }), featureOf: Uint32Array.from(polyFeat) };
+  return out;
+}
+
+async function loadFile(dir: string, source: CatalogueSource, file: SourceFile, shared: boolean): Promise<LoadedFile> {
+  const path = join(dir, file.path);
+  const format = file.format ?? source.format;
+  switch (format) {
+    case 'geojson': {
+      const layer = await readGeoJsonLayer(path, { crs: file.crs });
+      return { kind: 'vector', source, file, features: layer.features, ...indexVector(layer.features, shared) };
+    }
+    case 'csv':
+    case 'jsonl': {
+      const set = await readRecords(path, { format });
+      const table: RecordTable = { kind: 'records', source, file, columns: set.columns, rows: set.rows };
+      const cols = coordinateColumns(set.columns);
+      if (cols) {
+        const pts: number[] = [];
+        const rowOf: number[] = [];
+        set.rows.forEach((r, i) => {
+          const lon = Number(r[cols[0]]);
+          const lat = Number(r[cols[1]]);
+          if (r[cols[0]] !== '' && r[cols[0]] !== null && Number.isFinite(lon) && Number.isFinite(lat)) {
+            pts.push(lon, lat);
+            rowOf.push(i);
+          }
+        });
+        table.points = { index: PointIndex.build(pts, { shared }), rowOf: Uint32Array.from(rowOf) };
+      }
+      return table;
+    }
+    case 'geotiff': {
+      const r = await openRaster(path, { crs: file.crs });
+      const info = r.info;
+      await r.close();
+      return { kind: 'raster', source, file, path, info };
+    }
+  }
+}
+
+/** The loaded datasets of one directory. */
+export class DataStore {
+  private constructor(
+    readonly catalogue: Catalogue,
+    /** Every loaded file, in catalogue order. */
+    readonly files: LoadedFile[],
+    /** Milliseconds spent loading and indexing. */
+    readonly loadMs: number,
+  ) {}
+
+  /** Loads a dataset directory: the catalogue, then every file, indexed. */
+  static async open(dir: string, options: OpenDataStoreOptions = {}): Promise<DataStore> {
+    const t0 = performance.now();
+    const catalogue = await loadCatalogue(dir);
+    const shared = options.shared ?? true;
+    const jobs = catalogue.sources.flatMap((s) => s.files.map((f) => ({ s, f })));
+    const settled = await Promise.allSettled(jobs.map(({ s, f }) => loadFile(catalogue.dir, s, f, shared)));
+    const problems = settled.flatMap((r, i) => (r.status === 'rejected' ? [`  - ${jobs[i].s.id}: ${(r.reason as Error).message}`] : []));
+    if (problems.length) {
+      throw new EngineError('INVALID_DATA', `${catalogue.dir}: ${problems.length} file${problems.length === 1 ? '' : 's'} could not be loaded:\n${problems.join('\n')}`, { file: catalogue.dir, problems });
+    }
+    const files = settled.map((r) => (r as PromiseFulfilledResult<LoadedFile>).value);
+    return new DataStore(catalogue, files, performance.now() - t0);
+  }
+
+  /** The source with `id`. */
+  source(id: string): CatalogueSource | undefined {
+    return this.catalogue.sources.find((s) => s.id === id);
+  }
+
+  /** Loaded files of sources that feed `path` (and cover `state`, when given), optionally of one file layer. */
+  filesFor(path: PayloadPath, state?: StateCode | null, layer?: string): LoadedFile[] {
+    return this.files.filter((f) => f.source.paths.includes(path) && (state == null || state in f.source.coverage) && (state == null || f.file.state === undefined || f.file.state === state) && (layer === undefined || f.file.layer === layer));
+  }
+
+  /** Vector layers feeding `path`. */
+  vectorsFor(path: PayloadPath, state?: StateCode | null, layer?: string): VectorLayer[] {
+    return this.filesFor(path, state, layer).filter((f): f is VectorLayer => f.kind === 'vector');
+  }
+
+  /** Record tables feeding `path`. */
+  recordsFor(path: PayloadPath, state?: StateCode | null, layer?: string): RecordTable[] {
+    return this.filesFor(path, state, layer).filter((f): f is RecordTable => f.kind === 'records');
+  }
+
+  /** Rasters feeding `path`. */
+  rastersFor(path: PayloadPath, state?: StateCode | null, layer?: string): RasterRef[] {
+    return this.filesFor(path, state, layer).filter((f): f is RasterRef => f.kind === 'raster');
+  }
+
+  /** The sandbox addresses file, parsed (an empty list when the catalogue names none). */
+  async sandbox(): Promise<{ address: string; state: StateCode; lat: number; lng: number; note: string }[]> {
+    if (!this.catalogue.sandbox) return [];
+    const doc = JSON.parse(await readFile(join(this.catalogue.dir, this.catalogue.sandbox), 'utf8')) as { addresses: [] };
+    return doc.addresses;
+  }
+}
+
+/** Loads a dataset directory; shorthand for {@link DataStore.open}. */
+export function openDataStore(dir: string, options?: OpenDataStoreOptions): Promise<DataStore> {
+  return DataStore.open(dir, options);
+}
