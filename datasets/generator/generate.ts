@@ -1,0 +1,203 @@
+/**
+ * The sample-world generator: a deterministic synthetic dataset directory (same seed, byte-identical files) in
+ * the formats real publishers use, with one tile per state and territory, a catalogue and the sandbox list.
+ */
+import { rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { CATALOGUE_VERSION, type SourceFile } from '../../engine/catalogue/catalogue.js';
+import { createWorkerPool } from '../../engine/pool/worker-pool.js';
+import { seededRandom } from '../../engine/random/seeded-random.js';
+import { VERSION } from '../../engine/version.js';
+import { writeAirports, writeAnef } from './layers/aircraft.js';
+import { writeAdministrative, writeStatisticalAreas, writeUtilities } from './layers/admin.js';
+import { writeCadastre, writeEasements } from './layers/cadastre.js';
+import { writeDas } from './layers/das.js';
+import { writeEnvironment } from './layers/environment.js';
+import { vegetationMask, writeBushfire, writeContamination } from './layers/hazards.js';
+import { writeCityPlan2025, writeGrowthAreas, writeHeritage, writeOverlays, writeZones } from './layers/planning.js';
+import { writeAmenities, writeSchools } from './layers/poi.js';
+import { landCoverGrid, writeRasters } from './layers/rasters.js';
+import { floodMasks, writeDem, writeFloodStudy, writeIfd, writeStateContours, writeWater } from './layers/terrain-layers.js';
+import { writeTransport } from './layers/transport.js';
+import type { TileContext } from './context.js';
+import { Frame } from './frame.js';
+import { COL, layOut } from './layout.js';
+import { sandboxAddresses, type SandboxAddress } from './sandbox.js';
+import { SourceRegistry } from './sources.js';
+import { Terrain } from './terrain.js';
+import { TILES, tileById, type TileSpec } from './tiles.js';
+import { FileWriter, type WrittenFile } from './writer.js';
+
+/** Bumped whenever the generator's output changes, so a stale sample world is regenerated. */
+export const GENERATOR_VERSION = '3';
+/** The seed `npm start` and the tests use. */
+export const DEFAULT_SEED = 20261101;
+
+/** Options for {@link generateSampleWorld}. */
+export interface GenerateOptions {
+  /** Output directory (created; existing generated files are replaced). */
+  out: string;
+  /** Seed, default {@link DEFAULT_SEED}. */
+  seed?: number;
+  /** Tile ids to generate (default all eight). */
+  tiles?: string[];
+  /** Called with one line per finished tile. */
+  onProgress?: (line: string) => void;
+  /** Worker threads (default: the number of cores; 1 generates in this thread). */
+  threads?: number;
+}
+
+/** The generator's worker task. */
+export type GeneratorTasks = {
+  'sample-world-tile': [{ id: string; seed: number; out: string }, TileResult];
+};
+
+/** What the generator wrote. */
+export interface GenerateResult {
+  out: string;
+  seed: number;
+  files: WrittenFile[];
+  sources: number;
+  sandbox: SandboxAddress[];
+  ms: number;
+}
+
+function tileSeed(seed: number, id: string): number {
+  let h = seed >>> 0;
+  for (const ch of id) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+  return h;
+}
+
+/** What one tile's generation produced (plain data: it crosses back from a worker thread). */
+export interface TileResult {
+  id: string;
+  files: WrittenFile[];
+  /** Files added to catalogue sources, in order. */
+  added: [string, SourceFile][];
+  sandbox: SandboxAddress[];
+  lots: number;
+  addresses: number;
+  ms: number;
+}
+
+/** Generates one tile into `out` (its own folder there), returning what it wrote. */
+export function generateTile(id: string, seed: number, out: string): TileResult {
+  const t0 = performance.now();
+  const spec = tileById(id);
+  const tileIndex = TILES.indexOf(spec);
+  const writer = new FileWriter(out);
+  const registry = new SourceRegistry();
+  const rnd = seededRandom(tileSeed(seed, spec.id));
+  const frame = new Frame(spec.lon, spec.lat);
+  const terrain = new Terrain(spec.terrain, rnd);
+  const layout = layOut(spec, terrain, rnd);
+  const ctx: TileContext = {
+    spec, tileIndex, frame, terrain, layout, rnd, writer, registry, dir: spec.id,
+    masks: { flood1pct: new Uint8Array(0), floodPlanning: new Uint8Array(0), floodway: new Uint8Array(0), landCover: new Uint8Array(0), vegetation: new Uint8Array(0) },
+    elev10: terrain.grid(10),
+    addresses: [],
+    pfiOf: new Map(),
+    suburbOf(x, y) {
+      const left = terrain.creekDistance(x, y) > 0;
+      const west = layout.pq(x, y)[0] < -1.5 * COL;
+      const s = left ? spec.suburbs[west ? 0 : 1] : spec.suburbs[2];
+      return { suburb: s.name, postcode: s.postcode, council: spec.councils[left ? 0 : 1] };
+    },
+  };
+  Object.assign(ctx.masks, floodMasks(ctx));
+  ctx.masks.vegetation = vegetationMask(ctx);
+  writeDem(ctx);
+  writeWater(ctx);
+  writeFloodStudy(ctx);
+  writeIfd(ctx);
+  writeStateContours(ctx);
+  writeCadastre(ctx);
+  writeEasements(ctx);
+  writeZones(ctx);
+  writeOverlays(ctx);
+  writeHeritage(ctx);
+  writeGrowthAreas(ctx);
+  writeCityPlan2025(ctx);
+  writeBushfire(ctx);
+  writeContamination(ctx);
+  writeEnvironment(ctx);
+  writeTransport(ctx);
+  writeSchools(ctx);
+  writeAmenities(ctx);
+  writeAdministrative(ctx);
+  writeStatisticalAreas(ctx);
+  writeUtilities(ctx);
+  ctx.masks.landCover = landCoverGrid(ctx);
+  writeRasters(ctx);
+  writeAnef(ctx);
+  const truth = writeDas(ctx);
+  writer.jsonl(`eval/${spec.id}-da-categories.jsonl`, truth);
+  return { id, files: writer.files, added: registry.added, sandbox: sandboxAddresses(ctx), lots: layout.lots.length, addresses: ctx.addresses.length, ms: performance.now() - t0 };
+}
+
+/** Generates the sample world into `options.out`: tiles in parallel on worker threads, merged in tile order. */
+export async function generateSampleWorld(options: GenerateOptions): Promise<GenerateResult> {
+  const t0 = performance.now();
+  const seed = options.seed ?? DEFAULT_SEED;
+  const ids = options.tiles ?? TILES.map((t) => t.id);
+  const specs = ids.map(tileById);
+  rmSync(options.out, { recursive: true, force: true });
+  const threads = Math.max(1, Math.min(options.threads ?? availableParallelism(), specs.length));
+  const report = (r: TileResult) => {
+    const spec = tileById(r.id);
+    const bytes = r.files.reduce((s, f) => s + f.bytes, 0);
+    options.onProgress?.(`  ${spec.id.padEnd(3)} ${spec.state.padEnd(3)} ${spec.place}: ${r.lots} parcels, ${r.addresses} addresses, ${r.files.length} files, ${(bytes / 1e6).toFixed(1)} MB in ${(r.ms / 1000).toFixed(1)} s`);
+  };
+  let results: TileResult[];
+  if (threads === 1) {
+    results = specs.map((s) => {
+      const r = generateTile(s.id, seed, options.out);
+      report(r);
+      return r;
+    });
+  } else {
+    const fromSource = import.meta.url.endsWith('.ts');
+    const pool = createWorkerPool<GeneratorTasks>({ module: new URL(`./tile-task.${fromSource ? 'ts' : 'js'}`, import.meta.url), threads, taskTimeoutMs: 600_000 });
+    try {
+      results = await Promise.all(specs.map(async (s) => {
+        const r = await pool.run('sample-world-tile', { id: s.id, seed, out: options.out });
+        report(r);
+        return r;
+      }));
+    } finally {
+      await pool.destroy();
+    }
+  }
+  const writer = new FileWriter(options.out);
+  const registry = new SourceRegistry();
+  const sandbox: SandboxAddress[] = [];
+  const files: WrittenFile[] = [];
+  for (const r of results) {
+    for (const [id, file] of r.added) registry.add(id, file);
+    files.push(...r.files);
+    sandbox.push(...r.sandbox);
+  }
+  writeAirports(writer, registry);
+  writer.json('sandbox.json', { addresses: sandbox });
+  const sources = registry.sources();
+  const doc = {
+    catalogue_version: CATALOGUE_VERSION,
+    name: 'propintel sample world',
+    description: `A synthetic dataset in real publishers' formats: ${specs.length} tiles (${specs.map((s) => s.state).join(', ')}). Every source is synthetic; none describes a real parcel or application.`,
+    synthetic: true,
+    generator: { name: 'propintel sample-world', version: `${VERSION}+g${GENERATOR_VERSION}`, seed },
+    sandbox: 'sandbox.json',
+    sources,
+  };
+  writer.json('catalogue.json', doc);
+  files.push(...writer.files);
+  writer.json('manifest.json', { generator: doc.generator, files: files.map((f) => ({ path: f.path, bytes: f.bytes, sha256: f.sha256 })) });
+  files.push(writer.files[writer.files.length - 1]);
+  return { out: options.out, seed, files, sources: sources.length, sandbox, ms: performance.now() - t0 };
+}
+
+/** The generated world's file for a path (for tests). */
+export function worldFile(out: string, path: string): string {
+  return join(out, path);
+}
