@@ -4,11 +4,13 @@
 import { isEngineError } from '../engine/errors.js';
 import { VERSION } from '../engine/version.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, type Command, type CommandIO } from './command.js';
+import { sampleWorldCommand } from './commands/sample-world.js';
+import { sandboxCommand } from './commands/sandbox.js';
 import { serveCommand } from './commands/serve.js';
 import { versionCommand } from './commands/version.js';
 
 /** Every subcommand, in the order `--help` lists them. */
-export const COMMANDS: Command[] = [serveCommand, versionCommand];
+export const COMMANDS: Command[] = [serveCommand, sampleWorldCommand, sandboxCommand, versionCommand];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
