@@ -5,11 +5,12 @@
 import { fileURLToPath } from 'node:url';
 import { setDefaultMaxTime } from './lib/measure.js';
 import { formatTable, machineInfo, writeResults, type BenchRow, type BenchSuite } from './lib/report.js';
+import { sampleWorldSuite } from './suites/sample-world.js';
 import { spatialIndexSuite } from './suites/spatial-index.js';
 import { workerTransferSuite } from './suites/worker-transfer.js';
 
 /** Every suite, in run order. */
-export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite];
+export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, sampleWorldSuite];
 
 async function main(argv: string[]): Promise<number> {
   const quick = argv.includes('--quick');

@@ -1,0 +1,52 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../cli/main.js';
+import { defaultDataDir } from '../../datasets/sample-world.js';
+import { tempDir } from '../helpers/tmp.js';
+
+async function run(argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), shutdown: new Promise(() => {}) });
+  return { code, stdout, stderr };
+}
+
+describe('propintel sample-world', () => {
+  it('writes a world (one tile here) and prints a line per tile and what it wrote', async () => {
+    const out = join(tempDir(), 'world');
+    const r = await run(['sample-world', '--out', out, '--tiles', 'act', '--threads', '1']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/act ACT O'Connor and Turner, Canberra: \d+ parcels, \d+ addresses, \d+ files/);
+    expect(r.stdout).toMatch(/Wrote \d+ files \([\d.]+ MB\) for \d+ sources and 1 sandbox addresses/);
+    for (const f of ['catalogue.json', 'sandbox.json', 'manifest.json', 'act/dem-5m.tif', 'act/addresses.csv', 'act/da-records.jsonl']) expect(existsSync(join(out, f)), f).toBe(true);
+    const sandbox = JSON.parse(readFileSync(join(out, 'sandbox.json'), 'utf8'));
+    expect(sandbox.addresses).toHaveLength(1);
+  }, 60_000);
+
+  it('rejects an unknown tile and a bad seed with exit code 2', async () => {
+    const a = await run(['sample-world', '--out', tempDir(), '--tiles', 'vic,atlantis']);
+    expect(a.code).toBe(2);
+    expect(a.stderr).toMatch(/unknown tile atlantis/);
+    const b = await run(['sample-world', '--seed=-1']);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toMatch(/--seed must be at least 0/);
+  });
+});
+
+describe('propintel sandbox', () => {
+  it('prints the twelve sandbox addresses in the /sandbox shape', async () => {
+    const r = await run(['sandbox', '--data', defaultDataDir()]);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(Object.keys(doc)).toEqual(['addresses']);
+    expect(doc.addresses).toHaveLength(12);
+    expect(new Set(doc.addresses.map((a: { state: string }) => a.state))).toEqual(new Set(['VIC', 'NSW', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT']));
+  });
+
+  it('names the directory when it holds no dataset', async () => {
+    const r = await run(['sandbox', '--data', tempDir()]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/no catalogue in the dataset directory/);
+  });
+});
