@@ -31,7 +31,7 @@ export function road(id: string, points: [number, number][], p: Partial<Omit<Roa
   return {
     id,
     name: p.name ?? id,
-    roadClass: (p.roadClass ?? 'arterial') as RoadClass | null,
+    roadClass: ('roadClass' in p ? p.roadClass : 'arterial') as RoadClass | null,
     aadt: p.aadt ?? null,
     heavyShare: p.heavyShare ?? null,
     speedKmh: p.speedKmh ?? null,
