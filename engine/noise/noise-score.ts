@@ -17,7 +17,7 @@ import { measuredValidation, type MeasuredValidation } from './measured-validati
 import { decidePath, type ModelPath } from './model-path.js';
 import type { NoiseFeature, NoiseNetwork, TrafficBasis } from './noise-network.js';
 import { noiseScoreFromLden } from './noise-score-scale.js';
-import { evaluatePoint, type PeriodEnergies, type PointEvaluation } from './point-evaluation.js';
+import { evaluatePoint, featureLdenAt, loudestFeature, type PeriodEnergies, type PointEvaluation } from './point-evaluation.js';
 import { applyTransfer, resolveTransferOptions, type TransferOptions } from './transfer-calibration.js';
 
 /** Options of {@link noiseScore}. */
@@ -156,7 +156,7 @@ function kindComponent(kind: 'road' | 'rail' | 'tram', ev: PointEvaluation, netw
   const e: PeriodEnergies = ev[kind];
   const supplied = kind === 'road' ? network.layers.roads : network.layers.rail;
   const label = kind === 'road' ? 'road traffic' : kind === 'rail' ? 'train' : 'tram';
-  const loudest = ev.contributions.find((c) => network.features[c.feature].kind === kind);
+  const loudest = loudestFeature(ev, (f) => network.features[f].kind === kind);
   const lden = energyToDb(e.den);
   const max = network.receiver.maxDistanceM;
   if (!supplied) return component({ value: null, unit: 'dB', level: 'unknown', resolution: null, source: null, caveat: `no ${kind === 'road' ? 'road' : 'rail'} layer was supplied; ${label} noise was not assessed` });
@@ -185,7 +185,7 @@ export function noiseScore(network: NoiseNetwork, lon: number, lat: number, opti
   const features = network.features;
 
   // Dominant contribution: the loudest feature, or the aircraft band when it is louder.
-  const top = ev.contributions[0];
+  const top = loudestFeature(ev);
   let dominant: DominantSource | null = null;
   let dominantDefaulted = false;
   if (top && !(ev.aircraft && ev.aircraft.ldenDb > top.ldenDb)) {
@@ -210,7 +210,6 @@ export function noiseScore(network: NoiseNetwork, lon: number, lat: number, opti
 
   // Measured sources near the subject (no crowd-sourced rows).
   const beyond = options.beyondRadiusCount ?? 3;
-  const contributionDb = new Map(ev.contributions.map((c) => [c.feature, c.ldenDb]));
   const rows: NoiseSourceRow[] = [];
   let extra = 0;
   for (const h of network.segmentIndex.featuresWithin(lon, lat, searchRadius * 1.5)) {
@@ -219,13 +218,13 @@ export function noiseScore(network: NoiseNetwork, lon: number, lat: number, opti
     const outside = h.distance > searchRadius;
     if (outside && extra >= beyond) continue;
     if (outside) extra++;
-    rows.push(sourceRow(f, h.distance, lon, lat, h.lon, h.lat, contributionDb.get(f.index), outside));
+    rows.push(sourceRow(f, h.distance, lon, lat, h.lon, h.lat, featureLdenAt(ev, f.index), outside));
   }
 
   // The loudest crowd-sourced road, when no counter is in range.
   let dominantRoad: DominantRoad | null = null;
   if (!decision.counter) {
-    const c = ev.contributions.find((x) => features[x.feature].kind === 'road' && features[x.feature].crowdSourced);
+    const c = loudestFeature(ev, (x) => features[x].kind === 'road' && features[x].crowdSourced);
     if (c) {
       const f = features[c.feature];
       const at = closestApproach(network.geometries[f.index], lon, lat)!;
@@ -260,16 +259,19 @@ export function noiseScore(network: NoiseNetwork, lon: number, lat: number, opti
         })
       : component({ value: null, unit: 'dB', level: 'very_low', resolution: null, source: null, caveat: 'outside the lowest published ANEF contour; aircraft exposure is below it, not zero' });
 
-  const within = new Set(ev.contributions.map((c) => c.feature));
-  const defaulted = [...within].filter((i) => features[i].basis === 'default' || features[i].defaulted.length > 0);
+  let defaulted = 0;
   const sourceIds = new Set<string>();
-  for (const i of within) if (features[i].source) sourceIds.add(features[i].source);
+  for (const i of ev.features) {
+    const f = features[i];
+    if (f.defaulted.length > 0) defaulted++;
+    if (f.source) sourceIds.add(f.source);
+  }
   if (ev.aircraft?.band.source) sourceIds.add(ev.aircraft.band.source);
   if (decision.counter?.source) sourceIds.add(decision.counter.source);
   const validation = measuredValidation(network, options.state === undefined ? inferState(network, lon, lat) : options.state, transferOptions);
-  if (decision.relation) for (const id of decision.relation.loggerIds) {
-    const l = network.loggers.find((x) => x.id === id);
-    if (l?.source) sourceIds.add(l.source);
+  if (decision.relation) {
+    const used = new Set(decision.relation.loggerIds);
+    for (const l of network.loggers) if (l.source && used.has(l.id)) sourceIds.add(l.source);
   }
   const r = network.receiver;
 
@@ -305,8 +307,8 @@ export function noiseScore(network: NoiseNetwork, lon: number, lat: number, opti
     measured_validation: validation,
     components: { road: kindComponent('road', ev, network, decision.path), rail: kindComponent('rail', ev, network, decision.path), tram: kindComponent('tram', ev, network, decision.path), aircraft: aircraftComponent },
     defaults_used: {
-      count: defaulted.length,
-      note: defaulted.length ? `${defaulted.length} of the ${within.size} sources within ${r.maxDistanceM} m lacked traffic data and took class or mode defaults (flagged per source in \`defaulted\`)` : null,
+      count: defaulted,
+      note: defaulted ? `${defaulted} of the ${ev.features.length} sources within ${r.maxDistanceM} m lacked traffic data and took class or mode defaults (flagged per source in \`defaulted\`)` : null,
     },
     source_ids: [...sourceIds].sort(),
     model: {
@@ -320,7 +322,7 @@ export function noiseScore(network: NoiseNetwork, lon: number, lat: number, opti
   };
 }
 
-function sourceRow(f: NoiseFeature, distance: number, lon: number, lat: number, plon: number, plat: number, ldenDb: number | undefined, beyond: boolean): NoiseSourceRow {
+function sourceRow(f: NoiseFeature, distance: number, lon: number, lat: number, plon: number, plat: number, ldenDb: number, beyond: boolean): NoiseSourceRow {
   return {
     kind: f.kind,
     id: f.id,
@@ -328,7 +330,7 @@ function sourceRow(f: NoiseFeature, distance: number, lon: number, lat: number, 
     distance_m: metres(distance),
     direction: compass8(bearingDegrees(lon, lat, plon, plat)),
     closest_point: latLng(plon, plat),
-    lden_db: ldenDb === undefined ? null : reportDb(ldenDb),
+    lden_db: reportDb(ldenDb),
     road_class: f.roadClass,
     aadt: f.traffic.aadt,
     heavy_share: f.traffic.heavyShare,

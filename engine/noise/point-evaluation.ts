@@ -44,8 +44,10 @@ export interface PointEvaluation {
   /** Position in the network's CRS, metres. */
   x: number;
   y: number;
-  /** Contributions of every feature within range, loudest first. */
-  contributions: FeatureContribution[];
+  /** Features heard at the point (unordered; a real network puts thousands within range, so no objects). */
+  features: Uint32Array;
+  /** Lden energy of each feature in `features`, same order. */
+  energies: Float64Array;
   road: PeriodEnergies;
   rail: PeriodEnergies;
   tram: PeriodEnergies;
@@ -90,35 +92,58 @@ export function evaluateProjected(network: NoiseNetwork, lon: number, lat: numbe
   const touched: number[] = [];
   accumulateReceiverFactors(scene, x, y, factors, touched);
   const energy = scene.featureEnergy;
-  const sums = { road: zero(), rail: zero(), tram: zero() };
-  const contributions: FeatureContribution[] = [];
+  const kinds = scene.featureKind;
+  const sums = [zero(), zero(), zero()]; // by KIND_ROAD, KIND_RAIL, KIND_TRAM
+  const features = new Uint32Array(touched.length);
+  const energies = new Float64Array(touched.length);
+  let n = 0;
   for (const f of touched) {
     const k = factors[f];
     factors[f] = 0; // leave the scratch clean for the next call
     const e = f * ENERGY_STRIDE;
     const den = k * energy[e + OFFSET_DEN];
-    const target = sums[network.features[f].kind];
+    const target = sums[kinds[f]];
     target.den += den;
     target.day += k * energy[e + OFFSET_DAY];
     target.evening += k * energy[e + OFFSET_EVENING];
     target.night += k * energy[e + OFFSET_NIGHT];
-    if (den > 0) contributions.push({ feature: f, ldenDb: energyToDb(den), energy: den });
+    if (den > 0) {
+      features[n] = f;
+      energies[n++] = den;
+    }
   }
-  contributions.sort((a, b) => b.energy - a.energy || a.feature - b.feature);
+  const [road, rail, tram] = sums;
   const aircraft = aircraftAt(network, lon, lat);
-  const ground = sums.road.den + sums.rail.den + sums.tram.den;
   const air = aircraft ? Math.pow(10, aircraft.ldenDb / 10) : 0;
   return {
     lon,
     lat,
     x,
     y,
-    contributions,
-    ...sums,
+    features: features.subarray(0, n),
+    energies: energies.subarray(0, n),
+    road,
+    rail,
+    tram,
     aircraft,
-    ldenDb: energyToDb(ground + air),
-    ldDb: energyToDb(sums.road.day + sums.rail.day + sums.tram.day),
-    leDb: energyToDb(sums.road.evening + sums.rail.evening + sums.tram.evening),
-    lnDb: energyToDb(sums.road.night + sums.rail.night + sums.tram.night),
+    ldenDb: energyToDb(road.den + rail.den + tram.den + air),
+    ldDb: energyToDb(road.day + rail.day + tram.day),
+    leDb: energyToDb(road.evening + rail.evening + tram.evening),
+    lnDb: energyToDb(road.night + rail.night + tram.night),
   };
+}
+
+/** The loudest feature at the point among those `accept` admits (all by default), or null. */
+export function loudestFeature(ev: PointEvaluation, accept: (feature: number) => boolean = () => true): FeatureContribution | null {
+  let best = -1;
+  for (let i = 0; i < ev.features.length; i++) {
+    if ((best < 0 || ev.energies[i] > ev.energies[best] || (ev.energies[i] === ev.energies[best] && ev.features[i] < ev.features[best])) && accept(ev.features[i])) best = i;
+  }
+  return best < 0 ? null : { feature: ev.features[best], energy: ev.energies[best], ldenDb: energyToDb(ev.energies[best]) };
+}
+
+/** The Lden of one feature alone at the point, dB; -Infinity when it is not heard there. */
+export function featureLdenAt(ev: PointEvaluation, feature: number): number {
+  for (let i = 0; i < ev.features.length; i++) if (ev.features[i] === feature) return energyToDb(ev.energies[i]);
+  return -Infinity;
 }

@@ -41,6 +41,24 @@ import {
 } from './noise-scene.js';
 
 const INV_PI = 1 / Math.PI;
+const HALF_PI = Math.PI / 2;
+
+/**
+ * atan2(y, x) for y >= 0 (the angle a segment subtends, in [0, pi]) by a minimax polynomial for atan on
+ * [0, 1] (Abramowitz & Stegun, Handbook of Mathematical Functions, 4.4.49 form with 6 odd terms; absolute
+ * error under 2e-5 rad, relative error under 3e-5 near 0, i.e. under 0.0002 dB on any contribution).
+ * Several times cheaper than Math.atan2 in the grid's inner loop; every path uses it, so the grid and the
+ * single-point evaluation agree exactly.
+ */
+export function subtendedAngle(y: number, x: number): number {
+  const ax = x < 0 ? -x : x;
+  const swap = y > ax;
+  const z = swap ? ax / y : y === 0 ? 0 : y / ax;
+  const z2 = z * z;
+  let a = z * (0.99997726 + z2 * (-0.33262347 + z2 * (0.19354346 + z2 * (-0.11643287 + z2 * (0.05265332 + z2 * -0.0117212)))));
+  if (swap) a = HALF_PI - a;
+  return x < 0 ? Math.PI - a : a;
+}
 
 /** Linear interpolation in the scene's 1 m ground table. */
 function groundAt(table: Float64Array, edgeDistance: number): number {
@@ -80,7 +98,7 @@ export function segmentFactor(scene: NoiseScene, s: number, px: number, py: numb
   if (dh < minD) dh = minD;
   const ds = Math.sqrt(dh * dh + dz * dz);
   // theta = atan(t2/ds) - atan(t1/ds), folded into one atan2 (the difference lies in [0, pi)).
-  const theta = Math.atan2(ds * len, ds * ds + t1 * t2);
+  const theta = subtendedAngle(ds * len, ds * ds + t1 * t2);
   let factor = (theta * INV_PI) / ds;
   const halfWidth = geo[g + OFFSET_GROUND_HALF_WIDTH];
   if (halfWidth === halfWidth) {
@@ -207,7 +225,7 @@ export function gridLdenEnergy(scene: NoiseScene, nodesX: ArrayLike<number>, nod
       const minD = compact[c + C_MIN];
       if (dh < minD) dh = minD;
       const ds = Math.sqrt(dh * dh + compact[c + C_DZ2]);
-      let factor = (Math.atan2(ds * len, ds * ds + t1 * t2) * INV_PI) / ds;
+      let factor = (subtendedAngle(ds * len, ds * ds + t1 * t2) * INV_PI) / ds;
       const hw = compact[c + C_HW];
       if (hw >= 0) factor *= groundAt(table, Math.sqrt(dc2) - hw);
       sum += compact[c + C_E] * factor;
