@@ -15,9 +15,8 @@
  * blended silently.
  */
 import { invalidArgument } from '../errors.js';
-import { getTransformer, LONLAT } from '../geo/crs.js';
 import type { GeoTransform } from '../geo/geo-transform.js';
-import { assertLonLat } from '../geo/window.js';
+import { createWindow, windowToLonLat } from '../geo/window.js';
 import type { WorkerPool } from '../pool/worker-pool.js';
 import { aircraftAt } from './point-evaluation.js';
 import { energyToDb, reportDb } from './decibels.js';
@@ -63,27 +62,26 @@ export interface NoiseGridNodes extends NoiseGridSpec {
 
 /** The nodes of a `cells` x `cells` grid centred on (lon, lat), in the network's CRS and in lon/lat. */
 export function noiseGridNodes(network: NoiseNetwork, lon: number, lat: number, cells: unknown = DEFAULT_NOISE_CELLS): NoiseGridNodes {
-  assertLonLat(lon, lat);
   const spec = noiseGridSpec(cells);
+  // The analysis window in the network's metric CRS (the MGA zone the segments were projected into once).
+  const w = createWindow(lon, lat, undefined, network.crs);
   const n = spec.cells;
   const k = (n - 1) / 2;
-  const [x0, y0] = getTransformer(LONLAT, network.crs).forward(lon, lat);
-  const back = getTransformer(network.crs, LONLAT);
   const x = new Float64Array(n * n), y = new Float64Array(n * n), lo = new Float64Array(n * n), la = new Float64Array(n * n);
   for (let row = 0; row < n; row++) {
     for (let col = 0; col < n; col++) {
       const j = row * n + col;
-      x[j] = x0 + (col - k) * spec.spacingM;
-      y[j] = y0 + (k - row) * spec.spacingM;
+      x[j] = w.x + (col - k) * spec.spacingM;
+      y[j] = w.y + (k - row) * spec.spacingM;
       if (row === k && col === k) {
         lo[j] = lon; // the subject node is the subject, exactly
         la[j] = lat;
       } else {
-        [lo[j], la[j]] = back.forward(x[j], y[j]);
+        [lo[j], la[j]] = windowToLonLat(w, x[j], y[j]);
       }
     }
   }
-  return { ...spec, crs: network.crs, x0, y0, x, y, lon: lo, lat: la };
+  return { ...spec, crs: network.crs, x0: w.x, y0: w.y, x, y, lon: lo, lat: la };
 }
 
 /** The physics path's road + rail Lden energy at each node (the part the worker task computes). */

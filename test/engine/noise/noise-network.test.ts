@@ -54,6 +54,19 @@ describe('traffic resolution', () => {
     expect(a.emission.lden - c.emission.lden).toBeCloseTo(10 * Math.log10(4), 6);
   });
 
+  it('speed and heavy share move the level at a receiver exactly as the CoRTN terms say', () => {
+    const level = (speedKmh: number, heavyShare: number) => {
+      const net = buildNoiseNetwork({ roads: [northSouth('a', 0, 5000, { aadt: 20_000, speedKmh, heavyShare })] });
+      return evaluatePoint(net, ...at(60, 0)).ldenDb;
+    };
+    // Propagation does not depend on the traffic, so a receiver sees the emission change unaltered.
+    // Speed 50 -> 100 km/h at p = 10 %: [33 lg 145 + 10 lg 1.5 - 68.8] - [33 lg 100 + 10 lg 2 - 68.8]
+    //   = (71.3252 + 1.7609) - (66 + 3.0103) = 4.2861 - 0.2103 = 4.0758 dB
+    expect(level(100, 0.1) - level(50, 0.1)).toBeCloseTo(4.0758, 3);
+    // Heavy share 10 % -> 20 % at 50 km/h: 10 lg(1 + 5*20/50) - 10 lg(1 + 5*10/50) = 10 lg(3/2) = 1.7609 dB
+    expect(level(50, 0.2) - level(50, 0.1)).toBeCloseTo(1.7609, 3);
+  });
+
   it('rail lines without service counts take mode defaults, flagged', () => {
     const net = buildNoiseNetwork({ roads: [], rail: [railLine('t', 'tram', [[0, 0], [0, 500]]), railLine('r', 'rail', [[100, 0], [100, 500]], { servicesPerDay: 300, speedKmh: 90 })] });
     expect(net.features[0]).toMatchObject({ kind: 'tram', basis: 'default', defaulted: ['services_day', 'speed_kmh'] });

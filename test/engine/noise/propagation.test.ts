@@ -4,7 +4,7 @@ import { buildNoiseNetwork, type NoiseNetworkOptions } from '../../../engine/noi
 import type { RoadInput } from '../../../engine/noise/noise-inputs.js';
 import { ENERGY_STRIDE, OFFSET_DEN } from '../../../engine/noise/noise-scene.js';
 import { evaluatePoint } from '../../../engine/noise/point-evaluation.js';
-import { accumulateReceiverFactors, gridLdenEnergy } from '../../../engine/noise/propagation.js';
+import { accumulateReceiverFactors, gridLdenEnergy, subtendedAngle } from '../../../engine/noise/propagation.js';
 import { seededRandom } from '../../../engine/random/seeded-random.js';
 import { at, northSouth, railLine, road } from './noise-fixtures.js';
 
@@ -90,6 +90,22 @@ describe('line-source propagation', () => {
     const l50 = evaluatePoint(net, ...at(50, 0)).ldenDb;
     expect(l25).toBeCloseTo(net.features[0].emission.lden, 1);
     expect(l25 - l50).toBeCloseTo(3.01, 1);
+  });
+});
+
+describe('the subtended angle', () => {
+  it('matches Math.atan2 within 2e-6 rad (and 3e-5 relative) over the half plane y >= 0', () => {
+    const rnd = seededRandom(2);
+    for (let i = 0; i < 20_000; i++) {
+      const y = rnd.next() * 10 ** rnd.range(-3, 4);
+      const x = (rnd.next() - 0.5) * 10 ** rnd.range(-3, 4);
+      const ref = Math.atan2(y, x);
+      const got = subtendedAngle(y, x);
+      expect(Math.abs(got - ref)).toBeLessThan(2e-6);
+      if (ref > 0) expect(Math.abs(got - ref) / ref).toBeLessThan(3e-5);
+    }
+    expect(subtendedAngle(0, 5)).toBe(0);
+    expect(subtendedAngle(1, 0)).toBeCloseTo(Math.PI / 2, 12);
   });
 });
 
