@@ -70,6 +70,27 @@ function groundAt(table: Float64Array, edgeDistance: number): number {
 }
 
 /**
+ * The energy factor of one segment at a receiver, without a noise wall: line-source spreading to the source
+ * line, the subtended angle, and (when `halfWidth` >= 0) CoRTN's ground term at the closest horizontal
+ * distance from the nearside edge. (ax, ay) is the segment start minus the receiver; 0 beyond `maxSq`.
+ */
+function openFactor(ax: number, ay: number, ux: number, uy: number, len: number, srcOffset: number, minD: number, dz2: number, halfWidth: number, table: Float64Array, maxSq: number): number {
+  const t1 = ax * ux + ay * uy;
+  const t2 = t1 + len;
+  let perp = ax * uy - ay * ux;
+  if (perp < 0) perp = -perp;
+  const along = t1 > 0 ? t1 : t2 < 0 ? t2 : 0;
+  const dc2 = perp * perp + along * along;
+  if (dc2 > maxSq) return 0;
+  let dh = perp - srcOffset;
+  if (dh < minD) dh = minD;
+  const ds = Math.sqrt(dh * dh + dz2);
+  // theta = atan(t2/ds) - atan(t1/ds), folded into one atan2 (the difference lies in [0, pi)).
+  const factor = (subtendedAngle(ds * len, ds * ds + t1 * t2) * INV_PI) / ds;
+  return halfWidth >= 0 ? factor * groundAt(table, Math.sqrt(dc2) - halfWidth) : factor;
+}
+
+/**
  * The energy factor of segment `s` at receiver (px, py), metres^-1: multiply by the feature's line-source
  * strength (featureEnergy) for the receiver's relative energy. 0 beyond the scene's maximum distance.
  */
@@ -81,37 +102,26 @@ export function segmentFactor(scene: NoiseScene, s: number, px: number, py: numb
   const ux = seg[o + OFFSET_UX];
   const uy = seg[o + OFFSET_UY];
   const len = seg[o + OFFSET_LENGTH];
-  const t1 = ax * ux + ay * uy;
-  const t2 = t1 + len;
-  const perpSigned = ax * uy - ay * ux;
-  const perp = perpSigned < 0 ? -perpSigned : perpSigned;
-  const along = t1 > 0 ? t1 : t2 < 0 ? t2 : 0;
-  const dc2 = perp * perp + along * along;
-  const max = scene.receiver.maxDistanceM;
-  if (dc2 > max * max) return 0;
   const g = scene.segmentFeature[s] * GEOMETRY_STRIDE;
   const geo = scene.featureGeometry;
   const srcOffset = geo[g + OFFSET_SOURCE_OFFSET];
-  const minD = geo[g + OFFSET_MIN_DISTANCE];
   const dz = geo[g + OFFSET_DZ];
-  let dh = perp - srcOffset;
-  if (dh < minD) dh = minD;
-  const ds = Math.sqrt(dh * dh + dz * dz);
-  // theta = atan(t2/ds) - atan(t1/ds), folded into one atan2 (the difference lies in [0, pi)).
-  const theta = subtendedAngle(ds * len, ds * ds + t1 * t2);
-  let factor = (theta * INV_PI) / ds;
   const halfWidth = geo[g + OFFSET_GROUND_HALF_WIDTH];
-  if (halfWidth === halfWidth) {
-    const edge = Math.sqrt(dc2) - halfWidth;
-    const wallHeight = geo[g + OFFSET_BARRIER_HEIGHT];
-    const wallOffset = geo[g + OFFSET_BARRIER_OFFSET];
-    if (wallHeight === wallHeight && perp > wallOffset && wallOffset > srcOffset) {
-      factor *= Math.pow(10, barrierPathCorrection(scene, perp, srcOffset, wallOffset, wallHeight, edge) / 10);
-    } else {
-      factor *= groundAt(scene.groundFactor, edge);
-    }
-  }
-  return factor;
+  const wallHeight = geo[g + OFFSET_BARRIER_HEIGHT];
+  const walled = wallHeight === wallHeight && halfWidth === halfWidth;
+  const max = scene.receiver.maxDistanceM;
+  const ground = walled || halfWidth !== halfWidth ? -1 : halfWidth;
+  const factor = openFactor(ax, ay, ux, uy, len, srcOffset, geo[g + OFFSET_MIN_DISTANCE], dz * dz, ground, scene.groundFactor, max * max);
+  if (!walled || factor === 0) return factor;
+  // Behind the wall the barrier term replaces the ground term; in front of it the ground term applies.
+  const t1 = ax * ux + ay * uy;
+  const t2 = t1 + len;
+  const perp = Math.abs(ax * uy - ay * ux);
+  const along = t1 > 0 ? t1 : t2 < 0 ? t2 : 0;
+  const edge = Math.sqrt(perp * perp + along * along) - halfWidth;
+  const wallOffset = geo[g + OFFSET_BARRIER_OFFSET];
+  if (perp > wallOffset && wallOffset > srcOffset) return factor * Math.pow(10, barrierPathCorrection(scene, perp, srcOffset, wallOffset, wallHeight, edge) / 10);
+  return factor * groundAt(scene.groundFactor, edge);
 }
 
 /** The path correction (dB) behind a noise wall: the barrier or the ground term, whichever attenuates more. */
@@ -209,26 +219,8 @@ export function gridLdenEnergy(scene: NoiseScene, nodesX: ArrayLike<number>, nod
     const py = nodesY[j];
     let sum = 0;
     for (let c = 0; c < m * C_STRIDE; c += C_STRIDE) {
-      const ax = compact[c + C_X] - px;
-      const ay = compact[c + C_Y] - py;
-      const ux = compact[c + C_UX];
-      const uy = compact[c + C_UY];
-      const len = compact[c + C_LEN];
-      const t1 = ax * ux + ay * uy;
-      const t2 = t1 + len;
-      let perp = ax * uy - ay * ux;
-      if (perp < 0) perp = -perp;
-      const along = t1 > 0 ? t1 : t2 < 0 ? t2 : 0;
-      const dc2 = perp * perp + along * along;
-      if (dc2 > r2) continue;
-      let dh = perp - compact[c + C_OFF];
-      const minD = compact[c + C_MIN];
-      if (dh < minD) dh = minD;
-      const ds = Math.sqrt(dh * dh + compact[c + C_DZ2]);
-      let factor = (subtendedAngle(ds * len, ds * ds + t1 * t2) * INV_PI) / ds;
-      const hw = compact[c + C_HW];
-      if (hw >= 0) factor *= groundAt(table, Math.sqrt(dc2) - hw);
-      sum += compact[c + C_E] * factor;
+      const f = openFactor(compact[c + C_X] - px, compact[c + C_Y] - py, compact[c + C_UX], compact[c + C_UY], compact[c + C_LEN], compact[c + C_OFF], compact[c + C_MIN], compact[c + C_DZ2], compact[c + C_HW], table, r2);
+      sum += compact[c + C_E] * f;
     }
     for (const s of walled) sum += energy[feat[s] * ENERGY_STRIDE + OFFSET_DEN] * segmentFactor(scene, s, px, py);
     out[j] = sum;
