@@ -18,7 +18,7 @@ import type { NoiseLoggerRecord, RoadInput, TrafficCounter } from '../../engine/
 import { buildNoiseNetwork, type NoiseNetwork } from '../../engine/noise/noise-network.js';
 import { noiseGridNodes, noiseSurface, noiseSurfaceOnPool } from '../../engine/noise/noise-grid.js';
 import { noiseScore } from '../../engine/noise/noise-score.js';
-import { evaluatePoint } from '../../engine/noise/point-evaluation.js';
+import { evaluateNoisePoint } from '../../engine/noise/point-evaluation.js';
 import { ROAD_CLASSES, type RoadClass } from '../../engine/noise/road-classes.js';
 import { inferVicmapRoadClass } from '../../engine/noise/vicmap-road-class.js';
 import { createWorkerPool } from '../../engine/pool/worker-pool.js';
@@ -75,7 +75,7 @@ export function syntheticWorld(seed: number): { roads: RoadInput[]; counters: Tr
   const plain = buildNoiseNetwork({ roads, counters });
   const loggers: NoiseLoggerRecord[] = counters.slice(0, 30).map((c, i) => {
     const lon = c.lon + rnd.range(-0.001, 0.001), lat = c.lat + rnd.range(-0.001, 0.001);
-    return { id: `l${i}`, lon, lat, state: 'VIC', ldenDb: evaluatePoint(plain, lon, lat).ldenDb + 2 + rnd.normal(), laeqDayDb: null, laeqNightDb: null, year: 2024, source: 'loggers' };
+    return { id: `l${i}`, lon, lat, state: 'VIC', ldenDb: evaluateNoisePoint(plain, lon, lat).ldenDb + 2 + rnd.normal(), laeqDayDb: null, laeqNightDb: null, year: 2024, source: 'loggers' };
   });
   return { roads, counters, loggers };
 }
@@ -91,7 +91,7 @@ function segmentsInRange(net: NoiseNetwork, cells: number): number {
 function perNodeGrid(net: NoiseNetwork, cells: number): number {
   const nodes = noiseGridNodes(net, SUBJECT.lon, SUBJECT.lat, cells);
   let s = 0;
-  for (let j = 0; j < nodes.x.length; j++) s += evaluatePoint(net, nodes.lon[j], nodes.lat[j]).ldenDb;
+  for (let j = 0; j < nodes.x.length; j++) s += evaluateNoisePoint(net, nodes.lon[j], nodes.lat[j]).ldenDb;
   return s;
 }
 

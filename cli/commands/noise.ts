@@ -37,6 +37,7 @@ export function noiseFilesFromFlags(values: FlagValues<typeof FLAGS>): NoiseFile
   return { roads: values.roads, rail: values.rail, counters: values.counters, loggers: values.loggers, anef: values.anef };
 }
 
+/** The `noise` subcommand. */
 export const noiseCommand: Command = {
   name: 'noise',
   summary: 'road, rail and aircraft noise score and surface for a point',

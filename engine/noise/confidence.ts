@@ -10,7 +10,7 @@
  * - physics path where the dominant road's volume is a class default: 3 dB combined in quadrature with
  *   3 dB for the volume (a factor of 2 either way is 10 lg 2 = 3 dB), sqrt(3^2 + 3^2) = 4.2 dB.
  */
-import type { ModelPath } from './model-path.js';
+import type { NoiseModelPath } from './model-path.js';
 import type { TransferRelation } from './transfer-calibration.js';
 
 /** Published field accuracy of engineering models, dB: the low and high ends of "about 2-3 dB". */
@@ -20,7 +20,7 @@ export const FIELD_ACCURACY_DB = { low: 2, high: 3 } as const;
 export const DEFAULT_VOLUME_UNCERTAINTY_DB = 3;
 
 /** Half-width of the confidence range and the sentence that explains it. */
-export function confidenceHalfWidth(path: ModelPath, relation: TransferRelation | null, dominantDefaulted: boolean): { halfWidthDb: number; basis: string } {
+export function confidenceHalfWidth(path: NoiseModelPath, relation: TransferRelation | null, dominantDefaulted: boolean): { halfWidthDb: number; basis: string } {
   if (path === 'transfer' && relation) {
     const loo = relation.looRmseDb ?? FIELD_ACCURACY_DB.low;
     const hw = Math.max(FIELD_ACCURACY_DB.low, loo);

@@ -8,7 +8,7 @@ export * from './road-emission.js';
 export * from './rail-emission.js';
 export * from './aircraft.js';
 export * from './noise-inputs.js';
-export * from './noise-scene.js';
+export { NoiseScene, type ReceiverSettings, type SceneBuildInput, type SharedNoiseScene } from './noise-scene.js';
 export * from './propagation.js';
 export * from './noise-network.js';
 export * from './point-evaluation.js';

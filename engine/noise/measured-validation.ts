@@ -14,9 +14,9 @@
  * Noise Measurements in Central Jutland, Denmark", Acoustics 5(4), 2023).
  */
 import { reportDb } from './decibels.js';
-import { decidePath, type ModelPath } from './model-path.js';
+import { decideNoisePath, type NoiseModelPath } from './model-path.js';
 import type { NoiseNetwork } from './noise-network.js';
-import { evaluatePoint } from './point-evaluation.js';
+import { evaluateNoisePoint } from './point-evaluation.js';
 import { applyTransfer, type ResolvedTransferOptions } from './transfer-calibration.js';
 
 /** Documented target: mean absolute error at loggers, dB. */
@@ -33,7 +33,7 @@ export interface MeasuredValidation {
   /** Mean of predicted minus measured, dB. */
   bias_db: number | null;
   /** Predictions per path. */
-  paths: Record<ModelPath, number>;
+  paths: Record<NoiseModelPath, number>;
   method: string;
   /** Set when there is nothing to validate against. */
   note: string | null;
@@ -44,7 +44,7 @@ export function loggerPhysics(network: NoiseNetwork): Float64Array {
   const key = 'validation:logger-physics';
   let x = network.cache.get(key) as Float64Array | undefined;
   if (!x) {
-    x = Float64Array.from(network.loggers, (l) => evaluatePoint(network, l.lon, l.lat).ldenDb);
+    x = Float64Array.from(network.loggers, (l) => evaluateNoisePoint(network, l.lon, l.lat).ldenDb);
     network.cache.set(key, x);
   }
   return x;
@@ -53,7 +53,7 @@ export function loggerPhysics(network: NoiseNetwork): Float64Array {
 /** Leave-one-out validation against the loggers of `state` (cached per state and options). */
 export function measuredValidation(network: NoiseNetwork, state: string | null, options: ResolvedTransferOptions): MeasuredValidation {
   const method = 'leave-one-out at each noise logger of the state: predicted by the path a subject there would take, with that logger left out of the transfer calibration, against its measured Lden';
-  const paths: Record<ModelPath, number> = { transfer: 0, physics: 0 };
+  const paths: Record<NoiseModelPath, number> = { transfer: 0, physics: 0 };
   if (!state) return { state: null, n: 0, mean_abs_error_db: null, max_abs_error_db: null, bias_db: null, paths, method, note: 'the subject\'s state is unknown, so no instrument data could be selected' };
   const st = state.toUpperCase();
   const key = `validation:${st}:${JSON.stringify(options)}`;
@@ -79,7 +79,7 @@ export function measuredValidation(network: NoiseNetwork, state: string | null, 
       const l = network.loggers[i];
       const x = physics[i];
       if (!Number.isFinite(x)) continue; // nothing audible modelled there: not a comparison of the model
-      const d = decidePath(network, l.lon, l.lat, options, i);
+      const d = decideNoisePath(network, l.lon, l.lat, options, i);
       const predicted = d.relation ? applyTransfer(d.relation, x) : x;
       paths[d.path]++;
       const e = predicted - l.ldenDb;

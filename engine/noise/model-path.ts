@@ -5,14 +5,14 @@
  * every result says which path produced it and the reason in plain words.
  */
 import { countersNear, type NoiseNetwork } from './noise-network.js';
-import { calibrateAt, type ResolvedTransferOptions, type TransferRelation } from './transfer-calibration.js';
+import { calibrateTransferAt, type ResolvedTransferOptions, type TransferRelation } from './transfer-calibration.js';
 
 /** The two model paths. */
-export type ModelPath = 'transfer' | 'physics';
+export type NoiseModelPath = 'transfer' | 'physics';
 
 /** The path chosen at a point. */
-export interface PathDecision {
-  path: ModelPath;
+export interface NoisePathDecision {
+  path: NoiseModelPath;
   /** Why, in one sentence. */
   reason: string;
   /** The nearest matched counter within range, if any. */
@@ -22,7 +22,7 @@ export interface PathDecision {
 }
 
 /** Decides the path at (lon, lat); `excludeLogger` leaves one logger out of the calibration (validation). */
-export function decidePath(network: NoiseNetwork, lon: number, lat: number, options: ResolvedTransferOptions, excludeLogger = -1, relation?: TransferRelation | null): PathDecision {
+export function decideNoisePath(network: NoiseNetwork, lon: number, lat: number, options: ResolvedTransferOptions, excludeLogger = -1, relation?: TransferRelation | null): NoisePathDecision {
   const near = countersNear(network, lon, lat, options.counterRangeM)[0];
   if (!near) {
     return {
@@ -33,7 +33,7 @@ export function decidePath(network: NoiseNetwork, lon: number, lat: number, opti
     };
   }
   const counter = { id: near.counter.id, roadId: near.counter.matchedRoadId!, distanceM: near.distance, source: near.counter.source };
-  const rel = relation !== undefined ? relation : calibrateAt(network, lon, lat, options, excludeLogger);
+  const rel = relation !== undefined ? relation : calibrateTransferAt(network, lon, lat, options, excludeLogger);
   if (!rel) {
     return {
       path: 'physics',

@@ -18,14 +18,14 @@ import { invalidArgument } from '../errors.js';
 import type { GeoTransform } from '../geo/geo-transform.js';
 import { createWindow, windowToLonLat } from '../geo/window.js';
 import type { WorkerPool } from '../pool/worker-pool.js';
-import { aircraftAt } from './point-evaluation.js';
+import { aircraftNoiseAt } from './point-evaluation.js';
 import { energyToDb, reportDb } from './decibels.js';
-import type { ModelPath } from './model-path.js';
+import type { NoiseModelPath } from './model-path.js';
 import { countersNear, type NoiseNetwork } from './noise-network.js';
 import { noiseScoreFromLden } from './noise-score-scale.js';
 import type { NoiseScene } from './noise-scene.js';
 import { gridLdenEnergy } from './propagation.js';
-import { applyTransfer, calibrateAt, resolveTransferOptions, type TransferOptions, type TransferRelation } from './transfer-calibration.js';
+import { applyTransfer, calibrateTransferAt, resolveTransferOptions, type TransferOptions, type TransferRelation } from './transfer-calibration.js';
 
 /** Node spacing in metres for each accepted `noise_cells` value (spec section 4). */
 export const NOISE_GRID_SPACING_M: Readonly<Record<5 | 7 | 9, number>> = Object.freeze({ 5: 500, 7: 375, 9: 300 });
@@ -108,9 +108,9 @@ export interface NoiseSurface {
   /** 0-100 score per node (100 = loudest). */
   score: (number | null)[];
   /** Path of each node. */
-  node_paths: ModelPath[];
+  node_paths: NoiseModelPath[];
   /** `transfer` or `physics` when every node took that path, else `mixed`. */
-  model_path: ModelPath | 'mixed';
+  model_path: NoiseModelPath | 'mixed';
   model_path_note: string;
   /** Node positions, row-major. */
   nodes: { lng: number[]; lat: number[] };
@@ -127,12 +127,12 @@ export function assembleNoiseSurface(network: NoiseNetwork, nodes: NoiseGridNode
   const t = resolveTransferOptions(options);
   const n = nodes.cells;
   const k = (n - 1) / 2;
-  const rel = relation !== undefined ? relation : calibrateAt(network, nodes.lon[k * n + k], nodes.lat[k * n + k], t);
+  const rel = relation !== undefined ? relation : calibrateTransferAt(network, nodes.lon[k * n + k], nodes.lat[k * n + k], t);
   const lden: (number | null)[] = [];
   const score: (number | null)[] = [];
-  const paths: ModelPath[] = [];
+  const paths: NoiseModelPath[] = [];
   for (let j = 0; j < n * n; j++) {
-    const air = aircraftAt(network, nodes.lon[j], nodes.lat[j]);
+    const air = aircraftNoiseAt(network, nodes.lon[j], nodes.lat[j]);
     const physics = energyToDb(physicsEnergy[j] + (air ? Math.pow(10, air.ldenDb / 10) : 0));
     const counted = rel !== null && countersNear(network, nodes.lon[j], nodes.lat[j], t.counterRangeM).length > 0;
     const level = counted && Number.isFinite(physics) ? applyTransfer(rel!, physics) : physics;
@@ -142,7 +142,7 @@ export function assembleNoiseSurface(network: NoiseNetwork, nodes: NoiseGridNode
     score.push(noiseScoreFromLden(reported));
   }
   const transfer = paths.filter((p) => p === 'transfer').length;
-  const modelPath: ModelPath | 'mixed' = transfer === 0 ? 'physics' : transfer === n * n ? 'transfer' : 'mixed';
+  const modelPath: NoiseModelPath | 'mixed' = transfer === 0 ? 'physics' : transfer === n * n ? 'transfer' : 'mixed';
   const note =
     modelPath === 'physics'
       ? rel

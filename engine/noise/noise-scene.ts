@@ -22,31 +22,49 @@ import { cortnGroundCorrection, CORTN_SOURCE_HEIGHT_M } from './cortn.js';
 
 /** Doubles per segment record. */
 export const SEGMENT_STRIDE = 5;
+/** Segment record: start x, metres. */
 export const OFFSET_X = 0;
+/** Segment record: start y, metres. */
 export const OFFSET_Y = 1;
+/** Segment record: unit direction, x. */
 export const OFFSET_UX = 2;
+/** Segment record: unit direction, y. */
 export const OFFSET_UY = 3;
+/** Segment record: length, metres. */
 export const OFFSET_LENGTH = 4;
 
 /** Doubles per feature energy record. */
 export const ENERGY_STRIDE = 4;
+/** Energy record: Lden line-source strength. */
 export const OFFSET_DEN = 0;
+/** Energy record: day (07-19) strength. */
 export const OFFSET_DAY = 1;
+/** Energy record: evening (19-23) strength. */
 export const OFFSET_EVENING = 2;
+/** Energy record: night (23-07) strength. */
 export const OFFSET_NIGHT = 3;
 
 /** Doubles per feature geometry record. */
 export const GEOMETRY_STRIDE = 6;
+/** Geometry record: source-line offset from the centreline toward the receiver, metres. */
 export const OFFSET_SOURCE_OFFSET = 0;
+/** Geometry record: minimum horizontal distance to the source line, metres. */
 export const OFFSET_MIN_DISTANCE = 1;
+/** Geometry record: receiver height above the source, metres. */
 export const OFFSET_DZ = 2;
+/** Geometry record: centreline to nearside edge for the ground term, metres (NaN: no ground term). */
 export const OFFSET_GROUND_HALF_WIDTH = 3;
+/** Geometry record: noise wall top above the road, metres (NaN: no wall). */
 export const OFFSET_BARRIER_HEIGHT = 4;
+/** Geometry record: noise wall distance from the centreline, metres (NaN: no wall). */
 export const OFFSET_BARRIER_OFFSET = 5;
 
 /** Feature kinds, as stored in `featureKind`. */
+/** Feature kind code: road. */
 export const KIND_ROAD = 0;
+/** Feature kind code: train line. */
 export const KIND_RAIL = 1;
+/** Feature kind code: tram line. */
 export const KIND_TRAM = 2;
 
 /** Receiver-side settings of a scene. */

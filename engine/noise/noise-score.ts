@@ -14,10 +14,10 @@ import { nearestPointOnLine } from '../vector/nearest-point-on-line.js';
 import { confidenceHalfWidth } from './confidence.js';
 import { energyToDb, reportDb } from './decibels.js';
 import { measuredValidation, type MeasuredValidation } from './measured-validation.js';
-import { decidePath, type ModelPath } from './model-path.js';
+import { decideNoisePath, type NoiseModelPath } from './model-path.js';
 import type { NoiseFeature, NoiseNetwork, TrafficBasis } from './noise-network.js';
 import { noiseScoreFromLden } from './noise-score-scale.js';
-import { evaluatePoint, featureLdenAt, loudestFeature, type PeriodEnergies, type PointEvaluation } from './point-evaluation.js';
+import { evaluateNoisePoint, featureLdenAt, loudestNoiseFeature, type PeriodEnergies, type PointEvaluation } from './point-evaluation.js';
 import { applyTransfer, resolveTransferOptions, type TransferOptions } from './transfer-calibration.js';
 
 /** Options of {@link noiseScore}. */
@@ -33,7 +33,7 @@ export interface NoiseScoreOptions extends TransferOptions {
 }
 
 /** A point with its lon/lat. */
-export interface LatLng {
+export interface ClosestPoint {
   lat: number;
   lng: number;
 }
@@ -48,7 +48,7 @@ export interface DominantSource {
   /** True distance to its closest approach, metres (null for aircraft). */
   distance_m: number | null;
   direction: Compass8 | null;
-  closest_point: LatLng | null;
+  closest_point: ClosestPoint | null;
   crowd_sourced: boolean;
   source: string;
 }
@@ -60,7 +60,7 @@ export interface NoiseSourceRow {
   name: string;
   distance_m: number;
   direction: Compass8;
-  closest_point: LatLng;
+  closest_point: ClosestPoint;
   /** Lden of this source alone at the subject, dB (null beyond the model's range). */
   lden_db: number | null;
   road_class: string | null;
@@ -85,7 +85,7 @@ export interface DominantRoad {
   lden_db: number | null;
   distance_m: number;
   direction: Compass8;
-  closest_point: LatLng;
+  closest_point: ClosestPoint;
   traffic_basis: TrafficBasis;
   defaulted: string[];
   source: string;
@@ -101,7 +101,7 @@ export interface NoiseScore {
   /** 8-point compass direction of the dominant contribution (null for aircraft or nothing). */
   direction: Compass8 | null;
   dominant_source: DominantSource | null;
-  lden_source: ModelPath;
+  lden_source: NoiseModelPath;
   /** Why that path answered. */
   path_reason: string;
   /** The physics path's Lden, always shown (on the transfer path it is the relation's input). */
@@ -139,7 +139,7 @@ function closestApproach(g: Geometry, lon: number, lat: number): { lon: number; 
   return best;
 }
 
-function latLng(lon: number, lat: number): LatLng {
+function latLng(lon: number, lat: number): ClosestPoint {
   return { lat: Math.round(lat * 1e6) / 1e6, lng: Math.round(lon * 1e6) / 1e6 };
 }
 
@@ -152,11 +152,11 @@ function inferState(network: NoiseNetwork, lon: number, lat: number): string | n
   return near ? network.loggers[near.id].state : null;
 }
 
-function kindComponent(kind: 'road' | 'rail' | 'tram', ev: PointEvaluation, network: NoiseNetwork, path: ModelPath): ScoreComponent<number | null> {
+function kindComponent(kind: 'road' | 'rail' | 'tram', ev: PointEvaluation, network: NoiseNetwork, path: NoiseModelPath): ScoreComponent<number | null> {
   const e: PeriodEnergies = ev[kind];
   const supplied = kind === 'road' ? network.layers.roads : network.layers.rail;
   const label = kind === 'road' ? 'road traffic' : kind === 'rail' ? 'train' : 'tram';
-  const loudest = loudestFeature(ev, (f) => network.features[f].kind === kind);
+  const loudest = loudestNoiseFeature(ev, (f) => network.features[f].kind === kind);
   const lden = energyToDb(e.den);
   const max = network.receiver.maxDistanceM;
   if (!supplied) return component({ value: null, unit: 'dB', level: 'unknown', resolution: null, source: null, caveat: `no ${kind === 'road' ? 'road' : 'rail'} layer was supplied; ${label} noise was not assessed` });
@@ -178,14 +178,14 @@ export function noiseScore(network: NoiseNetwork, lon: number, lat: number, opti
   assertLonLat(lon, lat);
   const transferOptions = resolveTransferOptions(options);
   const searchRadius = options.searchRadiusM ?? 500;
-  const ev = evaluatePoint(network, lon, lat);
-  const decision = decidePath(network, lon, lat, transferOptions);
+  const ev = evaluateNoisePoint(network, lon, lat);
+  const decision = decideNoisePath(network, lon, lat, transferOptions);
   const physics = ev.ldenDb;
   const lden = Number.isFinite(physics) ? (decision.relation ? applyTransfer(decision.relation, physics) : physics) : -Infinity;
   const features = network.features;
 
   // Dominant contribution: the loudest feature, or the aircraft band when it is louder.
-  const top = loudestFeature(ev);
+  const top = loudestNoiseFeature(ev);
   let dominant: DominantSource | null = null;
   let dominantDefaulted = false;
   if (top && !(ev.aircraft && ev.aircraft.ldenDb > top.ldenDb)) {
@@ -224,7 +224,7 @@ export function noiseScore(network: NoiseNetwork, lon: number, lat: number, opti
   // The loudest crowd-sourced road, when no counter is in range.
   let dominantRoad: DominantRoad | null = null;
   if (!decision.counter) {
-    const c = loudestFeature(ev, (x) => features[x].kind === 'road' && features[x].crowdSourced);
+    const c = loudestNoiseFeature(ev, (x) => features[x].kind === 'road' && features[x].crowdSourced);
     if (c) {
       const f = features[c.feature];
       const at = closestApproach(network.geometries[f.index], lon, lat)!;

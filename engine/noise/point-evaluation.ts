@@ -67,7 +67,7 @@ function zero(): PeriodEnergies {
 }
 
 /** The aircraft level at (lon, lat), or null outside every ANEF contour. */
-export function aircraftAt(network: NoiseNetwork, lon: number, lat: number): AircraftAtPoint | null {
+export function aircraftNoiseAt(network: NoiseNetwork, lon: number, lat: number): AircraftAtPoint | null {
   if (network.anef.length === 0) return null;
   const band = loudestBand(network.anefIndex.containing(lon, lat).map((i) => network.anef[i]));
   if (!band) return null;
@@ -76,13 +76,13 @@ export function aircraftAt(network: NoiseNetwork, lon: number, lat: number): Air
 }
 
 /** Evaluates the physics path at (lon, lat). */
-export function evaluatePoint(network: NoiseNetwork, lon: number, lat: number): PointEvaluation {
+export function evaluateNoisePoint(network: NoiseNetwork, lon: number, lat: number): PointEvaluation {
   const [x, y] = getTransformer(LONLAT, network.crs).forward(lon, lat);
-  return evaluateProjected(network, lon, lat, x, y);
+  return evaluateNoiseProjected(network, lon, lat, x, y);
 }
 
-/** As {@link evaluatePoint}, for a point already projected into the network's CRS. */
-export function evaluateProjected(network: NoiseNetwork, lon: number, lat: number, x: number, y: number): PointEvaluation {
+/** As {@link evaluateNoisePoint}, for a point already projected into the network's CRS. */
+export function evaluateNoiseProjected(network: NoiseNetwork, lon: number, lat: number, x: number, y: number): PointEvaluation {
   const scene = network.scene;
   let factors = network.cache.get(SCRATCH) as Float64Array | undefined;
   if (!factors || factors.length !== scene.featureCount) {
@@ -113,7 +113,7 @@ export function evaluateProjected(network: NoiseNetwork, lon: number, lat: numbe
     }
   }
   const [road, rail, tram] = sums;
-  const aircraft = aircraftAt(network, lon, lat);
+  const aircraft = aircraftNoiseAt(network, lon, lat);
   const air = aircraft ? Math.pow(10, aircraft.ldenDb / 10) : 0;
   return {
     lon,
@@ -134,7 +134,7 @@ export function evaluateProjected(network: NoiseNetwork, lon: number, lat: numbe
 }
 
 /** The loudest feature at the point among those `accept` admits (all by default), or null. */
-export function loudestFeature(ev: PointEvaluation, accept: (feature: number) => boolean = () => true): FeatureContribution | null {
+export function loudestNoiseFeature(ev: PointEvaluation, accept: (feature: number) => boolean = () => true): FeatureContribution | null {
   let best = -1;
   for (let i = 0; i < ev.features.length; i++) {
     if ((best < 0 || ev.energies[i] > ev.energies[best] || (ev.energies[i] === ev.energies[best] && ev.features[i] < ev.features[best])) && accept(ev.features[i])) best = i;

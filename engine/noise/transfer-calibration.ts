@@ -22,7 +22,7 @@
  */
 import { invalidArgument } from '../errors.js';
 import { countersNear, type NoiseNetwork } from './noise-network.js';
-import { evaluatePoint } from './point-evaluation.js';
+import { evaluateNoisePoint } from './point-evaluation.js';
 
 /** Options of the transfer path. */
 export interface TransferOptions {
@@ -99,7 +99,7 @@ export function calibrationPairs(network: NoiseNetwork, pairRadiusM: number): Ca
   network.loggers.forEach((l, i) => {
     const near = countersNear(network, l.lon, l.lat, pairRadiusM)[0];
     if (!near) return;
-    const x = evaluatePoint(network, l.lon, l.lat).ldenDb;
+    const x = evaluateNoisePoint(network, l.lon, l.lat).ldenDb;
     if (!Number.isFinite(x)) return;
     pairs.push({ logger: i, counterId: near.counter.id, counterDistanceM: near.distance, lon: l.lon, lat: l.lat, state: l.state, x, y: l.ldenDb });
   });
@@ -153,7 +153,7 @@ export function fitTransfer(pairs: readonly { x: number; y: number; loggerId?: s
  * The relation calibrated for a point: pairs within the calibration radius of (lon, lat), optionally
  * leaving one logger out (for validation). Null when too few pairs.
  */
-export function calibrateAt(network: NoiseNetwork, lon: number, lat: number, options: ResolvedTransferOptions, excludeLogger = -1): TransferRelation | null {
+export function calibrateTransferAt(network: NoiseNetwork, lon: number, lat: number, options: ResolvedTransferOptions, excludeLogger = -1): TransferRelation | null {
   const pairs = calibrationPairs(network, options.pairRadiusM);
   if (pairs.length === 0) return null;
   const inRadius = network.loggerIndex.within(lon, lat, options.calibrationRadiusM);

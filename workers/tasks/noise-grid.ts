@@ -4,6 +4,7 @@ import { NoiseScene } from '../../engine/noise/noise-scene.js';
 import { gridLdenEnergy } from '../../engine/noise/propagation.js';
 import type { NoiseGridInput, NoiseGridOutput } from '../../engine/noise/noise-grid-task.js';
 
+/** Runs the grid kernel on the shared scene; bad input is an INVALID_ARGUMENT EngineError. */
 export function noiseGridTask(input: NoiseGridInput): NoiseGridOutput {
   if (input?.scene?.kind !== 'noise-scene') throw invalidArgument('scene', 'noise-grid needs a shared noise scene');
   if (!(input.nodesX instanceof Float64Array) || !(input.nodesY instanceof Float64Array) || input.nodesX.length !== input.nodesY.length) {

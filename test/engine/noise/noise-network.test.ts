@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCounterRecords, parseLoggerRecords, parseRailFeatures, parseRoadFeatures, parseAnefFeatures } from '../../../engine/noise/noise-inputs.js';
 import { buildNoiseNetwork, countersNear } from '../../../engine/noise/noise-network.js';
 import { NoiseScene } from '../../../engine/noise/noise-scene.js';
-import { evaluatePoint } from '../../../engine/noise/point-evaluation.js';
+import { evaluateNoisePoint } from '../../../engine/noise/point-evaluation.js';
 import { ROAD_CLASS_DEFAULTS } from '../../../engine/noise/road-classes.js';
 import { inferVicmapRoadClass } from '../../../engine/noise/vicmap-road-class.js';
 import { accumulateReceiverFactors } from '../../../engine/noise/propagation.js';
@@ -25,7 +25,7 @@ describe('traffic resolution', () => {
     expect(b.defaulted).toEqual(['road_class', 'aadt', 'heavy_share', 'speed_kmh']);
     expect(b.traffic.aadt).toBe(ROAD_CLASS_DEFAULTS.local.aadt);
     for (const f of net.features) for (const v of [f.emission.ld, f.emission.le, f.emission.ln, f.emission.lden]) expect(Number.isFinite(v)).toBe(true);
-    const l = evaluatePoint(net, ...at(100, 0)).ldenDb;
+    const l = evaluateNoisePoint(net, ...at(100, 0)).ldenDb;
     expect(Number.isFinite(l)).toBe(true);
   });
 
@@ -57,7 +57,7 @@ describe('traffic resolution', () => {
   it('speed and heavy share move the level at a receiver exactly as the CoRTN terms say', () => {
     const level = (speedKmh: number, heavyShare: number) => {
       const net = buildNoiseNetwork({ roads: [northSouth('a', 0, 5000, { aadt: 20_000, speedKmh, heavyShare })] });
-      return evaluatePoint(net, ...at(60, 0)).ldenDb;
+      return evaluateNoisePoint(net, ...at(60, 0)).ldenDb;
     };
     // Propagation does not depend on the traffic, so a receiver sees the emission change unaltered.
     // Speed 50 -> 100 km/h at p = 10 %: [33 lg 145 + 10 lg 1.5 - 68.8] - [33 lg 100 + 10 lg 2 - 68.8]

@@ -3,7 +3,7 @@ import { cortnBarrierCorrection, cortnPathDifference } from '../../../engine/noi
 import { buildNoiseNetwork, type NoiseNetworkOptions } from '../../../engine/noise/noise-network.js';
 import type { RoadInput } from '../../../engine/noise/noise-inputs.js';
 import { ENERGY_STRIDE, OFFSET_DEN } from '../../../engine/noise/noise-scene.js';
-import { evaluatePoint } from '../../../engine/noise/point-evaluation.js';
+import { evaluateNoisePoint } from '../../../engine/noise/point-evaluation.js';
 import { accumulateReceiverFactors, gridLdenEnergy, subtendedAngle } from '../../../engine/noise/propagation.js';
 import { seededRandom } from '../../../engine/random/seeded-random.js';
 import { at, northSouth, railLine, road } from './noise-fixtures.js';
@@ -15,14 +15,14 @@ const ARTERIAL_SOURCE_OFFSET = 3.5;
 function ldenAt(roads: RoadInput[], dx: number, dy: number, options: NoiseNetworkOptions = HARD): number {
   const net = buildNoiseNetwork({ roads }, options);
   const [lon, lat] = at(dx, dy);
-  return evaluatePoint(net, lon, lat).ldenDb;
+  return evaluateNoisePoint(net, lon, lat).ldenDb;
 }
 
 describe('line-source propagation', () => {
   it('a long straight road falls about 3 dB per doubling of distance (hard ground)', () => {
     const longRoad = [northSouth('m', 0, 100_000, { aadt: 20_000 })];
     const net = buildNoiseNetwork({ roads: longRoad }, HARD);
-    const level = (d: number) => evaluatePoint(net, ...at(ARTERIAL_SOURCE_OFFSET + d, 0)).ldenDb;
+    const level = (d: number) => evaluateNoisePoint(net, ...at(ARTERIAL_SOURCE_OFFSET + d, 0)).ldenDb;
     // Slant distance to the source line sqrt(D^2 + 3.5^2) doubles almost exactly with D; theta ~ 180 deg.
     expect(level(100) - level(200)).toBeCloseTo(3.01, 1);
     expect(level(200) - level(400)).toBeCloseTo(3.01, 1);
@@ -33,7 +33,7 @@ describe('line-source propagation', () => {
   it('soft ground adds CoRTN\'s ground attenuation on top of the 3 dB', () => {
     const longRoad = [northSouth('m', 0, 100_000, { aadt: 20_000 })];
     const soft = buildNoiseNetwork({ roads: longRoad }, { groundCover: 1, maxDistanceM: 20_000 });
-    const level = (d: number) => evaluatePoint(soft, ...at(ARTERIAL_SOURCE_OFFSET + d, 0)).ldenDb;
+    const level = (d: number) => evaluateNoisePoint(soft, ...at(ARTERIAL_SOURCE_OFFSET + d, 0)).ldenDb;
     // Ground term 5.2 I lg((6H - 1.5)/(d + 3.5)) grows by 5.2 lg 2 = 1.57 dB per doubling once far enough.
     expect(level(200) - level(400)).toBeGreaterThan(4.3);
     expect(level(200) - level(400)).toBeLessThan(4.8);
@@ -42,7 +42,7 @@ describe('line-source propagation', () => {
   it('a short segment falls about 6 dB per doubling far away (a point source)', () => {
     const short = [road('s', [[0, -10], [0, 10]], { aadt: 20_000 })];
     const net = buildNoiseNetwork({ roads: short }, HARD);
-    const level = (d: number) => evaluatePoint(net, ...at(d, 0)).ldenDb;
+    const level = (d: number) => evaluateNoisePoint(net, ...at(d, 0)).ldenDb;
     expect(level(400) - level(800)).toBeCloseTo(6.02, 1);
     expect(level(800) - level(1600)).toBeCloseTo(6.02, 1);
   });
@@ -86,8 +86,8 @@ describe('line-source propagation', () => {
 
   it('rail lines are line sources too, with the Schall 03 reference at 25 m', () => {
     const net = buildNoiseNetwork({ roads: [], rail: [railLine('r', 'rail', [[0, -100_000], [0, 100_000]], { servicesPerDay: 200, speedKmh: 80 })] }, HARD);
-    const l25 = evaluatePoint(net, ...at(25, 0)).ldenDb;
-    const l50 = evaluatePoint(net, ...at(50, 0)).ldenDb;
+    const l25 = evaluateNoisePoint(net, ...at(25, 0)).ldenDb;
+    const l50 = evaluateNoisePoint(net, ...at(50, 0)).ldenDb;
     expect(l25).toBeCloseTo(net.features[0].emission.lden, 1);
     expect(l25 - l50).toBeCloseTo(3.01, 1);
   });

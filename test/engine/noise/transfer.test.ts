@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { measuredValidation, VALIDATION_TARGET_MAE_DB } from '../../../engine/noise/measured-validation.js';
-import { decidePath } from '../../../engine/noise/model-path.js';
+import { decideNoisePath } from '../../../engine/noise/model-path.js';
 import { buildNoiseNetwork } from '../../../engine/noise/noise-network.js';
 import { noiseScore } from '../../../engine/noise/noise-score.js';
-import { evaluatePoint } from '../../../engine/noise/point-evaluation.js';
+import { evaluateNoisePoint } from '../../../engine/noise/point-evaluation.js';
 import { applyTransfer, calibrationPairs, fitTransfer, resolveTransferOptions } from '../../../engine/noise/transfer-calibration.js';
 import { seededRandom } from '../../../engine/random/seeded-random.js';
 import { expectEngineError } from '../../helpers/expect-engine-error.js';
@@ -53,7 +53,7 @@ describe('transfer vs physics selection and labelling', () => {
     expect(pairs.length).toBeGreaterThanOrEqual(12);
     for (const p of pairs) {
       expect(p.counterDistanceM).toBeLessThanOrEqual(300);
-      expect(p.x).toBeCloseTo(evaluatePoint(net, p.lon, p.lat).ldenDb, 10);
+      expect(p.x).toBeCloseTo(evaluateNoisePoint(net, p.lon, p.lat).ldenDb, 10);
     }
   });
 
@@ -66,8 +66,8 @@ describe('transfer vs physics selection and labelling', () => {
     expect(s.transfer!.n_pairs).toBe(calibrationPairs(net, 300).length);
     expect(s.path_reason).toMatch(/^counter c-\S+ is \d+ m away; relation \(linear\) calibrated on \d+ logger-counter pairs/);
     // The answer is the relation applied to the physics path, never a blend of the two.
-    const d = decidePath(net, lon, lat, options);
-    expect(Math.abs(s.lden_db! - applyTransfer(d.relation!, evaluatePoint(net, lon, lat).ldenDb))).toBeLessThanOrEqual(0.05 + 1e-9); // reported to 0.1 dB
+    const d = decideNoisePath(net, lon, lat, options);
+    expect(Math.abs(s.lden_db! - applyTransfer(d.relation!, evaluateNoisePoint(net, lon, lat).ldenDb))).toBeLessThanOrEqual(0.05 + 1e-9); // reported to 0.1 dB
     expect(s.physics_lden_db).not.toBeNull();
     expect(s.dominant_road).toBeNull();
   });
