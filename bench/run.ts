@@ -8,9 +8,10 @@ import { formatTable, machineInfo, writeResults, type BenchRow, type BenchSuite 
 import { sampleWorldSuite } from './suites/sample-world.js';
 import { spatialIndexSuite } from './suites/spatial-index.js';
 import { workerTransferSuite } from './suites/worker-transfer.js';
+import { noiseSuite } from './suites/noise.js';
 
 /** Every suite, in run order. */
-export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, sampleWorldSuite];
+export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, sampleWorldSuite, noiseSuite];
 
 async function main(argv: string[]): Promise<number> {
   const quick = argv.includes('--quick');

@@ -8,9 +8,10 @@ import { sampleWorldCommand } from './commands/sample-world.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { serveCommand } from './commands/serve.js';
 import { versionCommand } from './commands/version.js';
+import { noiseCommand } from './commands/noise.js';
 
 /** Every subcommand, in the order `--help` lists them. */
-export const COMMANDS: Command[] = [serveCommand, sampleWorldCommand, sandboxCommand, versionCommand];
+export const COMMANDS: Command[] = [serveCommand, sampleWorldCommand, sandboxCommand, noiseCommand, versionCommand];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

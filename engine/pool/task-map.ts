@@ -4,6 +4,7 @@
  */
 import type { Grid } from '../raster/grid.js';
 import type { GridStats } from '../raster/grid-stats.js';
+import type { NoiseGridInput, NoiseGridOutput } from '../noise/noise-grid-task.js';
 
 /** Input of the `grid-stats` task: a Float32 grid, transferred, copied or shared. */
 export interface GridStatsInput {
@@ -22,6 +23,8 @@ export interface GridStatsOutput {
 export type TaskMap = {
   /** Statistics of a grid's valid cells (used by the transfer benchmark and the pool's own tests). */
   'grid-stats': [GridStatsInput, GridStatsOutput];
+  /** Lden energy of every road and rail segment at every node of a noise grid (engine/noise/noise-grid.ts). */
+  'noise-grid': [NoiseGridInput, NoiseGridOutput];
 };
 
 /** A task name of the engine's task map. */

@@ -1,0 +1,16 @@
+/** The wire types of the `noise-grid` worker task (registered in engine/pool/task-map.ts). */
+import type { SharedNoiseScene } from './noise-scene.js';
+
+/** Input of the `noise-grid` task: the shared noise scene and the nodes (network CRS metres, row-major). */
+export interface NoiseGridInput {
+  scene: SharedNoiseScene;
+  nodesX: Float64Array;
+  nodesY: Float64Array;
+}
+
+/** Output of the `noise-grid` task: physics-path road + rail Lden energy (`10^(Lden/10)`) per node. */
+export interface NoiseGridOutput {
+  energy: Float64Array;
+  /** Segments examined (the work done). */
+  segments: number;
+}
