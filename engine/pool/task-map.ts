@@ -4,6 +4,8 @@
  */
 import type { Grid } from '../raster/grid.js';
 import type { GridStats } from '../raster/grid-stats.js';
+import type { WalkabilityTaskInput } from '../scores/walkability/walkability-task-input.js';
+import type { WalkabilityScore } from '../scores/walkability/walkability-score.js';
 
 /** Input of the `grid-stats` task: a Float32 grid, transferred, copied or shared. */
 export interface GridStatsInput {
@@ -22,6 +24,8 @@ export interface GridStatsOutput {
 export type TaskMap = {
   /** Statistics of a grid's valid cells (used by the transfer benchmark and the pool's own tests). */
   'grid-stats': [GridStatsInput, GridStatsOutput];
+  /** `scores.walkability` for one subject over indexes shared by buffer. */
+  walkability: [WalkabilityTaskInput, WalkabilityScore];
 };
 
 /** A task name of the engine's task map. */
