@@ -4,11 +4,12 @@
 import { isEngineError } from '../engine/errors.js';
 import { VERSION } from '../engine/version.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, type Command, type CommandIO } from './command.js';
+import { scoresCommand } from './commands/scores.js';
 import { serveCommand } from './commands/serve.js';
 import { versionCommand } from './commands/version.js';
 
 /** Every subcommand, in the order `--help` lists them. */
-export const COMMANDS: Command[] = [serveCommand, versionCommand];
+export const COMMANDS: Command[] = [serveCommand, versionCommand, scoresCommand];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
