@@ -10,8 +10,10 @@
  * at nine cells. This is a straight-line check, not a route: it never finds a path through the crossing.
  */
 import { metresPerDegree } from '../../geo/distance.js';
+import { radiusBox } from '../../vector/metric-search.js';
 import type { PointIndex } from '../../vector/point-index.js';
 import type { SegmentIndex } from '../../vector/segment-index.js';
+import { flatbushOf } from './flatbush-of.js';
 
 /** Bit of a barrier kind in a {@link BarrierField.check} result. */
 export const BARRIER_MOTORWAY = 1;
@@ -62,21 +64,28 @@ export class BarrierField {
   }
 
   /**
-   * The field of barriers within `radius` metres of (lon, lat), with crossing points relieving barriers
-   * within `tolerance` metres (default 200) of a crossing.
+   * The field of barriers within `radius` metres of (lon, lat) (some just beyond may be included), with
+   * crossing points relieving barriers within `tolerance` metres (default 200) of a crossing.
    */
   static around(lon: number, lat: number, radius: number, layers: BarrierLayers, tolerance = 200): BarrierField {
     const { kx, ky } = metresPerDegree(lat);
     const segList: number[] = [];
     const kindList: number[] = [];
+    // Every segment whose box meets the disc's box: a superset of those within `radius`, which is harmless
+    // (the line test is exact) and cheaper than measuring each segment's distance.
+    const [bx0, by0, bx1, by1] = radiusBox(lon, lat, radius);
     const add = (index: SegmentIndex | null, bit: number) => {
-      if (!index) return;
+      if (!index || index.count === 0) return;
       const s = index.segments;
-      for (const h of index.segmentsWithin(lon, lat, radius)) {
-        const k = 4 * h.id;
-        segList.push((s[k] - lon) * kx, (s[k + 1] - lat) * ky, (s[k + 2] - lon) * kx, (s[k + 3] - lat) * ky);
-        kindList.push(bit);
-      }
+      const n = index.count;
+      flatbushOf(index).search(bx0, by0, bx1, by1, (id) => {
+        if (id < n) {
+          const k = 4 * id;
+          segList.push((s[k] - lon) * kx, (s[k + 1] - lat) * ky, (s[k + 2] - lon) * kx, (s[k + 3] - lat) * ky);
+          kindList.push(bit);
+        }
+        return false;
+      });
     };
     add(layers.motorway, BARRIER_MOTORWAY);
     add(layers.water, BARRIER_WATER);
@@ -113,9 +122,14 @@ export class BarrierField {
     const reach = radius + tolerance;
     const cellsPerSide = Math.max(1, Math.ceil((2 * reach) / tolerance));
     const crossList: number[] = [];
-    if (layers.crossings && n > 0) {
+    if (layers.crossings && layers.crossings.count > 0 && n > 0) {
       const c = layers.crossings.coords;
-      for (const h of layers.crossings.within(lon, lat, reach)) crossList.push((c[2 * h.id] - lon) * kx, (c[2 * h.id + 1] - lat) * ky);
+      const m = layers.crossings.count;
+      const [cx0, cy0, cx1, cy1] = radiusBox(lon, lat, reach);
+      flatbushOf(layers.crossings).search(cx0, cy0, cx1, cy1, (id) => {
+        if (id < m) crossList.push((c[2 * id] - lon) * kx, (c[2 * id + 1] - lat) * ky);
+        return false;
+      });
     }
     const crossXY = Float64Array.from(crossList);
     const m = crossXY.length / 2;

@@ -3,7 +3,8 @@
  * screening result, not a route-network score or isochrone").
  *
  * Per subject:
- * 1. Every amenity within {@link DECAY_LIMIT_M} is fetched from the flatbush index, nearest first.
+ * 1. Every amenity within the 1,200 m band is visited in the flatbush index; the ring out to
+ *    {@link DECAY_LIMIT_M} only when some category could still gain points from it.
  * 2. Each amenity's straight-line distance d becomes an adjusted distance
  *    `d * f + penalty`: f is the regional-slope factor (Tobler; distance-decay.ts) and the penalty adds
  *    {@link BARRIER_PENALTY_M} once for each barrier kind (motorway, major water) the straight line crosses
@@ -20,11 +21,13 @@
  * the result's `delivery_contract.cacheable` is false so the long-lived score cache never pins it.
  */
 import { component, clampScore, levelOf, type Level, type ScoreComponent } from '../component.js';
-import { metresPerDegree } from '../../geo/distance.js';
+import { distanceMetres, metresPerDegree } from '../../geo/distance.js';
+import { radiusBox } from '../../vector/metric-search.js';
 import { regionalSlope } from '../view-quality/terrain-slope.js';
 import { cellSizeMetres } from '../view-quality/grid-sample.js';
 import { resolveLayer, type MissingLayer, type RasterInput } from '../view-quality/layer-input.js';
 import { BARRIER_MOTORWAY, BARRIER_WATER, BarrierField } from './barrier-field.js';
+import { flatbushOf } from './flatbush-of.js';
 import { categoryWeight, NO_CATEGORY, RANK_WEIGHTS, WALK_CATEGORIES, type WalkCategory } from './categories.js';
 import { DECAY_LIMIT_M, distanceDecay, toblerSlopeFactor, WALK_BAND_MINUTES, WALK_BANDS_M, WALKING_SPEED_M_PER_MIN } from './distance-decay.js';
 import { walkingAreas, type WalkingAreas } from './walking-areas.js';
@@ -212,9 +215,11 @@ export function computeWalkability(ix: WalkabilityIndexes, lon: number, lat: num
   }
   for (const c of degradedCategories) categoryAnswered[WALK_CATEGORIES.indexOf(c)] = 0;
 
-  // Per-category state: the best `maxRank` adjusted distances (ascending), band counts, flags.
+  // Per-category state: the best `maxRank` adjusted distances (ascending) with their ids and barrier
+  // masks, band counts, and the nearest amenity.
   const topAdj = new Float64Array(NC * maxRank).fill(Infinity);
   const topPen = new Uint8Array(NC * maxRank);
+  const topId = new Int32Array(NC * maxRank).fill(-1);
   const topCount = new Uint8Array(NC);
   const counts = new Int32Array(NC * NB);
   const reach = new Int32Array(NC * NB);
@@ -226,6 +231,13 @@ export function computeWalkability(ix: WalkabilityIndexes, lon: number, lat: num
   const { kx, ky } = metresPerDegree(lat);
   const coords = ix.amenities.coords;
   const rankCount = Uint8Array.from(WALK_CATEGORIES, (c) => RANK_WEIGHTS[c].length);
+  /** Marks an amenity as used: it is in a band or among the final ranked ones. */
+  const use = (id: number, mask: number): void => {
+    if (ix.crowd[id]) crowdUsed[ix.category[id]] = 1;
+    usedSources.add(ix.sourceCode[id]);
+    if (mask & BARRIER_MOTORWAY) penalisedByKind[0]++;
+    if (mask & BARRIER_WATER) penalisedByKind[1]++;
+  };
 
   const consider = (id: number, d: number): void => {
     const c = ix.category[id];
@@ -236,42 +248,49 @@ export function computeWalkability(ix: WalkabilityIndexes, lon: number, lat: num
       nearestD[c] = d;
       nearestId[c] = id;
     }
-    // Past the last band only the ranked points matter; adjusted >= d * f, so a settled category is done.
+    // Past the last band only the ranked points matter; adjusted >= d * f, so nothing can enter a category
+    // whose k-th best is already nearer than that.
     if (d > lastBand && (d * f >= DECAY_LIMIT_M || (topCount[c] >= k && topAdj[base + k - 1] <= d * f))) return;
     const mask = field ? field.check((coords[2 * id] - lon) * kx, (coords[2 * id + 1] - lat) * ky) : 0;
     const adj = d * f + ((mask & BARRIER_MOTORWAY) ? BARRIER_PENALTY_M : 0) + ((mask & BARRIER_WATER) ? BARRIER_PENALTY_M : 0);
-    let inBand = false;
-    for (let b = 0; b < NB; b++) {
-      if (d <= WALK_BANDS_M[b]) {
-        counts[c * NB + b]++;
-        inBand = true;
+    if (d <= lastBand) {
+      for (let b = 0; b < NB; b++) {
+        if (d <= WALK_BANDS_M[b]) counts[c * NB + b]++;
+        if (adj <= WALK_BANDS_M[b]) reach[c * NB + b]++;
       }
-      if (adj <= WALK_BANDS_M[b]) reach[c * NB + b]++;
+      use(id, mask);
     }
     // Insert into the category's ranked list (insertion sort over at most 5 entries).
-    let ranked = false;
     if (topCount[c] < k || adj < topAdj[base + k - 1]) {
       let j = Math.min(topCount[c], k - 1);
       while (j > 0 && topAdj[base + j - 1] > adj) {
         topAdj[base + j] = topAdj[base + j - 1];
         topPen[base + j] = topPen[base + j - 1];
+        topId[base + j] = topId[base + j - 1];
         j--;
       }
       topAdj[base + j] = adj;
       topPen[base + j] = mask;
+      topId[base + j] = id;
       if (topCount[c] < k) topCount[c]++;
-      ranked = adj < DECAY_LIMIT_M;
-    }
-    if (inBand || ranked) {
-      if (ix.crowd[id]) crowdUsed[c] = 1;
-      usedSources.add(ix.sourceCode[id]);
-      if (mask & BARRIER_MOTORWAY) penalisedByKind[0]++;
-      if (mask & BARRIER_WATER) penalisedByKind[1]++;
     }
   };
 
+  // Walks the flatbush tree directly: no hit objects, no sort (nothing below depends on visiting order).
+  const tree = flatbushOf(ix.amenities);
+  const n = ix.amenities.count;
+  const visit = (radius: number, from: number): void => {
+    const [x0, y0, x1, y1] = radiusBox(lon, lat, radius);
+    tree.search(x0, y0, x1, y1, (id) => {
+      if (id < n) {
+        const d = distanceMetres(lon, lat, coords[2 * id], coords[2 * id + 1]);
+        if (d <= radius && d > from) consider(id, d);
+      }
+      return false;
+    });
+  };
   // Pass 1: the 15-minute disc, where every amenity counts for the bands.
-  for (const h of ix.amenities.within(lon, lat, lastBand)) consider(h.id, h.distance);
+  visit(lastBand, -1);
   // Pass 2, only when a category could still gain points from farther away: the ring out to the decay limit.
   // A category is settled when its k-th best adjusted distance is no more than the disc edge times f, the
   // least any amenity outside the disc can be adjusted to.
@@ -281,7 +300,14 @@ export function computeWalkability(ix: WalkabilityIndexes, lon: number, lat: num
   }
   if (!settled && lastBand * f < DECAY_LIMIT_M) {
     if (field) field = BarrierField.around(lon, lat, DECAY_LIMIT_M, barrierLayers, CROSSING_TOLERANCE_M);
-    for (const h of ix.amenities.within(lon, lat, DECAY_LIMIT_M)) if (h.distance > lastBand) consider(h.id, h.distance);
+    visit(DECAY_LIMIT_M, lastBand);
+  }
+  // Ranked amenities from the ring count as used too (those in the disc already are).
+  for (let c = 0; c < NC; c++) {
+    for (let r = 0; r < topCount[c]; r++) {
+      const id = topId[c * maxRank + r];
+      if (id >= 0 && topAdj[c * maxRank + r] < DECAY_LIMIT_M && distanceMetres(lon, lat, coords[2 * id], coords[2 * id + 1]) > lastBand) use(id, topPen[c * maxRank + r]);
+    }
   }
 
   // Scores.
