@@ -8,9 +8,10 @@ import { formatTable, machineInfo, writeResults, type BenchRow, type BenchSuite 
 import { spatialIndexSuite } from './suites/spatial-index.js';
 import { workerTransferSuite } from './suites/worker-transfer.js';
 import { walkabilitySuite } from './suites/walkability.js';
+import { scoresSuite } from './suites/scores.js';
 
 /** Every suite, in run order. */
-export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, walkabilitySuite];
+export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, walkabilitySuite, scoresSuite];
 
 async function main(argv: string[]): Promise<number> {
   const quick = argv.includes('--quick');

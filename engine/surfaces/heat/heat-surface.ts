@@ -8,7 +8,8 @@
  * uncovered = 1.
  */
 import { windowGridSpec, type Window } from '../../geo/window.js';
-import type { GeoTransform } from '../../geo/geo-transform.js';
+import { transformBBox } from '../../geo/crs.js';
+import { isNorthUp, worldToPixel, type GeoTransform } from '../../geo/geo-transform.js';
 import type { RasterSource } from '../../raster/geotiff-reader.js';
 import type { Grid, TypedArray } from '../../raster/grid.js';
 import { resampleGrid } from '../../raster/resample.js';
@@ -90,12 +91,55 @@ export function heatSurfaceFromClasses(classes: Uint8Array, window: Window, sour
   };
 }
 
-/** Class codes of a land-cover grid (any CRS, any typed array) resampled (nearest) onto the window's 10 m grid. */
+/** A class code as stored: no data and anything that is not a byte become 0. */
+function classCode(v: number, noData: number): number {
+  return v === noData || Number.isNaN(v) || v < 0 || v > 255 ? LAND_COVER_NO_DATA : v;
+}
+
+/**
+ * Class codes of a land-cover grid (any CRS, any typed array) on the window's 10 m grid, nearest cell. A
+ * north-up grid in the window's CRS (the usual case: WorldCover reprojected to MGA) is read by affine
+ * arithmetic alone; any other grid has the window's part cut out and resampled (engine/raster/resample.ts).
+ */
 export function landCoverOnWindow(landCover: Grid<TypedArray>, window: Window): Uint8Array {
   const spec = windowGridSpec(window, HEAT_CELL_M);
-  const asFloat = Float32Array.from(landCover.data as ArrayLike<number>, (v) => (v === landCover.noData || v === LAND_COVER_NO_DATA || Number.isNaN(v) ? NaN : v));
-  const onto = resampleGrid({ ...landCover, data: asFloat, noData: NaN }, spec, 'nearest');
-  return Uint8Array.from(onto.data, (v) => (Number.isNaN(v) || v < 0 || v > 255 ? LAND_COVER_NO_DATA : v));
+  const W = spec.width, H = spec.height;
+  const out = new Uint8Array(W * H);
+  const src = landCover.data;
+  const sw = landCover.width, sh = landCover.height;
+  if (landCover.crs === spec.crs && isNorthUp(landCover.transform)) {
+    const [x0, dx, , y0, , dy] = spec.transform;
+    const [sx0, sdx, , sy0, , sdy] = landCover.transform;
+    for (let r = 0; r < H; r++) {
+      const pr = Math.floor((y0 + (r + 0.5) * dy - sy0) / sdy);
+      if (pr < 0 || pr >= sh) continue;
+      for (let c = 0; c < W; c++) {
+        const pc = Math.floor((x0 + (c + 0.5) * dx - sx0) / sdx);
+        if (pc >= 0 && pc < sw) out[r * W + c] = classCode(src[pr * sw + pc], landCover.noData);
+      }
+    }
+    return out;
+  }
+  // Cut out the source cells under the window (plus a cell of margin), then resample them.
+  const box = transformBBox(window.bbox, window.crs, landCover.crs);
+  const [ca, ra] = worldToPixel(landCover.transform, box[0], box[3]);
+  const [cb, rb] = worldToPixel(landCover.transform, box[2], box[1]);
+  const c0 = Math.max(0, Math.floor(Math.min(ca, cb)) - 1), c1 = Math.min(sw, Math.ceil(Math.max(ca, cb)) + 1);
+  const r0 = Math.max(0, Math.floor(Math.min(ra, rb)) - 1), r1 = Math.min(sh, Math.ceil(Math.max(ra, rb)) + 1);
+  if (c1 <= c0 || r1 <= r0) return out;
+  const cw = c1 - c0, ch = r1 - r0;
+  const cut = new Float32Array(cw * ch);
+  for (let r = 0; r < ch; r++) {
+    for (let c = 0; c < cw; c++) {
+      const v = classCode(src[(r0 + r) * sw + c0 + c], landCover.noData);
+      cut[r * cw + c] = v === LAND_COVER_NO_DATA ? NaN : v;
+    }
+  }
+  const t = landCover.transform;
+  const cutGrid = { width: cw, height: ch, data: cut, noData: NaN, crs: landCover.crs, transform: [t[0] + c0 * t[1] + r0 * t[2], t[1], t[2], t[3] + c0 * t[4] + r0 * t[5], t[4], t[5]] as GeoTransform };
+  const onto = resampleGrid(cutGrid, spec, 'nearest').data;
+  for (let i = 0; i < out.length; i++) out[i] = Number.isNaN(onto[i]) ? LAND_COVER_NO_DATA : onto[i];
+  return out;
 }
 
 /** The heat surface from an in-memory land-cover grid. */
@@ -106,6 +150,7 @@ export function heatSurface(landCover: Grid<TypedArray>, window: Window, source:
 /** The heat surface read from a land-cover GeoTIFF (only the window's cells are read). */
 export async function readHeatSurface(raster: RasterSource, window: Window, source: string, signal?: AbortSignal): Promise<HeatSurface> {
   const onto = await raster.readOnto(windowGridSpec(window, HEAT_CELL_M), { method: 'nearest', signal });
-  const classes = Uint8Array.from(onto.data, (v) => (Number.isNaN(v) || v < 0 || v > 255 ? LAND_COVER_NO_DATA : v));
+  const classes = new Uint8Array(onto.data.length);
+  for (let i = 0; i < classes.length; i++) classes[i] = classCode(onto.data[i], LAND_COVER_NO_DATA);
   return heatSurfaceFromClasses(classes, window, source);
 }

@@ -62,6 +62,17 @@ describe('surfaces.heat', () => {
     expect(LAND_COVER_CLASSES).toHaveLength(11);
   });
 
+  it('resamples a land cover in another CRS (lon/lat) onto the window: west trees, east built-up split about half and half', () => {
+    const cell = 0.0001; // about 9 x 11 m
+    const width = 500, height = 400;
+    const west = 144.98 - (width / 2) * cell, north = -37.8 + (height / 2) * cell;
+    const data = new Uint8Array(width * height).map((_, i) => ((i % width) < width / 2 ? 10 : 50));
+    const s = heatSurface({ width, height, data, noData: 0, transform: northUpTransform(west, north, cell), crs: 'EPSG:4326' }, window, 'sample_worldcover');
+    expect(s.covered_share).toBe(1); // the lon/lat grid spans 4.4 x 4.4 km, more than the window
+    expect(Math.abs(s.cooling_cover_share - 0.5)).toBeLessThan(2 / spec.width); // the split falls within a column
+    expect(s.cooling_cover_share + s.heat_source_share).toBe(1);
+  });
+
   it('reads a land-cover GeoTIFF with a no-data value through the real reader, matching the in-memory path', async () => {
     // A 20 m raster offset from the window grid, covering its south-west: nearest resampling onto 10 m cells.
     const width = 100, height = 100;
