@@ -74,10 +74,27 @@ describe('propintel scores', () => {
     expect(r.json.scores.heat_island.components.cooling_cover_share.value).toBe(1);
     expect(r.json.scores.bushfire.delivery_contract.subject_identity.kind).toBe('resolved_address_on_parcel');
     expect(r.json.scores.bushfire).toMatchObject({ score: null, official_zone_status: 'none' }); // no vegetation given
-    for (const s of Object.values(r.json.scores) as { caveat: string; sources: string[] }[]) {
-      expect(typeof s.caveat).toBe('string');
-      expect(Array.isArray(s.sources)).toBe(true);
+  });
+
+  it('every score carries sources and a caveat, and every component level, resolution, source and caveat', async () => {
+    const r = await run(['scores', `--lon=${LON}`, `--lat=${LAT}`, '--state', 'VIC', '--amenities', amenities, '--dem', dem, '--landcover', landcover, '--contamination', contamination, '--contamination-coverage', 'VIC=complete']);
+    type Comp = Record<string, unknown>;
+    type Score = { caveat: string; sources: string[]; components: Record<string, Comp>; category_scores?: Record<string, { component: Comp }> };
+    const scores = r.json.scores as Record<string, Score>;
+    expect(Object.keys(scores)).toHaveLength(7);
+    for (const [key, s] of Object.entries(scores)) {
+      expect(s.caveat.length, key).toBeGreaterThan(20);
+      expect(Array.isArray(s.sources), key).toBe(true);
+      const comps = [...Object.values(s.components), ...Object.values(s.category_scores ?? {}).map((c) => c.component)];
+      expect(comps.length, key).toBeGreaterThan(0);
+      for (const c of comps) {
+        expect(Object.keys(c).sort(), key).toEqual(['caveat', 'level', 'resolution', 'source', 'unit', 'value']);
+        expect(typeof c.caveat, key).toBe('string');
+      }
     }
+    // Inputs that answered name their source; those that did not carry null, never a guess.
+    expect(scores.view_quality.components.open_horizon.source).toBe('sample_dem');
+    expect(scores.solar.components.pvout.source).toBeNull();
   });
 
   it('rejects a missing subject, an unknown key and a malformed coverage pair with exit code 2', async () => {
