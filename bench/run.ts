@@ -9,9 +9,11 @@ import { sampleWorldSuite } from './suites/sample-world.js';
 import { spatialIndexSuite } from './suites/spatial-index.js';
 import { workerTransferSuite } from './suites/worker-transfer.js';
 import { noiseSuite } from './suites/noise.js';
+import { walkabilitySuite } from './suites/walkability.js';
+import { scoresSuite } from './suites/scores.js';
 
 /** Every suite, in run order. */
-export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, sampleWorldSuite, noiseSuite];
+export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, sampleWorldSuite, noiseSuite, walkabilitySuite, scoresSuite];
 
 async function main(argv: string[]): Promise<number> {
   const quick = argv.includes('--quick');

@@ -6,12 +6,13 @@ import { VERSION } from '../engine/version.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, type Command, type CommandIO } from './command.js';
 import { sampleWorldCommand } from './commands/sample-world.js';
 import { sandboxCommand } from './commands/sandbox.js';
+import { scoresCommand } from './commands/scores.js';
 import { serveCommand } from './commands/serve.js';
 import { versionCommand } from './commands/version.js';
 import { noiseCommand } from './commands/noise.js';
 
 /** Every subcommand, in the order `--help` lists them. */
-export const COMMANDS: Command[] = [serveCommand, sampleWorldCommand, sandboxCommand, noiseCommand, versionCommand];
+export const COMMANDS: Command[] = [serveCommand, sampleWorldCommand, sandboxCommand, noiseCommand, scoresCommand, versionCommand];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

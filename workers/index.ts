@@ -6,8 +6,10 @@ import type { TaskMap } from '../engine/pool/task-map.js';
 import { defineWorker } from './define-worker.js';
 import { gridStatsTask } from './tasks/grid-stats.js';
 import { noiseGridTask } from './tasks/noise-grid.js';
+import { walkabilityTask } from './tasks/walkability.js';
 
 export default defineWorker<TaskMap>({
   'grid-stats': gridStatsTask,
   'noise-grid': noiseGridTask,
+  walkability: walkabilityTask,
 });

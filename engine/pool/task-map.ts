@@ -5,6 +5,8 @@
 import type { Grid } from '../raster/grid.js';
 import type { GridStats } from '../raster/grid-stats.js';
 import type { NoiseGridInput, NoiseGridOutput } from '../noise/noise-grid-task.js';
+import type { WalkabilityTaskInput } from '../scores/walkability/walkability-task-input.js';
+import type { WalkabilityScore } from '../scores/walkability/walkability-score.js';
 
 /** Input of the `grid-stats` task: a Float32 grid, transferred, copied or shared. */
 export interface GridStatsInput {
@@ -25,6 +27,8 @@ export type TaskMap = {
   'grid-stats': [GridStatsInput, GridStatsOutput];
   /** Lden energy of every road and rail segment at every node of a noise grid (engine/noise/noise-grid.ts). */
   'noise-grid': [NoiseGridInput, NoiseGridOutput];
+  /** `scores.walkability` for one subject over indexes shared by buffer. */
+  walkability: [WalkabilityTaskInput, WalkabilityScore];
 };
 
 /** A task name of the engine's task map. */

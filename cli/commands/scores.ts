@@ -1,0 +1,323 @@
+/**
+ * `propintel scores`: the context scores of one point (walkability, bushfire, heat island, solar, view
+ * quality, contamination, aircraft noise) and the heat surface, from explicit input files, printed as JSON.
+ *
+ * File loading lives in {@link loadScoreInputs}, apart from flag parsing, so `--data DIR` (the dataset
+ * catalogue) can map a catalogue to the same {@link ScoreInputFiles} later. A file that fails to load
+ * becomes an `unavailable` input (the score says so and is degraded), not a crash; a flag left out is a
+ * `not_integrated` input.
+ */
+import { basename, extname } from 'node:path';
+import type { Feature, Geometry } from 'geojson';
+import { destination } from '../../engine/geo/distance.js';
+import { LONLAT } from '../../engine/geo/crs.js';
+import { createWindow } from '../../engine/geo/window.js';
+import { openRaster } from '../../engine/raster/geotiff-reader.js';
+import { aircraftNoiseScore } from '../../engine/scores/aircraft-noise/aircraft-noise-score.js';
+import { buildAnefLayer, type AnefCoverage } from '../../engine/scores/aircraft-noise/anef-contours.js';
+import { buildBushfireLayers, type OfficialOverlayInput } from '../../engine/scores/bushfire/bushfire-layers.js';
+import { bushfireScore, type SubjectIdentity } from '../../engine/scores/bushfire/bushfire-score.js';
+import { TABLE_FDIS, type TableFdi } from '../../engine/scores/bushfire/as3959-method1.js';
+import { buildContaminationRegister, contaminationSitesFromRows, type RegisterCoverage } from '../../engine/scores/contamination/contamination-register.js';
+import { contaminationScore } from '../../engine/scores/contamination/contamination-score.js';
+import { heatIslandScore, REGIONAL_RADIUS_M } from '../../engine/scores/heat-island/heat-island-score.js';
+import { solarScore } from '../../engine/scores/solar/solar-score.js';
+import { unavailableLayer, type MissingLayer, type RasterLayer } from '../../engine/scores/view-quality/layer-input.js';
+import { viewQualityScore } from '../../engine/scores/view-quality/view-quality-score.js';
+import {
+  AMENITY_CSV_CATEGORIES,
+  amenityPointsFromRows,
+  buildWalkabilityIndexes,
+  crossingPointsFromRows,
+  layerSource,
+  majorWaterGeometries,
+  motorwayGeometries,
+  schoolPointsFromRows,
+  stopPointsFromRows,
+  type AmenitySet,
+  type BarrierInput,
+  type CrossingInput,
+} from '../../engine/scores/walkability/walkability-layers.js';
+import { computeWalkability, walkSlopeFromDem } from '../../engine/scores/walkability/walkability-score.js';
+import { readHeatSurface, type HeatSurface } from '../../engine/surfaces/heat/heat-surface.js';
+import { readGeoJsonLayer } from '../../engine/vector/geojson-reader.js';
+import { readCsvRecords } from '../../engine/vector/records.js';
+import { numberFlag, parseFlags } from '../args.js';
+import { EXIT_OK, UsageError, type Command } from '../command.js';
+
+/** The score keys this command computes, in spec order. */
+export const CONTEXT_SCORE_KEYS = ['bushfire', 'heat_island', 'solar', 'walkability', 'view_quality', 'contamination', 'aircraft_noise'] as const;
+/** One of {@link CONTEXT_SCORE_KEYS}. */
+export type ContextScoreKey = (typeof CONTEXT_SCORE_KEYS)[number];
+
+/** Every input file the context scores read (all optional; a missing one is not integrated). */
+export interface ScoreInputFiles {
+  /** Amenities CSV `amenity_id,lon,lat,name,amenity,shop,leisure,healthcare,crowd_sourced,source`. */
+  amenities?: string;
+  /** Public-transport stops CSV `stop_id,lon,lat,name,mode,source`. */
+  stops?: string;
+  /** Schools CSV `school_id,name,lon,lat,school_type,school_sector,year_levels,source`. */
+  schools?: string;
+  /** Roads GeoJSON with `road_class`. */
+  roads?: string;
+  /** Crossing points CSV `crossing_id,lon,lat,kind,source`. */
+  crossings?: string;
+  /** Major water GeoJSON with `major`. */
+  water?: string;
+  /** DEM GeoTIFF (Float32 metres). */
+  dem?: string;
+  /** Official bushfire overlays, one per state. */
+  bushfireOverlays?: { state: string; file: string; coverage: 'complete' | 'partial' }[];
+  /** Vegetation GeoJSON with `veg_class`. */
+  vegetation?: string;
+  /** Fire history GeoJSON with `fire_year`, `fire_type`. */
+  fireHistory?: string;
+  /** Land-surface temperature GeoTIFF (Float32 degrees C). */
+  lst?: string;
+  /** Land cover GeoTIFF (Uint8 WorldCover codes). */
+  landcover?: string;
+  ghi?: string;
+  dni?: string;
+  pvout?: string;
+  tilt?: string;
+  /** Contamination register CSV `site_id,lon,lat,name,status,register,state,source`. */
+  contamination?: string;
+  contaminationCoverage?: Record<string, RegisterCoverage>;
+  /** ANEF contours GeoJSON. */
+  anef?: string;
+  anefCoverage?: Record<string, AnefCoverage>;
+}
+
+/** The loaded inputs, ready for the score functions. */
+export type LoadedScoreInputs = Awaited<ReturnType<typeof loadScoreInputs>>;
+
+/** A source id for a file the catalogue has not named: its base name without extension. */
+export function fileSourceId(file: string): string {
+  return basename(file, extname(file));
+}
+
+/** The lon/lat box of the disc of `radius` metres around (lon, lat). */
+function discBox(lon: number, lat: number, radius: number): [number, number, number, number] {
+  return [destination(lon, lat, radius, 270)[0], destination(lon, lat, radius, 180)[1], destination(lon, lat, radius, 90)[0], destination(lon, lat, radius, 0)[1]];
+}
+
+async function rasterAround(file: string | undefined, lon: number, lat: number, radius: number): Promise<RasterLayer | MissingLayer | null> {
+  if (!file) return null;
+  try {
+    const r = await openRaster(file);
+    try {
+      const grid = await r.readBBox(discBox(lon, lat, radius), { crs: LONLAT });
+      return grid ? { grid, source: fileSourceId(file) } : { status: 'unavailable', reason: `${file}: does not cover the subject` };
+    } finally {
+      await r.close();
+    }
+  } catch (err) {
+    return unavailableLayer(err);
+  }
+}
+
+async function attempt<T>(file: string | undefined, load: (file: string) => Promise<T>): Promise<T | MissingLayer | null> {
+  if (!file) return null;
+  try {
+    return await load(file);
+  } catch (err) {
+    return unavailableLayer(err);
+  }
+}
+
+async function csvRows(file: string): Promise<Record<string, string>[]> {
+  return (await readCsvRecords(file)).rows;
+}
+
+async function features(file: string): Promise<Feature<Geometry>[]> {
+  return (await readGeoJsonLayer(file)).features;
+}
+
+/** Loads every given file around the subject: records and vectors whole, rasters by window. */
+export async function loadScoreInputs(files: ScoreInputFiles, lon: number, lat: number) {
+  const amenitySet = async (name: string, categories: AmenitySet['categories'], file: string | undefined, parse: (rows: Record<string, string>[], file: string) => AmenitySet['points']): Promise<AmenitySet> => ({
+    name,
+    categories,
+    points: (await attempt(file, async (f) => parse(await csvRows(f), f))) ?? { status: 'not_integrated', reason: `no ${name} file given` },
+  });
+  const barrier = async (file: string | undefined, pick: (fs: Feature<Geometry>[]) => Geometry[]): Promise<BarrierInput | MissingLayer | null> =>
+    attempt(file, async (f) => {
+      const fs = await features(f);
+      return { geometries: pick(fs), source: layerSource(fs, fileSourceId(f)) };
+    });
+  const window = createWindow(lon, lat);
+  const [amenities, stops, schools, motorways, majorWater, crossings] = await Promise.all([
+    amenitySet('amenities', AMENITY_CSV_CATEGORIES, files.amenities, amenityPointsFromRows),
+    amenitySet('stops', ['public_transport'], files.stops, stopPointsFromRows),
+    amenitySet('schools', ['school'], files.schools, schoolPointsFromRows),
+    barrier(files.roads, motorwayGeometries),
+    barrier(files.water, majorWaterGeometries),
+    attempt(files.crossings, async (f): Promise<CrossingInput> => {
+      const rows = await csvRows(f);
+      return { points: crossingPointsFromRows(rows, f), source: [...new Set(rows.map((r) => r.source).filter(Boolean))].sort().join(',') || fileSourceId(f) };
+    }),
+  ]);
+  const officialOverlays: Record<string, OfficialOverlayInput | MissingLayer> = {};
+  for (const o of files.bushfireOverlays ?? []) {
+    officialOverlays[o.state.toUpperCase()] = (await attempt(o.file, async (f) => ({ coverage: o.coverage, source: fileSourceId(f), features: await features(f) }))) as OfficialOverlayInput | MissingLayer;
+  }
+  const [vegetation, fireHistory, dem, lst, ghi, dni, pvout, tilt, contamination, anef] = await Promise.all([
+    attempt(files.vegetation, async (f) => ({ features: await features(f), source: fileSourceId(f) })),
+    attempt(files.fireHistory, async (f) => ({ features: await features(f), source: fileSourceId(f) })),
+    rasterAround(files.dem, lon, lat, window.halfWidth * Math.SQRT2 + 100),
+    rasterAround(files.lst, lon, lat, REGIONAL_RADIUS_M + 2000),
+    rasterAround(files.ghi, lon, lat, 1000),
+    rasterAround(files.dni, lon, lat, 1000),
+    rasterAround(files.pvout, lon, lat, 3000),
+    rasterAround(files.tilt, lon, lat, 10_000),
+    attempt(files.contamination, async (f) => contaminationSitesFromRows(await csvRows(f), f)),
+    attempt(files.anef, async (f) => ({ features: await features(f), file: f })),
+  ]);
+  const landCover = await attempt(files.landcover, async (f): Promise<HeatSurface> => {
+    const r = await openRaster(f);
+    try {
+      return await readHeatSurface(r, window, fileSourceId(f));
+    } finally {
+      await r.close();
+    }
+  });
+  return {
+    window,
+    walkability: buildWalkabilityIndexes({ amenitySets: [amenities, stops, schools], motorways, majorWater, crossings: crossings as CrossingInput | MissingLayer | null }),
+    bushfire: buildBushfireLayers({ officialOverlays, vegetation, fireHistory }),
+    dem,
+    lst,
+    landCover,
+    solar: { ghi, dni, pvout, optimumTilt: tilt },
+    contamination: buildContaminationRegister(contamination ?? [], files.contaminationCoverage ?? {}),
+    anef: buildAnefLayer(anef ?? { features: [], file: 'none' }, files.anefCoverage ?? {}),
+  };
+}
+
+/** What the subject is and how to score it. */
+export interface ScoreRequest {
+  lon: number;
+  lat: number;
+  state: string | null;
+  identity?: SubjectIdentity;
+  only: readonly ContextScoreKey[];
+  includeGeometry?: boolean;
+  fdi?: TableFdi;
+}
+
+/** Runs the requested scores over loaded inputs. */
+export function computeContextScores(inputs: LoadedScoreInputs, req: ScoreRequest): Partial<Record<ContextScoreKey, unknown>> {
+  const { lon, lat, state } = req;
+  const out: Partial<Record<ContextScoreKey, unknown>> = {};
+  const landCover = inputs.landCover && 'class_legend' in inputs.landCover ? inputs.landCover : null;
+  for (const key of req.only) {
+    if (key === 'walkability') out.walkability = computeWalkability(inputs.walkability, lon, lat, { slope: walkSlopeFromDem(inputs.dem, lon, lat), includeGeometry: req.includeGeometry });
+    if (key === 'bushfire') out.bushfire = bushfireScore(inputs.bushfire, { lon, lat, state, identity: req.identity }, { dem: inputs.dem, fdi: req.fdi });
+    if (key === 'heat_island') out.heat_island = heatIslandScore({ lon, lat, lst: inputs.lst, landCover });
+    if (key === 'solar') out.solar = solarScore({ lon, lat, ...inputs.solar });
+    if (key === 'view_quality') out.view_quality = viewQualityScore({ lon, lat, dem: inputs.dem });
+    if (key === 'contamination') out.contamination = contaminationScore(inputs.contamination, { lon, lat, state });
+    if (key === 'aircraft_noise') out.aircraft_noise = aircraftNoiseScore(inputs.anef, { lon, lat, state });
+  }
+  return out;
+}
+
+function coverageMap<V extends string>(flag: string, value: string | undefined, allowed: readonly V[]): Record<string, V> {
+  const out: Record<string, V> = {};
+  for (const part of (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [state, cov] = part.split('=');
+    if (!state || !allowed.includes(cov as V)) throw new UsageError(`--${flag} takes STATE=${allowed.join('|')} pairs, got ${JSON.stringify(part)}`);
+    out[state.toUpperCase()] = cov as V;
+  }
+  return out;
+}
+
+function overlayFlag(v: string): { state: string; file: string; coverage: 'complete' | 'partial' } {
+  const m = /^([A-Za-z]+)=(.+?)(?::(complete|partial))?$/.exec(v);
+  if (!m) throw new UsageError(`--bushfire-overlay takes STATE=FILE[:complete|partial], got ${JSON.stringify(v)}`);
+  return { state: m[1].toUpperCase(), file: m[2], coverage: (m[3] as 'complete' | 'partial' | undefined) ?? 'complete' };
+}
+
+const FILE_FLAGS = ['amenities', 'stops', 'schools', 'roads', 'crossings', 'water', 'dem', 'vegetation', 'fire-history', 'lst', 'landcover', 'ghi', 'dni', 'pvout', 'tilt', 'contamination', 'anef'] as const;
+
+const USAGE = [
+  'propintel scores --lon X --lat Y [--state S] [--only KEY,...] [input files ...]',
+  '',
+  'Prints the context scores of one point as JSON (walkability, bushfire, heat_island, solar, view_quality,',
+  'contamination, aircraft_noise) and, with --landcover, surfaces.heat. A score whose inputs are not given',
+  'reports them as not integrated; a file that fails to load is reported unavailable.',
+  '',
+  '  --lon X, --lat Y           the subject, degrees (write negatives as --lat=-37.8)',
+  '  --state S                  VIC, NSW, QLD, WA, SA, TAS, ACT or NT (FDI, registers, overlays)',
+  '  --only KEYS                comma-separated score keys (default: all)',
+  '  --address TEXT             a resolved address (bushfire subject identity); --on-parcel if on its parcel',
+  '  --include-geometry         add walkability walking_areas',
+  '  --fdi N                    override the state FDI for the indicative BAL (100, 80, 50 or 40)',
+  '  --amenities F  --stops F  --schools F  --crossings F       CSV records',
+  '  --roads F  --water F  --vegetation F  --fire-history F  --anef F   GeoJSON layers',
+  '  --dem F  --lst F  --landcover F  --ghi F  --dni F  --pvout F  --tilt F   GeoTIFF rasters',
+  '  --bushfire-overlay STATE=F[:complete|partial]   official overlay (repeatable)',
+  '  --contamination F          register CSV; --contamination-coverage VIC=complete,WA=not_integrated',
+  '  --anef-coverage VIC=complete,...   which states\' ANEFs are held',
+].join('\n');
+
+export const scoresCommand: Command = {
+  name: 'scores',
+  summary: 'compute the context scores of one point from input files',
+  usage: USAGE,
+  async run(args, io) {
+    const { values } = parseFlags(args, {
+      lon: { type: 'string' },
+      lat: { type: 'string' },
+      state: { type: 'string' },
+      only: { type: 'string' },
+      address: { type: 'string' },
+      'on-parcel': { type: 'boolean' },
+      'parcel-id': { type: 'string' },
+      'include-geometry': { type: 'boolean' },
+      fdi: { type: 'string' },
+      'bushfire-overlay': { type: 'string', multiple: true },
+      'contamination-coverage': { type: 'string' },
+      'anef-coverage': { type: 'string' },
+      ...(Object.fromEntries(FILE_FLAGS.map((f) => [f, { type: 'string' as const }])) as Record<(typeof FILE_FLAGS)[number], { type: 'string' }>),
+    });
+    if (values.lon === undefined || values.lat === undefined) throw new UsageError('--lon and --lat are required');
+    const lon = numberFlag('lon', values.lon, 0, { min: -180, max: 180 });
+    const lat = numberFlag('lat', values.lat, 0, { min: -90, max: 90 });
+    const only = values.only ? values.only.split(',').map((s) => s.trim()).filter(Boolean) : [...CONTEXT_SCORE_KEYS];
+    const unknown = only.filter((k) => !(CONTEXT_SCORE_KEYS as readonly string[]).includes(k));
+    if (unknown.length) throw new UsageError(`unknown score key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; choose from ${CONTEXT_SCORE_KEYS.join(', ')}`);
+    const fdi = values.fdi === undefined ? undefined : numberFlag('fdi', values.fdi, 100, { integer: true });
+    if (fdi !== undefined && !(TABLE_FDIS as readonly number[]).includes(fdi)) throw new UsageError(`--fdi must be one of ${TABLE_FDIS.join(', ')}, got ${fdi}`);
+    const files: ScoreInputFiles = {
+      amenities: values.amenities,
+      stops: values.stops,
+      schools: values.schools,
+      roads: values.roads,
+      crossings: values.crossings,
+      water: values.water,
+      dem: values.dem,
+      vegetation: values.vegetation,
+      fireHistory: values['fire-history'],
+      lst: values.lst,
+      landcover: values.landcover,
+      ghi: values.ghi,
+      dni: values.dni,
+      pvout: values.pvout,
+      tilt: values.tilt,
+      contamination: values.contamination,
+      anef: values.anef,
+      bushfireOverlays: (values['bushfire-overlay'] ?? []).map(overlayFlag),
+      contaminationCoverage: coverageMap('contamination-coverage', values['contamination-coverage'], ['complete', 'partial', 'not_integrated'] as const),
+      anefCoverage: coverageMap('anef-coverage', values['anef-coverage'], ['complete', 'partial', 'not_integrated'] as const),
+    };
+    const inputs = await loadScoreInputs(files, lon, lat);
+    const state = values.state?.toUpperCase() ?? null;
+    const identity: SubjectIdentity | undefined = values.address ? { kind: 'address', address: values.address, parcelId: values['parcel-id'] ?? null, onParcel: !!values['on-parcel'] } : undefined;
+    const scores = computeContextScores(inputs, { lon, lat, state, identity, only: only as ContextScoreKey[], includeGeometry: values['include-geometry'], fdi: fdi as TableFdi | undefined });
+    const heat = inputs.landCover && 'class_legend' in inputs.landCover ? inputs.landCover : null;
+    const surfaces = heat ? { heat: { ...heat, grid: { ...heat.grid, data: undefined, data_omitted: `${heat.grid.data.length} Uint8 cells` } } } : undefined;
+    io.stdout(`${JSON.stringify({ query: { lon, lat, state }, scores, ...(surfaces ? { surfaces } : {}) }, null, 2)}\n`);
+    return EXIT_OK;
+  },
+};

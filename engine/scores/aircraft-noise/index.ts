@@ -1,0 +1,2 @@
+export * from './anef-contours.js';
+export * from './aircraft-noise-score.js';

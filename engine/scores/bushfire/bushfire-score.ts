@@ -1,0 +1,400 @@
+/**
+ * `scores.bushfire` (spec 2.6; spec 1: pre-screening only, not a certified BAL assessment, not for building
+ * approval, no accuracy SLA; BAL must not be inferred from the 0-100 score).
+ *
+ * Three things are reported and kept apart:
+ * 1. Official mapping: the state's bushfire-prone-area overlay. `official_zone_status` comes only from it
+ *    (`hit`, `checked_no_hit`, `checked_partial_coverage`, `none` when no overlay is held for the state,
+ *    `unavailable` when the lookup failed). A modelled value never fills an unavailable official lookup.
+ * 2. The modelled 0-100 exposure score from vegetation fuel, terrain slope and fire history:
+ *      score = 100 (0.75 F (0.8 + 0.2 T) + 0.25 H), raised to at least {@link OFFICIAL_FLOOR} on an official hit.
+ *    F: max over vegetation within {@link FUEL_REACH_M} of hazard(class) (1 - d / 700). The linear fall to
+ *       zero at 700 m follows Chen & McAneney (2004), "Quantifying bushfire penetration into urban areas in
+ *       Australia", Geophys. Res. Lett. 31 L12212: house loss falls linearly with distance from bushland and
+ *       is rare beyond about 700 m. hazard(class) is the class's flat-land BAL-19 outer distance over
+ *       forest's in the same Method 1 table (forest 1, woodland 0.69, scrub 0.56, ... at FDI 100): the
+ *       table's radiant-heat distances used as a relative intensity.
+ *    T: regional slope within 250 m over 20 degrees (Method 1's limit), capped at 1; steeper land carries
+ *       fire faster (McArthur: rate of spread doubles per 10 degrees of upslope).
+ *    H: max over mapped bushfires (not prescribed burns) within 2 km of (1 - d / 2000). Our choice.
+ *    Weights 0.75 / 0.25 and the slope amplifier are ours, not calibrated.
+ * 3. The indicative BAL, from AS 3959-2009 Method 1 (as3959-method1.ts) over the classified vegetation
+ *    within 100 m, its effective slope from the DEM and its distance: never from the score.
+ */
+import { component, clampScore, levelOf, type Level, type ScoreComponent } from '../component.js';
+import { cellSizeMetres } from '../view-quality/grid-sample.js';
+import { resolveLayer, type MissingLayer, type RasterInput } from '../view-quality/layer-input.js';
+import { regionalSlope } from '../view-quality/terrain-slope.js';
+import {
+  ASSESSMENT_DISTANCE_M,
+  BAL_BANDS,
+  balRank,
+  FDI_TABLE,
+  fdiForState,
+  method1Bal,
+  method1Limits,
+  slopeClassOf,
+  type BalBand,
+  type SlopeClass,
+  type TableFdi,
+  type VegetationClass,
+} from './as3959-method1.js';
+import { overlayCategory, type BushfireLayers, type OfficialOverlayLayer } from './bushfire-layers.js';
+import { effectiveSlope } from './effective-slope.js';
+import { nearestBoundaryPoint } from './nearest-polygon-point.js';
+
+/** Vegetation farther than this adds no fuel term, metres (Chen & McAneney 2004). */
+export const FUEL_REACH_M = 700;
+/** Mapped bushfires farther than this add nothing, metres. Our choice. */
+export const FIRE_HISTORY_REACH_M = 2000;
+/** Radius of the regional slope, metres. */
+export const TERRAIN_RADIUS_M = 250;
+/** Least score when the official overlay covers the subject (moderate). */
+export const OFFICIAL_FLOOR = 40;
+
+/** The spec 1 disclaimer, carried on every result. */
+export const BUSHFIRE_DISCLAIMER =
+  'Pre-screening only. This is not a certified BAL assessment, cannot be used for building approval and carries no accuracy SLA. BAL must not be inferred from the 0-100 score.';
+
+/** Who the subject is: a resolved address (on its parcel or not) or a bare coordinate. */
+export type SubjectIdentity = { kind: 'address'; address: string; parcelId?: string | null; onParcel: boolean } | { kind: 'coordinate' };
+
+/** The subject of a bushfire screening. */
+export interface BushfireSubject {
+  lon: number;
+  lat: number;
+  /** State or territory abbreviation (VIC, NSW, ...); null when undetermined. */
+  state: string | null;
+  /** Default: a bare coordinate. */
+  identity?: SubjectIdentity;
+}
+
+/** Options of {@link bushfireScore}. */
+export interface BushfireOptions {
+  /** DEM covering at least 250 m around the subject (effective slope and terrain). */
+  dem?: RasterInput;
+  /** Override the state's FDI (a caller that knows the fire weather district). */
+  fdi?: TableFdi;
+  /** Positional tolerance of the vegetation mapping, metres; default 10. Widens the BAL range. */
+  vegetationToleranceM?: number;
+  /** Tolerance of the DEM-derived effective slope, degrees; default 2. Widens the BAL range. */
+  slopeToleranceDeg?: number;
+}
+
+/** Status of one input in `coverage` (spec 2.6). */
+export type BushfireCoverageStatus = 'returned' | 'unavailable' | 'not_integrated';
+
+/** `official_zone_status` values (the flood score's `official_layer` vocabulary plus `unavailable`). */
+export type OfficialZoneStatus = 'hit' | 'checked_no_hit' | 'checked_partial_coverage' | 'none' | 'unavailable';
+
+/** Status of the preliminary (indicative) BAL in the delivery contract. */
+export type PreliminaryBalStatus =
+  | 'indicative_screening'
+  | 'indicative_screening_coordinate_only'
+  | 'not_computed_vegetation_unavailable'
+  | 'not_computed_vegetation_not_integrated'
+  | 'method_1_not_applicable';
+
+/** The indicative BAL (spec 2.6 `indicative_bal`). */
+export interface IndicativeBal {
+  bal: BalBand;
+  /** Lower and upper band over the distance and slope tolerances. */
+  range: [BalBand, BalBand];
+  confidence: 'low' | 'moderate' | 'high';
+  method: 'AS 3959-2009 Method 1';
+  table: string;
+  fdi: TableFdi;
+  fdi_basis: string;
+  /** The vegetation that sets the BAL; null when no classified vegetation is within 100 m. */
+  determining_vegetation: { veg_class: VegetationClass; distance_m: number; effective_slope_deg: number | null; slope_class: SlopeClass; source: string } | null;
+  assumptions: string[];
+}
+
+/** `scores.bushfire`. */
+export interface BushfireScore {
+  /** Modelled 0-100 exposure; null when the vegetation input did not answer. */
+  score: number | null;
+  level: Level;
+  label: string;
+  disclaimer: string;
+  official_zone_status: OfficialZoneStatus;
+  overlay_basis: {
+    kind: 'official_mapping' | 'no_official_mapping_held' | 'official_lookup_unavailable';
+    state: string | null;
+    state_coverage: 'complete' | 'partial' | null;
+    source: string | null;
+    hits: { category: ReturnType<typeof overlayCategory>; source: string; properties: Record<string, unknown> }[];
+    note: string;
+  };
+  coverage: { official_overlay: BushfireCoverageStatus; vegetation_fuel: BushfireCoverageStatus; terrain_slope: BushfireCoverageStatus; fire_history: BushfireCoverageStatus };
+  indicative_bal: IndicativeBal | null;
+  delivery_contract: {
+    subject_identity: { kind: 'resolved_address_on_parcel' | 'resolved_address_not_on_parcel' | 'coordinate_only'; resolved_address_on_parcel: boolean; address: string | null; parcel_id: string | null; note: string };
+    preliminary_bal: { included: boolean; status: PreliminaryBalStatus };
+    official_and_modelled_kept_separate: true;
+    bal_derived_from_score: false;
+  };
+  components: {
+    official_overlay: ScoreComponent<string | null>;
+    vegetation_fuel: ScoreComponent<number | null>;
+    terrain_slope: ScoreComponent<number | null>;
+    fire_history: ScoreComponent<number | null>;
+  };
+  sources: string[];
+  caveat: string;
+}
+
+const LEVEL_LABEL: Record<Level, string> = {
+  very_low: 'Very low bushfire exposure (screening estimate)',
+  low: 'Low bushfire exposure (screening estimate)',
+  moderate: 'Moderate bushfire exposure (screening estimate)',
+  high: 'High bushfire exposure (screening estimate)',
+  very_high: 'Very high bushfire exposure (screening estimate)',
+  unknown: 'Not assessed: vegetation data did not answer',
+};
+
+function coverageOf(l: { status: string }): BushfireCoverageStatus {
+  return l.status === 'available' ? 'returned' : l.status === 'unavailable' ? 'unavailable' : 'not_integrated';
+}
+
+/** The official overlay lookup for the subject's state. */
+function officialLookup(layers: BushfireLayers, subject: BushfireSubject): { status: OfficialZoneStatus; basis: BushfireScore['overlay_basis']; layer: OfficialOverlayLayer | null; reason: string | null } {
+  const state = subject.state?.toUpperCase() ?? null;
+  const o = state ? layers.officialOverlays[state] : undefined;
+  if (!o || o.status === 'not_integrated') {
+    return {
+      status: 'none',
+      layer: null,
+      reason: (o as MissingLayer | undefined)?.reason ?? null,
+      basis: { kind: 'no_official_mapping_held', state, state_coverage: null, source: null, hits: [], note: `No official bushfire-prone-area overlay is held for ${state ?? 'an undetermined state'}; nothing is inferred in its place.` },
+    };
+  }
+  if (o.status === 'unavailable') {
+    return {
+      status: 'unavailable',
+      layer: null,
+      reason: o.reason ?? null,
+      basis: { kind: 'official_lookup_unavailable', state, state_coverage: null, source: null, hits: [], note: `The official overlay lookup for ${state} failed${o.reason ? ` (${o.reason})` : ''}; retry. The modelled score does not stand in for it.` },
+    };
+  }
+  const layer = o as OfficialOverlayLayer;
+  const hits = layer.index.containing(subject.lon, subject.lat).map((id) => ({ category: overlayCategory(layer.properties[id]), source: layer.source, properties: layer.properties[id] }));
+  const status: OfficialZoneStatus = hits.length ? 'hit' : layer.coverage === 'complete' ? 'checked_no_hit' : 'checked_partial_coverage';
+  const note = hits.length
+    ? `The subject lies in ${hits.map((h) => h.category.replace(/_/g, ' ')).join(' and ')} mapped by ${layer.source}.`
+    : layer.coverage === 'complete'
+      ? `${state}'s overlay was checked and does not cover the subject.`
+      : `Only partial overlay coverage is held for ${state}; a miss proves nothing.`;
+  return { status, layer, reason: null, basis: { kind: 'official_mapping', state, state_coverage: layer.coverage, source: layer.source, hits, note } };
+}
+
+interface VegCandidate {
+  vegClass: VegetationClass;
+  distance: number;
+  east: number;
+  north: number;
+  source: string;
+}
+
+/** The indicative BAL over the vegetation candidates within the assessment distance (plus tolerance). */
+function indicativeBal(cands: VegCandidate[], dem: RasterInput, subject: BushfireSubject, fdi: TableFdi, fdiBasis: string, tol: { d: number; deg: number }): IndicativeBal | 'method_1_not_applicable' {
+  const demLayer = resolveLayer(dem).layer;
+  const assumptions: string[] = [];
+  if (!demLayer) assumptions.push('No DEM answered: effective slope assumed upslope/flat, range widened to a 15-20 degree downslope.');
+  let nominal = 0, lo = 0, hi = 0;
+  let determining: IndicativeBal['determining_vegetation'] = null;
+  let notApplicable = false;
+  const rank = (b: BalBand | null) => (b === null ? BAL_BANDS.length - 1 : balRank(b));
+  for (const c of cands) {
+    if (c.vegClass === 'low_threat') continue;
+    let slopeDeg: number | null = null;
+    if (demLayer && c.distance > 0) slopeDeg = effectiveSlope(demLayer.grid, subject.lon, subject.lat, c.east, c.north)?.downslopeDeg ?? null;
+    const nominalSlope = slopeDeg ?? 0;
+    const slopeLo = slopeDeg === null ? 0 : slopeDeg - tol.deg;
+    const slopeHi = slopeDeg === null ? 17.5 : slopeDeg + tol.deg;
+    const bal = c.distance <= 0 ? 'BAL-FZ' : method1Bal(fdi, c.vegClass, slopeClassOf(nominalSlope), c.distance);
+    if (bal === null) {
+      notApplicable = true;
+      continue;
+    }
+    const balLo = method1Bal(fdi, c.vegClass, slopeClassOf(slopeLo), c.distance + tol.d);
+    const balHi = method1Bal(fdi, c.vegClass, slopeClassOf(slopeHi), Math.max(0, c.distance - tol.d));
+    const r = balRank(bal);
+    if (r > nominal || (r === nominal && determining && c.distance < determining.distance_m)) {
+      if (r > 0) determining = { veg_class: c.vegClass, distance_m: Math.round(c.distance * 10) / 10, effective_slope_deg: slopeDeg === null ? null : Math.round(slopeDeg * 10) / 10, slope_class: slopeClassOf(nominalSlope), source: c.source };
+    }
+    nominal = Math.max(nominal, r);
+    lo = Math.max(lo, rank(balLo));
+    hi = Math.max(hi, rank(balHi), r);
+  }
+  if (notApplicable && nominal < BAL_BANDS.length - 1) return 'method_1_not_applicable';
+  lo = Math.min(lo, nominal);
+  const anyClassified = cands.some((c) => c.vegClass !== 'low_threat');
+  const confidence: IndicativeBal['confidence'] = !anyClassified ? 'high' : !demLayer || hi - lo >= 2 ? 'low' : 'moderate';
+  if (!anyClassified) assumptions.push(`No classified vegetation within ${ASSESSMENT_DISTANCE_M + tol.d} m of the subject.`);
+  assumptions.push(`Distances measured to the mapped vegetation edge with a ${tol.d} m positional tolerance; slope tolerance ${tol.deg} degrees.`);
+  return {
+    bal: BAL_BANDS[nominal],
+    range: [BAL_BANDS[lo], BAL_BANDS[hi]],
+    confidence,
+    method: 'AS 3959-2009 Method 1',
+    table: FDI_TABLE[fdi],
+    fdi,
+    fdi_basis: fdiBasis,
+    determining_vegetation: nominal > 0 ? determining : null,
+    assumptions,
+  };
+}
+
+/** Computes `scores.bushfire` for one subject. */
+export function bushfireScore(layers: BushfireLayers, subject: BushfireSubject, options: BushfireOptions = {}): BushfireScore {
+  const { lon, lat } = subject;
+  const tol = { d: options.vegetationToleranceM ?? 10, deg: options.slopeToleranceDeg ?? 2 };
+  const stateFdi = fdiForState(subject.state);
+  const fdi: TableFdi = options.fdi ?? stateFdi ?? 100;
+  const fdiBasis = options.fdi
+    ? `FDI ${options.fdi} supplied by the caller`
+    : stateFdi
+      ? `AS 3959-2009 Table 2.1 for ${subject.state!.toUpperCase()}${['NSW', 'VIC'].includes(subject.state!.toUpperCase()) ? ' (the higher of the state\'s values: fire weather districts and alpine areas are not resolved)' : ''}`
+      : 'State undetermined: FDI 100, the highest table, used as the conservative default';
+
+  // 1. Official mapping.
+  const official = officialLookup(layers, subject);
+
+  // 2. Modelled inputs.
+  const veg = layers.vegetation;
+  const dem = resolveLayer(options.dem);
+  const demRes = dem.layer ? cellSizeMetres(dem.layer.grid, lat) : null;
+  let fuel: number | null = null;
+  let fuelNearest: { vegClass: VegetationClass; distance: number; source: string } | null = null;
+  const cands: VegCandidate[] = [];
+  if (veg.status === 'available') {
+    fuel = 0;
+    const forestL3 = method1Limits(fdi, 'forest', 'upslope_or_flat')[3];
+    for (const h of veg.index.within(lon, lat, FUEL_REACH_M)) {
+      const vc = veg.vegClass[h.id];
+      if (vc !== 'low_threat') {
+        const hazard = method1Limits(fdi, vc, 'upslope_or_flat')[3] / forestL3;
+        const f = hazard * (1 - h.distance / FUEL_REACH_M);
+        if (f > fuel) {
+          fuel = f;
+          fuelNearest = { vegClass: vc, distance: h.distance, source: veg.sources[h.id] };
+        }
+      }
+      if (h.distance <= ASSESSMENT_DISTANCE_M + tol.d) {
+        const p = h.inside ? { east: 0, north: 0, distance: 0 } : nearestBoundaryPoint(veg.index, h.id, lon, lat);
+        cands.push({ vegClass: vc, distance: h.inside ? 0 : p.distance, east: p.east, north: p.north, source: veg.sources[h.id] });
+      }
+    }
+  }
+  const terrain = dem.layer ? regionalSlope(dem.layer.grid, lon, lat, TERRAIN_RADIUS_M, { spacing: 25 }) : null;
+  const terrainStatus: BushfireCoverageStatus = terrain ? 'returned' : dem.layer ? 'unavailable' : dem.status === 'unavailable' ? 'unavailable' : 'not_integrated';
+  const t = terrain ? Math.min(1, terrain.meanSlopeDeg / 20) : 0;
+  const fh = layers.fireHistory;
+  let history: number | null = null;
+  let historyNearest: { year: number | null; distance: number; source: string } | null = null;
+  if (fh.status === 'available') {
+    history = 0;
+    for (const h of fh.index.within(lon, lat, FIRE_HISTORY_REACH_M)) {
+      if (fh.type[h.id] !== 'bushfire') continue;
+      const v = 1 - h.distance / FIRE_HISTORY_REACH_M;
+      if (v > history) {
+        history = v;
+        historyNearest = { year: fh.year[h.id], distance: h.distance, source: fh.sources[h.id] };
+      }
+    }
+  }
+  let score: number | null = null;
+  if (fuel !== null) {
+    score = clampScore(100 * (0.75 * fuel * (0.8 + 0.2 * t) + 0.25 * (history ?? 0)));
+    if (official.status === 'hit') score = Math.max(score, OFFICIAL_FLOOR);
+  }
+
+  // 3. Indicative BAL (never from the score).
+  let ib: IndicativeBal | null = null;
+  let balStatus: PreliminaryBalStatus;
+  const identity = subject.identity ?? { kind: 'coordinate' as const };
+  if (veg.status !== 'available') {
+    balStatus = veg.status === 'unavailable' ? 'not_computed_vegetation_unavailable' : 'not_computed_vegetation_not_integrated';
+  } else {
+    const r = indicativeBal(cands, options.dem, subject, fdi, fdiBasis, tol);
+    if (r === 'method_1_not_applicable') balStatus = 'method_1_not_applicable';
+    else {
+      ib = r;
+      balStatus = identity.kind === 'address' && identity.onParcel ? 'indicative_screening' : 'indicative_screening_coordinate_only';
+    }
+  }
+
+  const coverage = {
+    official_overlay: official.status === 'none' ? 'not_integrated' : official.status === 'unavailable' ? 'unavailable' : 'returned',
+    vegetation_fuel: coverageOf(veg),
+    terrain_slope: terrainStatus,
+    fire_history: coverageOf(fh),
+  } satisfies BushfireScore['coverage'];
+  const vegSource = fuelNearest?.source ?? (veg.status === 'available' ? (veg.sources[0] ?? null) : null);
+  const sources = [...new Set([official.layer?.source, vegSource, ...cands.map((c) => c.source), dem.layer?.source, historyNearest?.source ?? (fh.status === 'available' ? fh.sources[0] : undefined)].filter((s): s is string => !!s))].sort();
+  const level = levelOf(score);
+  const missing = (what: string, status: string, reason?: string | null) => `${what} ${status.replace('_', ' ')}${reason ? `: ${reason}` : ''}.`;
+  return {
+    score,
+    level,
+    label: LEVEL_LABEL[level],
+    disclaimer: BUSHFIRE_DISCLAIMER,
+    official_zone_status: official.status,
+    overlay_basis: official.basis,
+    coverage,
+    indicative_bal: ib,
+    delivery_contract: {
+      subject_identity: identity.kind === 'address'
+        ? { kind: identity.onParcel ? 'resolved_address_on_parcel' : 'resolved_address_not_on_parcel', resolved_address_on_parcel: identity.onParcel, address: identity.address, parcel_id: identity.parcelId ?? null, note: identity.onParcel ? 'Screened at a resolved address point on its cadastral parcel.' : 'Screened at a resolved address point that is not on a matched parcel.' }
+        : { kind: 'coordinate_only', resolved_address_on_parcel: false, address: null, parcel_id: null, note: 'Screened at an arbitrary coordinate, not a resolved address on a parcel; a BAL applies to a building site.' },
+      preliminary_bal: { included: ib !== null, status: balStatus },
+      official_and_modelled_kept_separate: true,
+      bal_derived_from_score: false,
+    },
+    components: {
+      official_overlay: component({
+        value: official.status,
+        unit: null,
+        level: official.status === 'hit' ? 'high' : official.status === 'checked_no_hit' ? 'very_low' : 'unknown',
+        resolution: null,
+        source: official.layer?.source ?? null,
+        caveat: official.basis.note,
+      }),
+      vegetation_fuel: component({
+        value: fuel === null ? null : Math.round(fuel * 1000) / 1000,
+        unit: 'share',
+        level: fuel === null ? 'unknown' : levelOf(fuel * 100),
+        resolution: null,
+        source: vegSource,
+        caveat: fuel === null
+          ? missing('Vegetation', veg.status, (veg as MissingLayer).reason)
+          : fuelNearest
+            ? `Nearest weighted fuel: ${fuelNearest.vegClass.replace('_', '/')} at ${Math.round(fuelNearest.distance)} m; mapped vegetation edges, not a site survey.`
+            : `No classified vegetation within ${FUEL_REACH_M} m in the mapped layer.`,
+      }),
+      terrain_slope: component({
+        value: terrain ? Math.round(terrain.meanSlopeDeg * 10) / 10 : null,
+        unit: 'deg',
+        level: terrain ? levelOf(t * 100) : 'unknown',
+        resolution: demRes,
+        source: dem.layer?.source ?? null,
+        caveat: terrain ? `Mean slope within ${TERRAIN_RADIUS_M} m from the DEM.` : missing('DEM', dem.layer ? 'unavailable' : dem.status, dem.reason ?? (dem.layer ? 'no elevations around the subject' : null)),
+      }),
+      fire_history: component({
+        value: history === null ? null : Math.round(history * 1000) / 1000,
+        unit: 'share',
+        level: history === null ? 'unknown' : levelOf(history * 100),
+        resolution: null,
+        source: historyNearest?.source ?? (fh.status === 'available' ? (fh.sources[0] ?? null) : null),
+        caveat: history === null
+          ? missing('Fire history', fh.status, (fh as MissingLayer).reason)
+          : historyNearest
+            ? `Nearest mapped bushfire ${Math.round(historyNearest.distance)} m away${historyNearest.year ? ` (${historyNearest.year})` : ''}; prescribed burns are not counted.`
+            : `No mapped bushfire within ${FIRE_HISTORY_REACH_M} m; the record is incomplete before satellite mapping.`,
+      }),
+    },
+    sources,
+    caveat: `${BUSHFIRE_DISCLAIMER} The score is modelled from mapped vegetation, terrain and fire history; the official overlay status is reported separately.`,
+  };
+}

@@ -1,0 +1,2 @@
+export * from './contamination-register.js';
+export * from './contamination-score.js';

@@ -1,0 +1,2 @@
+export * from './land-cover-classes.js';
+export * from './heat-surface.js';
