@@ -5,7 +5,9 @@
 import type { TaskMap } from '../engine/pool/task-map.js';
 import { defineWorker } from './define-worker.js';
 import { gridStatsTask } from './tasks/grid-stats.js';
+import { handPointTask } from './tasks/hand.js';
 
 export default defineWorker<TaskMap>({
   'grid-stats': gridStatsTask,
+  'hand-point': handPointTask,
 });

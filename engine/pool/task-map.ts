@@ -4,6 +4,7 @@
  */
 import type { Grid } from '../raster/grid.js';
 import type { GridStats } from '../raster/grid-stats.js';
+import type { HandPointInput, HandPointResult } from '../hydro/hand-at-point.js';
 
 /** Input of the `grid-stats` task: a Float32 grid, transferred, copied or shared. */
 export interface GridStatsInput {
@@ -22,6 +23,8 @@ export interface GridStatsOutput {
 export type TaskMap = {
   /** Statistics of a grid's valid cells (used by the transfer benchmark and the pool's own tests). */
   'grid-stats': [GridStatsInput, GridStatsOutput];
+  /** HAND at a point: reads the DEM window, runs fill -> D8 -> accumulation -> channels -> HAND (cached per tile). */
+  'hand-point': [HandPointInput, HandPointResult];
 };
 
 /** A task name of the engine's task map. */
