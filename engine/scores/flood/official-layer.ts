@@ -60,15 +60,15 @@ export interface OfficialLayerResult {
 }
 
 const KIND_TEXT: Record<FloodOverlayHit['kind'], string> = {
-  floodway: 'floodway',
-  flood_control: 'flood control',
-  overland_flow: 'overland-flow control',
-  flood_evidence: 'evidence-required flood control',
+  floodway: 'a floodway',
+  flood_control: 'a flood control',
+  overland_flow: 'an overland-flow control',
+  flood_evidence: 'an evidence-required flood control',
 };
 
 function describeHit(h: FloodOverlayHit, names: Map<string, string>): string {
   const what = h.label ?? h.code ?? 'flood overlay';
-  return `${what}${h.code && h.label ? ` (${h.code})` : ''}, a ${KIND_TEXT[h.kind]} in ${names.get(h.source) ?? h.source}${h.verified ? '' : ' (not verified)'}: ${h.response_path}`;
+  return `${what}${h.code && h.label ? ` (${h.code})` : ''}, ${KIND_TEXT[h.kind]} in ${names.get(h.source) ?? h.source}${h.verified ? '' : ' (not verified)'}: ${h.response_path}`;
 }
 
 /** Decides `official_layer` for a subject in `state` (see the file comment). */

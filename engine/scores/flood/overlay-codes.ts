@@ -56,7 +56,7 @@ function field(props: Record<string, unknown>, names: readonly string[]): string
 /** The code without its schedule number: "LSIO1" -> "LSIO", "BFO4" -> "BFO", "SBO 2" -> "SBO". */
 export function normaliseOverlayCode(code: string): string {
   const c = code.trim().toUpperCase();
-  const m = /^([A-Z][A-Z_]*?)[\s-]*\(?\d+\)?$/.exec(c);
+  const m = /^([A-Z][A-Z_]*?)\s*\(?\d+\)?$/.exec(c);
   return m ? m[1] : c;
 }
 
