@@ -67,6 +67,7 @@ export const handCommand: Command = {
       for (let i = 0; i < mask.length; i++) if (dem.data[i] !== dem.data[i]) mask[i] = 255;
       await writeGeoTiff(values.channels, { ...r.channels, data: mask, noData: 255 });
     }
+    const t3 = performance.now();
     const cells = dem.width * dem.height;
     let channelCells = 0;
     for (const v of r.channels.data) channelCells += v;
@@ -76,7 +77,7 @@ export const handCommand: Command = {
         `HAND for ${values.dem}: ${dem.width} x ${dem.height} cells of ${r.cellSize.x.toFixed(2)} x ${r.cellSize.y.toFixed(2)} m (${dem.crs})`,
         `channels: threshold ${thresholdKm2} km2 (${r.thresholdCells} cells), ${channelCells} channel cells${r.burned ? ', mapped watercourses burned in' : ''}`,
         `cells draining off the DEM before a channel: ${r.unresolvedCells} (${((100 * r.unresolvedCells) / cells).toFixed(2)} %, no-data in the output)`,
-        `computed in ${computeMs.toFixed(0)} ms (${(cells / computeMs / 1e3).toFixed(2)} M cells/s; read ${(t1 - t0).toFixed(0)} ms)`,
+        `computed in ${computeMs.toFixed(0)} ms (${(cells / computeMs / 1e3).toFixed(2)} M cells/s); read ${(t1 - t0).toFixed(0)} ms, write ${(t3 - t2).toFixed(0)} ms`,
         `wrote ${values.out}${values.channels ? ` and ${values.channels}` : ''}`,
         '',
       ].join('\n'),
