@@ -54,7 +54,9 @@ export function flowAccumulation(directions: Grid<Uint8Array>): FlowAccumulation
     }
   }
 
-  const acc = new Uint32Array(n);
+  // Counted in an Int32Array (V8 keeps small integers unboxed; Uint32 reads may not be) and returned as a
+  // Uint32Array view of the same buffer: counts never exceed the cell count.
+  const acc = new Int32Array(n);
   const order = new Int32Array(valid);
   let k = 0;
   for (let i = 0; i < n; i++) {
@@ -77,7 +79,7 @@ export function flowAccumulation(directions: Grid<Uint8Array>): FlowAccumulation
   }
   if (k !== valid) throw invalidArgument('directions', `flow directions contain a cycle: ${valid - k} cells never drain to an outlet`);
   return {
-    accumulation: { width: w, height: h, data: acc, noData: 0, transform: directions.transform, crs: directions.crs },
+    accumulation: { width: w, height: h, data: new Uint32Array(acc.buffer), noData: 0, transform: directions.transform, crs: directions.crs },
     order,
   };
 }
