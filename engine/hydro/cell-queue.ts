@@ -1,6 +1,6 @@
 /**
- * The queues the hydro steps run on, over typed arrays: a binary min-heap of (elevation, cell) pairs, and
- * a growable FIFO of cell indices. No per-cell objects, so a 16-million-cell DEM does not touch the GC.
+ * The priority queue of the fill: a binary min-heap of (elevation, cell) pairs over typed arrays. No
+ * per-cell objects, so a 16-million-cell DEM does not touch the GC.
  */
 
 /** A min-heap keyed by elevation, holding flat cell indices. Ties pop in no guaranteed order. */
@@ -70,57 +70,5 @@ export class CellHeap {
     c.set(this.cells);
     this.keys = k;
     this.cells = c;
-  }
-}
-
-/**
- * A FIFO of cell indices that can also be used as a stack. Every hydro step pushes each cell at most once,
- * so it never needs more than the grid's cell count; it starts small and doubles.
- */
-export class CellQueue {
-  /** The backing array; valid entries are `items[head .. tail)`. */
-  items: Int32Array;
-  head = 0;
-  tail = 0;
-
-  constructor(capacity = 1024) {
-    this.items = new Int32Array(Math.max(16, capacity));
-  }
-
-  /** True when nothing is queued. */
-  get empty(): boolean {
-    return this.head === this.tail;
-  }
-
-  /** Appends a cell. */
-  push(cell: number): void {
-    if (this.tail === this.items.length) {
-      if (this.head > 0) {
-        // Reuse the consumed front before growing.
-        this.items.copyWithin(0, this.head, this.tail);
-        this.tail -= this.head;
-        this.head = 0;
-      }
-      if (this.tail === this.items.length) {
-        const a = new Int32Array(this.items.length * 2);
-        a.set(this.items);
-        this.items = a;
-      }
-    }
-    this.items[this.tail++] = cell;
-  }
-
-  /** Removes the oldest cell (FIFO). */
-  shift(): number {
-    const v = this.items[this.head++];
-    if (this.head === this.tail) this.head = this.tail = 0;
-    return v;
-  }
-
-  /** Removes the newest cell (LIFO). */
-  pop(): number {
-    const v = this.items[--this.tail];
-    if (this.head === this.tail) this.head = this.tail = 0;
-    return v;
   }
 }

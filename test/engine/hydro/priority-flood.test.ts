@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fillDepressions, nextUpFloat32 } from '../../../engine/hydro/priority-flood.js';
+import { expectEngineError } from '../../helpers/expect-engine-error.js';
 import { gridOf, neighbours } from './helpers.js';
 
 /**
@@ -146,7 +147,6 @@ describe('Priority-Flood depression filling', () => {
   });
 
   it('rejects a grid whose data does not match its shape', async () => {
-    const { expectEngineError } = await import('../../helpers/expect-engine-error.js');
     await expectEngineError(() => fillDepressions({ ...gridOf([[1, 2]]), width: 3 }), 'INVALID_ARGUMENT', /width x height/);
   });
 });
