@@ -25,6 +25,7 @@ import { assertLonLat, WINDOW_HALF_WIDTH_M } from '../geo/window.js';
 import { openRaster } from '../raster/geotiff-reader.js';
 import type { Grid } from '../raster/grid.js';
 import { rasterizeLines } from './burn-streams.js';
+import { upstreamCatchment } from './catchment.js';
 import { DEFAULT_CHANNEL_THRESHOLD_KM2 } from './channels.js';
 import { computeHand, type HandChainResult, type HandTimings } from './hand-chain.js';
 import { projectLineSet, type LineSet } from './line-set.js';
@@ -78,6 +79,8 @@ export interface NearestDrainage {
   contributing_area_km2: number;
   /** `mapped` when the cell lies on a burned-in mapped watercourse, else `modelled`. */
   channel_source: 'mapped' | 'modelled';
+  /** True when its catchment reaches the edge of the analysed area: the area is then a lower bound. */
+  catchment_truncated: boolean;
 }
 
 /** Output of {@link handAtPoint}. */
@@ -230,6 +233,7 @@ function describePoint(
       compass: compass8(bearing),
       contributing_area_km2: round((chain.accumulation.data[d] * chain.cellSize.x * chain.cellSize.y) / 1e6, 4),
       channel_source: burnMask && burnMask[d] ? 'mapped' : 'modelled',
+      catchment_truncated: upstreamCatchment(chain.directions, d).reachesEdge,
     };
   }
 

@@ -1,5 +1,6 @@
 export * from './burn-streams.js';
 export * from './cell-queue.js';
+export * from './catchment.js';
 export * from './cell-size.js';
 export * from './channels.js';
 export * from './d8.js';

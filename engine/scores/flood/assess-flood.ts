@@ -3,10 +3,16 @@
  * rainfall and flood-study rasters, finds the nearest mapped water and the flood overlays, decides the
  * official layer, and scores. Each lookup that fails degrades only its own component: the result then has
  * `completeness: 'partial'` and names the failed inputs, and a failing HAND task never fails the request.
+ *
+ * HAND runs in two stages by default: a small analysis ({@link QUICK_HAND_HALF_WIDTH_M} plus the buffer)
+ * answers most addresses, which drain to a small channel close by, at about a sixth of the cells of the
+ * full window; when the subject's flow path leaves it, or its drainage's catchment reaches its edge (the
+ * catchment area, which scales the indicative flood height, would be truncated), the full 1,500 m window
+ * is computed. The score records which one answered (`method.analysis_half_width_m`).
  */
 import type { Feature, LineString, MultiLineString } from 'geojson';
 import { EngineError } from '../../errors.js';
-import { createWindow, windowLonLatBBox } from '../../geo/window.js';
+import { createWindow, WINDOW_HALF_WIDTH_M, windowLonLatBBox } from '../../geo/window.js';
 import { DEFAULT_BUFFER_FRACTION, DEFAULT_SNAP_M, handAtPoint, type HandPointInput, type HandPointResult } from '../../hydro/hand-at-point.js';
 import { lineSetFromFeatures } from '../../hydro/line-set.js';
 import type { WorkerPool } from '../../pool/worker-pool.js';
@@ -36,7 +42,12 @@ export interface FloodInput {
   /** DEM GeoTIFF (Float32 m, ~5 m, GDA2020 MGA) and its source id; null or absent when none covers the point. */
   dem?: { file: string; source: string } | null;
   /** Options of the HAND analysis (threshold, buffer, window); defaults as in hand-at-point.ts. */
-  hand?: Pick<HandPointInput, 'thresholdKm2' | 'bufferFraction' | 'halfWidth' | 'snap' | 'burnDepth'> & {
+  hand?: Pick<HandPointInput, 'thresholdKm2' | 'bufferFraction' | 'snap' | 'burnDepth'> & {
+    /**
+     * Half-width of the HAND analysis, metres, or `auto` (the default): {@link QUICK_HAND_HALF_WIDTH_M} first,
+     * then the full 1,500 m window when that does not settle it (see {@link assessFlood}).
+     */
+    halfWidth?: number | 'auto';
     /** Burn the mapped watercourses into the DEM; default true when watercourses are given. */
     burnWatercourses?: boolean;
   };
@@ -67,6 +78,9 @@ export interface AssessFloodOptions {
   timeoutMs?: number;
 }
 
+/** Half-width of the first, small HAND analysis of `halfWidth: 'auto'`, metres. */
+export const QUICK_HAND_HALF_WIDTH_M = 600;
+
 const HAZARDS: HazardClass[] = ['H1', 'H2', 'H3', 'H4', 'H5', 'H6'];
 
 function nearbyLines(features: Feature<LineString | MultiLineString>[], box: [number, number, number, number]): Feature<LineString | MultiLineString>[] {
@@ -94,8 +108,11 @@ export async function assessFlood(input: FloodInput, options: AssessFloodOptions
     const burn = (opts.burnWatercourses ?? true) && courses.length > 0;
     let watercourses = null;
     let sources: string[] = [];
+    const auto = opts.halfWidth === undefined || opts.halfWidth === 'auto';
+    const fullHalfWidth = auto ? WINDOW_HALF_WIDTH_M : (opts.halfWidth as number);
+    const bufferFraction = opts.bufferFraction ?? DEFAULT_BUFFER_FRACTION;
     if (burn) {
-      const reach = (opts.halfWidth ?? 1500) * (1 + (opts.bufferFraction ?? DEFAULT_BUFFER_FRACTION)) + (opts.snap ?? DEFAULT_SNAP_M);
+      const reach = fullHalfWidth * (1 + bufferFraction) + (opts.snap ?? DEFAULT_SNAP_M);
       const box = windowLonLatBBox(createWindow(lon, lat, reach));
       const near = courses.map((c) => ({ source: c.source, features: nearbyLines(c.features, box) })).filter((c) => c.features.length > 0);
       if (near.length) {
@@ -103,11 +120,26 @@ export async function assessFlood(input: FloodInput, options: AssessFloodOptions
         sources = near.map((c) => c.source);
       }
     }
-    const task: HandPointInput = { dem: input.dem.file, lon, lat, ...opts, watercourses, watercourseSources: sources };
-    delete (task as { burnWatercourses?: boolean }).burnWatercourses;
+    const { burnWatercourses: _burn, halfWidth: _hw, ...rest } = opts;
+    void _burn;
+    void _hw;
+    const run = (halfWidth: number): Promise<HandPointResult> => {
+      const task: HandPointInput = { dem: input.dem!.file, lon, lat, ...rest, halfWidth, watercourses, watercourseSources: sources };
+      return options.pool ? options.pool.run('hand-point', task, { signal: options.signal, timeoutMs: options.timeoutMs }) : handAtPoint(task);
+    };
     try {
-      const r: HandPointResult = options.pool ? await options.pool.run('hand-point', task, { signal: options.signal, timeoutMs: options.timeoutMs }) : await handAtPoint(task);
-      return { ok: true, hand_m: r.hand_m, drainage: r.drainage, resolution_m: r.method.cell_size_m, source: input.dem.source, burned: r.method.burned_watercourses, threshold_km2: r.method.threshold_km2 };
+      // Most addresses drain to a small channel close by: a small analysis answers them at a fraction of
+      // the cost; the rest get the full window.
+      let r: HandPointResult | null = null;
+      let quickResult: HandPointResult | null = null;
+      if (auto) {
+        // It settles the score when the subject drains to a channel inside it whose whole catchment is
+        // inside it too (a truncated catchment would understate the indicative flood height).
+        const quick = await run(QUICK_HAND_HALF_WIDTH_M);
+        if (quick.hand_m !== null && quick.drainage && !quick.drainage.catchment_truncated) r = quickResult = quick;
+      }
+      r ??= await run(fullHalfWidth);
+      return { ok: true, hand_m: r.hand_m, drainage: r.drainage, resolution_m: r.method.cell_size_m, source: input.dem.source, burned: r.method.burned_watercourses, threshold_km2: r.method.threshold_km2, analysis_half_width_m: r === quickResult ? QUICK_HAND_HALF_WIDTH_M : fullHalfWidth };
     } catch (err) {
       const e = fail('hand', err);
       return { ok: false, code: e.code, message: e.message, source: input.dem.source };

@@ -89,7 +89,17 @@ export function studySubScore(depth: number): number {
 
 /** The HAND evidence: the hand-point result, or the error that kept it from running. */
 export type HandEvidence =
-  | { ok: true; hand_m: number | null; drainage: NearestDrainage | null; resolution_m: number; source: string; burned: boolean; threshold_km2: number }
+  | {
+      ok: true;
+      hand_m: number | null;
+      drainage: NearestDrainage | null;
+      resolution_m: number;
+      source: string;
+      burned: boolean;
+      threshold_km2: number;
+      /** Half-width of the HAND analysis that answered, metres (before the buffer). */
+      analysis_half_width_m?: number;
+    }
   | { ok: false; code: string; message: string; source: string | null };
 
 /** Everything {@link scoreFlood} weighs, each already looked up. */
@@ -143,6 +153,8 @@ export interface FloodScore {
     /** The floor applied, if any. */
     floor: number | null;
     channel_threshold_km2: number | null;
+    /** Half-width of the HAND analysis that answered, metres (before its buffer). */
+    analysis_half_width_m: number | null;
     burned_watercourses: boolean;
   };
   completeness: 'full' | 'partial';
@@ -288,6 +300,7 @@ export function scoreFlood(ev: FloodEvidence): FloodScore {
       indicative_flood_height_m: floodHeight === null ? null : round(floodHeight, 2),
       floor: floor !== null && score === floor ? floor : null,
       channel_threshold_km2: hand && hand.ok ? hand.threshold_km2 : null,
+      analysis_half_width_m: hand && hand.ok ? (hand.analysis_half_width_m ?? null) : null,
       burned_watercourses: !!(hand && hand.ok && hand.burned),
     },
     completeness: ev.degraded.length > 0 ? 'partial' : 'full',

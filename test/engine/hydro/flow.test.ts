@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { northUpTransform } from '../../../engine/geo/geo-transform.js';
+import { upstreamCatchment } from '../../../engine/hydro/catchment.js';
 import { metricCellSize } from '../../../engine/hydro/cell-size.js';
 import { D8_NODATA, D8_OUTLET, D8_PIT, d8Offsets } from '../../../engine/hydro/d8.js';
 import { flowAccumulation } from '../../../engine/hydro/flow-accumulation.js';
@@ -105,5 +106,20 @@ describe('flow accumulation', () => {
     await expectEngineError(() => flowAccumulation(dirs([0, 4, D8_OUTLET, D8_OUTLET])), 'INVALID_ARGUMENT', /cycle/);
     await expectEngineError(() => flowAccumulation(dirs([6, D8_OUTLET, D8_OUTLET, D8_OUTLET])), 'INVALID_ARGUMENT', /off the grid/);
     await expectEngineError(() => flowAccumulation(dirs([0, D8_NODATA, D8_OUTLET, D8_OUTLET])), 'INVALID_ARGUMENT', /no-data/);
+  });
+});
+
+describe('upstream catchment', () => {
+  it('counts what accumulation counts, and knows whether it reaches the edge', () => {
+    const dem = syntheticTerrain(60, 50, { seed: 9, wavelength: 150, amplitude: 4 });
+    const dirs = d8FlowDirections(fillDepressions(dem).filled);
+    const { accumulation } = flowAccumulation(dirs);
+    for (let i = 0; i < 3000; i += 37) expect(upstreamCatchment(dirs, i).cells).toBe(accumulation.data[i]);
+    // On the south-tilted plane a column's catchment runs up to the northern edge; a one-cell catchment
+    // of an interior ridge cell does not.
+    const plane = d8FlowDirections(gridFrom(9, 12, (_x, y) => 100 - 0.1 * y));
+    expect(upstreamCatchment(plane, 6 * 9 + 4)).toEqual({ cells: 7, reachesEdge: true });
+    const cone = d8FlowDirections(gridFrom(9, 9, (x, y) => 10 - Math.hypot(x - 4, y - 4)));
+    expect(upstreamCatchment(cone, 4 * 9 + 4)).toEqual({ cells: 1, reachesEdge: false });
   });
 });

@@ -144,6 +144,36 @@ describe('the flood lookup', () => {
     }
   });
 
+  it('answers from the small HAND analysis near a small channel, and from the full window for a large catchment', async () => {
+    // A valley 7 km long between ridges 100 columns either side of its thalweg (column 200) and a ridge
+    // across row 100 at its head; beyond the ridges the land falls away. The small analysis reaches 840 m
+    // (168 cells) around the subject: at row 200 the drainage's whole catchment (rows 100-200) is inside
+    // it; at row 1000 the catchment runs past its northern edge, so the full window runs.
+    const CW = 401, CH = 1400;
+    const cross = (x: number) => 0.2 * Math.min(Math.abs(x - 200), 200 - Math.abs(x - 200)) * 5;
+    const along = (y: number) => (y >= 100 ? 0.02 * (CH - 1 - y) * 5 : 0.02 * (CH - 1 - 100) * 5 - 0.02 * (100 - y) * 5);
+    const data = new Float32Array(CW * CH);
+    for (let y = 0; y < CH; y++) for (let x = 0; x < CW; x++) data[y * CW + x] = 50 + cross(x) + along(y);
+    const valley: Grid<Float32Array> = { width: CW, height: CH, data, noData: NaN, transform: northUpTransform(320000, 5812000, 5), crs: 'EPSG:7855' };
+    const file = join(dir, 'long-valley.tif');
+    await writeGeoTiff(file, valley);
+    const point = (row: number): FloodInput => {
+      const [lon, lat] = toLonLat.forward(...cellCentre(valley, 202, row));
+      return { lon, lat, state: 'WA', dem: { file, source: 'sample_dem' }, hand: { thresholdKm2: 0.01 } };
+    };
+    const near = (await assessFlood(point(200))).score;
+    expect(near.method.analysis_half_width_m).toBe(600);
+    expect(near.components.hand.value).toBeCloseTo(2, 2);
+    expect(near.nearest_drainage!.catchment_truncated).toBe(false);
+    // Rows 100-200 of the 201 columns between the ridges (the ridge cells drain to either side by the
+    // tie-break, so count from the accumulation's own answer: at least the 199 inner columns).
+    expect(near.nearest_drainage!.contributing_area_km2).toBeGreaterThanOrEqual((199 * 101 * 25) / 1e6);
+    expect(near.nearest_drainage!.contributing_area_km2).toBeLessThanOrEqual((201 * 101 * 25) / 1e6);
+    const far = (await assessFlood(point(1000))).score;
+    expect(far.method.analysis_half_width_m).toBe(1500);
+    expect(far.nearest_drainage!.catchment_truncated).toBe(true);
+  });
+
   it('degrades only the terrain component when the hydro task fails in the worker', async () => {
     const r = await assessFlood(base(42, { dem: { file: badDem, source: 'sample_dem_vic' } }), { pool });
     expect(r.score.completeness).toBe('partial');

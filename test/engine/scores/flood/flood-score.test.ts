@@ -5,7 +5,7 @@ import type { FloodOverlayHit } from '../../../../engine/scores/flood/flood-over
 import { FLOOD_WEIGHTS, indicativeFloodHeight, scoreFlood, studySubScore, terrainSubScore, waterSubScore, type FloodEvidence } from '../../../../engine/scores/flood/flood-score.js';
 import { officialLayer, type OverlaySourceInfo } from '../../../../engine/scores/flood/official-layer.js';
 
-const drainage = (areaKm2: number): NearestDrainage => ({ lon: 145, lat: -37.8, elevation_m: 10, distance_m: 40, bearing_deg: 90, compass: 'E', contributing_area_km2: areaKm2, channel_source: 'modelled' });
+const drainage = (areaKm2: number): NearestDrainage => ({ lon: 145, lat: -37.8, elevation_m: 10, distance_m: 40, bearing_deg: 90, compass: 'E', contributing_area_km2: areaKm2, channel_source: 'modelled', catchment_truncated: false });
 const VIC: OverlaySourceInfo = { source: 'vic_overlays', state: 'VIC', coverage: 'complete', verified: true, response_path: 'contact the council' };
 const SA: OverlaySourceInfo = { source: 'sa_overlays', state: 'SA', coverage: 'complete', verified: true, response_path: 'supply flood evidence' };
 const hitOf = (kind: FloodOverlayHit['kind'], source = 'vic_overlays', state = 'VIC'): FloodOverlayHit => ({ source, state, kind, code: null, label: kind, verified: true, response_path: 'contact the council', properties: {} });
