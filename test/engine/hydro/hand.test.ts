@@ -5,6 +5,8 @@ import { d8Offsets } from '../../../engine/hydro/d8.js';
 import { computeHand } from '../../../engine/hydro/hand-chain.js';
 import { syntheticTerrain } from '../../../engine/hydro/synthetic-terrain.js';
 import { cellCentre } from '../../../engine/raster/grid.js';
+import { openRaster } from '../../../engine/raster/geotiff-reader.js';
+import { realdata } from '../../helpers/realdata.js';
 import { gridFrom } from './helpers.js';
 
 describe('HAND', () => {
@@ -92,5 +94,32 @@ describe('HAND', () => {
     const acc = { width: 3, height: 1, data: Uint32Array.from([1, 2000, 1999]), noData: 0, transform: [0, 5, 0, 0, 0, -5] as const, crs: 'EPSG:7855' };
     expect(Array.from(channelMask(acc, 2000).data)).toEqual([0, 1, 0]);
     expect(Array.from(channelMask(acc, 2000, Uint8Array.from([1, 0, 0])).data)).toEqual([1, 1, 0]);
+  });
+});
+
+const srtm = realdata('dem/central_qld_srtm1s_dem.tif');
+describe.runIf(srtm)('HAND on real terrain (central Queensland SRTM, geographic CRS)', () => {
+  it('keeps its invariants on 518,400 real cells measured in metres from degrees', async () => {
+    const r = await openRaster(srtm!);
+    const dem = await r.readPixels([0, 0, r.info.width, r.info.height]);
+    await r.close();
+    expect(dem.crs).toBe('EPSG:4326');
+    const out = computeHand(dem, { thresholdKm2: 0.5 });
+    // 1 arc-second at 23.3 S: about 28.4 m east-west and 30.7 m north-south.
+    expect(out.cellSize.x).toBeCloseTo(28.4, 0);
+    expect(out.cellSize.y).toBeCloseTo(30.7, 0);
+    let resolved = 0;
+    for (let i = 0; i < out.hand.data.length; i++) {
+      const v = out.hand.data[i];
+      if (Number.isNaN(v)) continue;
+      resolved++;
+      if (v < 0) throw new Error(`negative HAND ${v} at ${i}`);
+      if (out.channels.data[i] && v !== 0) throw new Error(`channel cell ${i} has HAND ${v}`);
+    }
+    expect(resolved / out.hand.data.length).toBeGreaterThan(0.9);
+    // Relief is 220-384 m: HAND stays inside it.
+    let max = 0;
+    for (const v of out.hand.data) if (v > max) max = v;
+    expect(max).toBeLessThan(384 - 220);
   });
 });
