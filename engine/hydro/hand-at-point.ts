@@ -159,22 +159,19 @@ export async function handAtPoint(input: HandPointInput): Promise<HandPointResul
   } catch {
     throw new EngineError('NOT_FOUND', `${input.dem}: DEM file not found`, { file: input.dem });
   }
-  const raster = await openRaster(input.dem);
-  let tile: Tile | undefined;
-  let key = '';
-  let cached = false;
-  try {
-    const demCrs = raster.info.crs;
-    const box = demCrs === windowCrs ? area : transformBBox(area, windowCrs, demCrs);
-    const pw = raster.pixelWindowFor(box);
-    const lines = input.watercourses && input.watercourses.coords.length > 0 ? input.watercourses : null;
-    const lineKey = lines ? `${lines.coords.length}:${hashFloats(lines.coords)}:${input.burnDepth ?? ''}` : '-';
-    key = `${fileKey}|${pw.join(',')}|${thresholdKm2}|${lineKey}`;
-    tile = cache.get(key);
-    cached = tile !== undefined;
-    if (!tile) {
+  const lines = input.watercourses && input.watercourses.coords.length > 0 ? input.watercourses : null;
+  const lineKey = lines ? `${lines.coords.length}:${hashFloats(lines.coords)}:${input.burnDepth ?? ''}` : '-';
+  // The computed area is a pure function of these, so a cached tile is found without opening the file.
+  const key = `${fileKey}|${windowCrs}|${area.map((v) => v.toFixed(3)).join(',')}|${thresholdKm2}|${lineKey}`;
+  let tile = cache.get(key);
+  const cached = tile !== undefined;
+  if (!tile) {
+    const raster = await openRaster(input.dem);
+    try {
+      const demCrs = raster.info.crs;
+      const box = demCrs === windowCrs ? area : transformBBox(area, windowCrs, demCrs);
       const t0 = performance.now();
-      const dem = await raster.readPixels(pw);
+      const dem = await raster.readPixels(raster.pixelWindowFor(box));
       const readMs = performance.now() - t0;
       let valid = 0;
       for (const v of dem.data) if (v === v) valid++;
@@ -183,9 +180,9 @@ export async function handAtPoint(input: HandPointInput): Promise<HandPointResul
       const chain = computeHand(dem, { thresholdKm2, burnMask, burnDepth: input.burnDepth });
       tile = { chain, dem, burnMask: chain.burned ? burnMask : null, readMs };
       cache.set(key, tile);
+    } finally {
+      await raster.close();
     }
-  } finally {
-    await raster.close();
   }
   return describePoint(tile, input, { sx, sy, windowCrs, surface, area, cached });
 }

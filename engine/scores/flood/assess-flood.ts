@@ -84,9 +84,19 @@ export const QUICK_HAND_HALF_WIDTH_M = 600;
 const HAZARDS: HazardClass[] = ['H1', 'H2', 'H3', 'H4', 'H5', 'H6'];
 
 function nearbyLines(features: Feature<LineString | MultiLineString>[], box: [number, number, number, number]): Feature<LineString | MultiLineString>[] {
+  // A line whose extent meets the box may cross it (a long segment can cross with both ends outside).
   return features.filter((f) => {
     const lines = f.geometry.type === 'LineString' ? [f.geometry.coordinates] : f.geometry.coordinates;
-    return lines.some((l) => l.some(([x, y]) => x >= box[0] && x <= box[2] && y >= box[1] && y <= box[3]));
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const l of lines) {
+      for (const [x, y] of l) {
+        if (x < x0) x0 = x;
+        if (x > x1) x1 = x;
+        if (y < y0) y0 = y;
+        if (y > y1) y1 = y;
+      }
+    }
+    return x0 <= box[2] && x1 >= box[0] && y0 <= box[3] && y1 >= box[1];
   });
 }
 
