@@ -35,7 +35,7 @@ import { LruCache } from './lru-cache.js';
 export const DEFAULT_BUFFER_FRACTION = 0.4;
 /** Grid the computed area's centre is snapped to, metres, so nearby subjects share a cached result. */
 export const DEFAULT_SNAP_M = 200;
-/** Computed tiles each thread keeps. One 4.2 km tile of 5 m cells holds about 12 MB. */
+/** Computed tiles each thread keeps. One 4.2 km tile of 5 m cells (840 x 840) holds about 16 MB. */
 export const HAND_CACHE_ENTRIES = 6;
 
 /** Input of {@link handAtPoint} (and of the `hand-point` worker task). */

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { burnStreams, rasterizeLines } from '../../../engine/hydro/burn-streams.js';
 import { channelMask, DEFAULT_CHANNEL_THRESHOLD_KM2, thresholdCells } from '../../../engine/hydro/channels.js';
@@ -7,7 +8,7 @@ import { syntheticTerrain } from '../../../engine/hydro/synthetic-terrain.js';
 import { cellCentre } from '../../../engine/raster/grid.js';
 import { openRaster } from '../../../engine/raster/geotiff-reader.js';
 import { realdata } from '../../helpers/realdata.js';
-import { gridFrom } from './helpers.js';
+import { gridFrom, gridOf } from './helpers.js';
 
 describe('HAND', () => {
   it('equals each cell\'s height above the thalweg in a V-shaped valley (analytic, to 1 cm)', () => {
@@ -84,6 +85,35 @@ describe('HAND', () => {
     const lowered = burnStreams(dem, mask, 5);
     expect(lowered.data[10 * w + 15]).toBeCloseTo(dem.data[10 * w + 15] - 5, 4);
     expect(lowered.data[10 * w + 14]).toBe(dem.data[10 * w + 14]);
+  });
+
+  it('keeps its invariants on any small grid, holes and flats included (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 15 }),
+        fc.integer({ min: 1, max: 15 }),
+        fc.array(fc.oneof(fc.integer({ min: 0, max: 5 }), fc.double({ min: -3, max: 8, noNaN: true }), fc.constant(NaN)), { minLength: 225, maxLength: 225 }),
+        fc.integer({ min: 1, max: 30 }),
+        (w, h, values, minCells) => {
+          const dem = { ...gridOf([[0]]), width: w, height: h, data: Float32Array.from(values.slice(0, w * h)) };
+          const r = computeHand(dem, { thresholdKm2: (minCells * 25) / 1e6 });
+          let nan = 0;
+          for (let i = 0; i < w * h; i++) {
+            const v = r.hand.data[i];
+            if (Number.isNaN(dem.data[i])) {
+              expect(Number.isNaN(v)).toBe(true);
+              continue;
+            }
+            if (Number.isNaN(v)) nan++;
+            else expect(v).toBeGreaterThanOrEqual(0);
+            if (r.channels.data[i]) expect(v).toBe(0);
+          }
+          // Every data cell either reaches a channel or is counted as draining off the grid.
+          expect(nan).toBe(r.unresolvedCells);
+        },
+      ),
+      { numRuns: 300, seed: 17 },
+    );
   });
 
   it('converts the km2 threshold to cells and marks channels at or above it', () => {
