@@ -32,8 +32,3 @@ export function d8Distances(cellX: number, cellY: number): Float64Array {
   for (let k = 0; k < 8; k++) d[k] = D8_DX[k] === 0 ? cellY : D8_DY[k] === 0 ? cellX : diag;
   return d;
 }
-
-/** The flat index a cell drains to, or -1 for outlets, pits and no-data. */
-export function receiverOf(i: number, dir: number, offsets: Int32Array): number {
-  return dir < 8 ? i + offsets[dir] : -1;
-}

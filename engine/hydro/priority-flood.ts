@@ -21,7 +21,7 @@
 import { invalidArgument } from '../errors.js';
 import type { Grid } from '../raster/grid.js';
 import { CellHeap } from './cell-queue.js';
-import { D8_DX, D8_DY, d8Offsets } from './d8.js';
+import { d8Offsets } from './d8.js';
 
 /** Options for {@link fillDepressions}. */
 export interface FillOptions {
@@ -50,27 +50,6 @@ export function nextUpFloat32(v: number): number {
   F32[0] = v;
   I32[0] += v > 0 ? 1 : -1;
   return F32[0];
-}
-
-/**
- * Writes the in-grid neighbours of cell `c` into `out` and returns how many there are. Interior cells take
- * the fast path (no bounds checks).
- */
-export function neighboursOf(c: number, w: number, n: number, offsets: Int32Array, out: Int32Array): number {
-  const x = c % w;
-  if (x > 0 && x < w - 1 && c >= w && c < n - w) {
-    for (let k = 0; k < 8; k++) out[k] = c + offsets[k];
-    return 8;
-  }
-  const y = (c - x) / w;
-  const h = n / w;
-  let m = 0;
-  for (let k = 0; k < 8; k++) {
-    const xx = x + D8_DX[k];
-    const yy = y + D8_DY[k];
-    if (xx >= 0 && xx < w && yy >= 0 && yy < h) out[m++] = yy * w + xx;
-  }
-  return m;
 }
 
 /**
