@@ -151,6 +151,8 @@ export async function assessFlood(input: FloodInput, options: AssessFloodOptions
       r ??= await run(fullHalfWidth);
       return { ok: true, hand_m: r.hand_m, drainage: r.drainage, resolution_m: r.method.cell_size_m, source: input.dem.source, burned: r.method.burned_watercourses, threshold_km2: r.method.threshold_km2, analysis_half_width_m: r === quickResult ? QUICK_HAND_HALF_WIDTH_M : fullHalfWidth };
     } catch (err) {
+      // A DEM that holds no data at the subject is "no elevation model here", not a failed lookup.
+      if (err instanceof EngineError && err.code === 'NOT_FOUND' && err.details.lon !== undefined) return null;
       const e = fail('hand', err);
       return { ok: false, code: e.code, message: e.message, source: input.dem.source };
     }

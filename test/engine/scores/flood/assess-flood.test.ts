@@ -180,6 +180,11 @@ describe('the flood lookup', () => {
     expect(r.score.degraded_components).toEqual(['hand']);
     expect(r.score.components.hand).toMatchObject({ value: null, level: 'unknown', source: 'sample_dem_vic' });
     expect(r.score.components.hand.caveat).toMatch(/INVALID_DATA/);
+    // A DEM with no data at the subject is no DEM there: not a degraded lookup.
+    const [lon, lat] = at(42);
+    const off = await assessFlood({ ...base(42), lon: lon + 0.5, lat, studies: [], overlays: [] }, { pool });
+    expect(off.score.completeness).toBe('full');
+    expect(off.score.components.hand.caveat).toMatch(/No elevation model is held/);
     // Everything else still answered.
     expect(r.score.flood_depth?.value_m).toBe(0.5);
     expect(r.score.official_layer).toBe('hit');
