@@ -11,9 +11,10 @@ import { workerTransferSuite } from './suites/worker-transfer.js';
 import { noiseSuite } from './suites/noise.js';
 import { walkabilitySuite } from './suites/walkability.js';
 import { scoresSuite } from './suites/scores.js';
+import { handSuite } from './suites/hand.js';
 
 /** Every suite, in run order. */
-export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, sampleWorldSuite, noiseSuite, walkabilitySuite, scoresSuite];
+export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, sampleWorldSuite, noiseSuite, walkabilitySuite, scoresSuite, handSuite];
 
 async function main(argv: string[]): Promise<number> {
   const quick = argv.includes('--quick');

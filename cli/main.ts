@@ -10,9 +10,10 @@ import { scoresCommand } from './commands/scores.js';
 import { serveCommand } from './commands/serve.js';
 import { versionCommand } from './commands/version.js';
 import { noiseCommand } from './commands/noise.js';
+import { handCommand } from './commands/hand.js';
 
 /** Every subcommand, in the order `--help` lists them. */
-export const COMMANDS: Command[] = [serveCommand, sampleWorldCommand, sandboxCommand, noiseCommand, scoresCommand, versionCommand];
+export const COMMANDS: Command[] = [serveCommand, sampleWorldCommand, sandboxCommand, noiseCommand, scoresCommand, handCommand, versionCommand];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -7,9 +7,11 @@ import { defineWorker } from './define-worker.js';
 import { gridStatsTask } from './tasks/grid-stats.js';
 import { noiseGridTask } from './tasks/noise-grid.js';
 import { walkabilityTask } from './tasks/walkability.js';
+import { handPointTask } from './tasks/hand.js';
 
 export default defineWorker<TaskMap>({
   'grid-stats': gridStatsTask,
   'noise-grid': noiseGridTask,
   walkability: walkabilityTask,
+  'hand-point': handPointTask,
 });

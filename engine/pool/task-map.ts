@@ -7,6 +7,7 @@ import type { GridStats } from '../raster/grid-stats.js';
 import type { NoiseGridInput, NoiseGridOutput } from '../noise/noise-grid-task.js';
 import type { WalkabilityTaskInput } from '../scores/walkability/walkability-task-input.js';
 import type { WalkabilityScore } from '../scores/walkability/walkability-score.js';
+import type { HandPointInput, HandPointResult } from '../hydro/hand-at-point.js';
 
 /** Input of the `grid-stats` task: a Float32 grid, transferred, copied or shared. */
 export interface GridStatsInput {
@@ -29,6 +30,8 @@ export type TaskMap = {
   'noise-grid': [NoiseGridInput, NoiseGridOutput];
   /** `scores.walkability` for one subject over indexes shared by buffer. */
   walkability: [WalkabilityTaskInput, WalkabilityScore];
+  /** HAND at a point: reads the DEM window, runs fill -> D8 -> accumulation -> channels -> HAND (cached per tile). */
+  'hand-point': [HandPointInput, HandPointResult];
 };
 
 /** A task name of the engine's task map. */

@@ -1,0 +1,313 @@
+/**
+ * scores.flood: a modelled 0-100 flood-exposure estimate (100 = most flood-prone) from terrain (HAND), the
+ * distance to mapped water, design rainfall, a flood study's modelled depth and verified overlay mapping.
+ * A screening estimate: where a mapped layer disagrees, the mapped layer is authoritative (spec 1).
+ *
+ * The formula. Each input gives a 0-100 sub-score; the score is their weighted mean over the inputs that
+ * are available, then floored where official mapping says flood-prone:
+ *
+ *   score = sum(w_i * s_i) / sum(w_i)   over available i in {terrain, water, study, overlay}
+ *   score = max(score, 60) when a verified flood overlay covers the address or the study depth is > 0
+ *   score = max(score, 80) when that overlay is a floodway
+ *
+ * Terrain, w = 0.40: `s = 100 / (1 + (HAND / H)^2)`, where H is an indicative 1 % AEP flood height above the
+ * subject's nearest drainage (50 when HAND = H, 80 at H / 2, 10 at 3 H). H grows with the drainage's
+ * catchment and the design rainfall: time of concentration `tc = 0.76 A^0.38` h (A km2; Pilgrim &
+ * McDermott 1982, ARR 1987 Book IV), rainfall intensity `I = I1h * tc^-0.7` mm/h (a typical slope of
+ * Australian IFD curves between 10 min and 24 h; indicative, not read from the IFD tables), rational-method
+ * peak flow `Q = 0.278 C I A` m3/s with C = 0.7 (ARR 1987 Book IV; a 1 % AEP urban coefficient), and flow
+ * depth `H = 0.41 Q^0.40` m (Leopold & Maddock 1953 at-a-station depth exponent 0.40, with the 0.41 m depth
+ * at 1 m3/s of Raymond et al. 2012), clamped to 0.3-15 m. So, with 60 mm in the hour, a cell 1 m above a
+ * 5 ha gully (H ~ 0.5 m) scores about 19, the same cell 1 m above a 50 km2 creek (H ~ 3.7 m) about 93. The pairing of these
+ * relations is a screening choice, not a calibrated hydraulic model. Terrain has the largest weight
+ * because it is available wherever the DEM is, and is the only input resolved at the address itself (5 m).
+ * Without a rainfall raster, I1h = {@link DEFAULT_I1H_MM} mm is assumed and the component says so.
+ *
+ * Water proximity, w = 0.15: `s = 100 exp(-d / d0)`, d the distance to the nearest mapped watercourse or
+ * water body, d0 = 300 m for rivers, 150 m for streams, canals and water bodies, 75 m for drains (floodplain
+ * widths scale with the watercourse). Small weight: water nearby is necessary, not sufficient, and HAND
+ * already carries most of what proximity says.
+ *
+ * Flood study, w = 0.30: where a study raster covers the address, `s = min(100, 60 + 40 depth / 1 m)` for a
+ * modelled 1 % AEP depth above 0 (any modelled inundation is flood-prone; 0.5 m reaches 80, where AIDR 2017
+ * hazard curves make still water unsafe for small vehicles and children), and 5 where the study shows the
+ * cell dry. Second-largest weight: a hydraulic model of the actual catchment is the best evidence held, but
+ * only 55 study rasters exist (spec 8).
+ *
+ * Official overlay, w = 0.15: verified overlay hit: floodway 100, flood control 85, overland flow 70; a
+ * verified statewide source that does not cover the address: 0; partial or unverified mapping: not used
+ * (a miss proves nothing). The SA evidence-required control is neutral and not used. Small weight because
+ * overlays are binary planning boundaries; they act mainly through the floors, which keep the score from
+ * reading low where an official map says flood-prone.
+ */
+import { clampScore, component, levelOf, type Level, type ScoreComponent } from '../component.js';
+import type { NearestDrainage } from '../../hydro/hand-at-point.js';
+import type { FloodOverlayHit } from './flood-overlays.js';
+import type { OfficialLayerResult } from './official-layer.js';
+import type { NearestWater } from './water-distance.js';
+
+/** Weights of the four sub-scores (see the file comment for why). */
+export const FLOOD_WEIGHTS = { terrain: 0.4, water: 0.15, study: 0.3, overlay: 0.15 } as const;
+/** Floor when a verified flood overlay covers the address or a study models depth there. */
+export const MAPPED_FLOOR = 60;
+/** Floor when a verified floodway overlay covers the address. */
+export const FLOODWAY_FLOOR = 80;
+/** 1 % AEP 1-hour rainfall assumed without a design-rainfall raster, mm (a mid-range Australian capital-city value; indicative). */
+export const DEFAULT_I1H_MM = 60;
+/** Runoff coefficient for the rational method, 1 % AEP (ARR 1987 Book IV range for urban catchments). */
+export const RUNOFF_COEFFICIENT = 0.7;
+
+/** Overlay sub-scores by kind (see the file comment). */
+export const OVERLAY_SCORES = { floodway: 100, flood_control: 85, overland_flow: 70 } as const;
+/** Proximity decay lengths by watercourse kind, metres. */
+export const WATER_DECAY_M: Readonly<Record<string, number>> = { river: 300, stream: 150, canal: 150, water_body: 150, drain: 75 };
+
+/** Indicative 1 % AEP flood height above a drainage with catchment `areaKm2` under rainfall `i1hMm`, metres. */
+export function indicativeFloodHeight(areaKm2: number, i1hMm: number): number {
+  const a = Math.max(0.001, areaKm2);
+  const tc = Math.min(48, Math.max(1 / 6, 0.76 * a ** 0.38));
+  const intensity = i1hMm * tc ** -0.7;
+  const q = 0.278 * RUNOFF_COEFFICIENT * intensity * a;
+  return Math.min(15, Math.max(0.3, 0.41 * q ** 0.4));
+}
+
+/** Terrain sub-score for HAND `hand` metres under an indicative flood height `height` metres. */
+export function terrainSubScore(hand: number, height: number): number {
+  const r = Math.max(0, hand) / height;
+  return 100 / (1 + r * r);
+}
+
+/** Water-proximity sub-score for a distance in metres to water of `kind`. */
+export function waterSubScore(distance: number, kind: string): number {
+  return 100 * Math.exp(-Math.max(0, distance) / (WATER_DECAY_M[kind] ?? 150));
+}
+
+/** Study sub-score for a modelled 1 % AEP depth in metres (0 = the study shows the cell dry). */
+export function studySubScore(depth: number): number {
+  return depth > 0 ? Math.min(100, 60 + 40 * depth) : 5;
+}
+
+/** The HAND evidence: the hand-point result, or the error that kept it from running. */
+export type HandEvidence =
+  | {
+      ok: true;
+      hand_m: number | null;
+      drainage: NearestDrainage | null;
+      resolution_m: number;
+      source: string;
+      burned: boolean;
+      threshold_km2: number;
+      /** Half-width of the HAND analysis that answered, metres (before the buffer). */
+      analysis_half_width_m?: number;
+    }
+  | { ok: false; code: string; message: string; source: string | null };
+
+/** Everything {@link scoreFlood} weighs, each already looked up. */
+export interface FloodEvidence {
+  /** HAND at the subject; null when no DEM is held for the point. */
+  hand: HandEvidence | null;
+  /** Nearest mapped water; `unavailable` when no water layer was held or it failed; null when none within the search radius. */
+  water: NearestWater | null | 'unavailable';
+  /** 1 % AEP 1-hour rainfall depth at the subject, or null when not held / not readable. */
+  rainfall: { depth_mm: number; source: string; resolution_m: number } | null;
+  /** Modelled 1 % AEP depth where a study raster covers the subject; null when none covers it. */
+  study: { depth_m: number; source: string; resolution_m: number } | null;
+  /** H1-H6 hazard class from a study hazard raster, when one covers the subject with a class. */
+  hazard: { class: HazardClass; source: string; resolution_m: number } | null;
+  /** Flood overlay hits (all sources) and the official-layer decision for the subject's state. */
+  overlays: { hits: FloodOverlayHit[]; official: OfficialLayerResult };
+  /** Lookups that failed (their component is unavailable), e.g. `hand`, `design_rainfall`. */
+  degraded: string[];
+}
+
+/** AIDR 2017 / ARR hazard vulnerability classes. */
+export type HazardClass = 'H1' | 'H2' | 'H3' | 'H4' | 'H5' | 'H6';
+
+/** scores.flood. */
+export interface FloodScore {
+  /** 0-100, 100 most flood-prone; null when no input was available. */
+  score: number | null;
+  level: Level;
+  /** Official 1 % AEP modelled depth, metres: only where a study raster covers the address. */
+  flood_depth?: { value_m: number; aep: '1%'; source: string; resolution_m: number };
+  /** H1-H6 hazard class from the study, as evidence only (never converted to metres). */
+  hazard_class?: { value: HazardClass; source: string; note: string };
+  official_layer: OfficialLayerResult['official_layer'];
+  official_layer_note: string | null;
+  overlay_basis: OfficialLayerResult['overlay_basis'];
+  /** The channel cell the subject drains to, from the HAND analysis. */
+  nearest_drainage: NearestDrainage | null;
+  components: {
+    hand: ScoreComponent<number | null>;
+    water_distance: ScoreComponent<number | null>;
+    design_rainfall: ScoreComponent<number | null>;
+    study_depth: ScoreComponent<number | null>;
+    official_overlay: ScoreComponent<string | null>;
+  };
+  method: {
+    weights: typeof FLOOD_WEIGHTS;
+    /** Weighted sub-scores that were available, 0-100. */
+    sub_scores: Partial<Record<keyof typeof FLOOD_WEIGHTS, number>>;
+    /** The indicative 1 % AEP flood height above the nearest drainage, metres (terrain term). */
+    indicative_flood_height_m: number | null;
+    /** The floor applied, if any. */
+    floor: number | null;
+    channel_threshold_km2: number | null;
+    /** Half-width of the HAND analysis that answered, metres (before its buffer). */
+    analysis_half_width_m: number | null;
+    burned_watercourses: boolean;
+  };
+  completeness: 'full' | 'partial';
+  /** Inputs whose lookup failed. */
+  degraded_components: string[];
+  caveat: string;
+}
+
+const HAZARD_LEVEL: Record<HazardClass, Level> = { H1: 'low', H2: 'moderate', H3: 'high', H4: 'very_high', H5: 'very_high', H6: 'very_high' };
+
+function round(v: number, d = 2): number {
+  const f = 10 ** d;
+  return Math.round(v * f) / f;
+}
+
+/** Scores the evidence (pure; see the file comment for the formula). */
+export function scoreFlood(ev: FloodEvidence): FloodScore {
+  const sub: Partial<Record<keyof typeof FLOOD_WEIGHTS, number>> = {};
+  const rainfallMm = ev.rainfall?.depth_mm ?? DEFAULT_I1H_MM;
+
+  // Terrain.
+  let floodHeight: number | null = null;
+  let handComp: ScoreComponent<number | null>;
+  const hand = ev.hand;
+  if (hand && hand.ok && hand.hand_m !== null && hand.drainage) {
+    floodHeight = indicativeFloodHeight(hand.drainage.contributing_area_km2, rainfallMm);
+    sub.terrain = terrainSubScore(hand.hand_m, floodHeight);
+    handComp = component({
+      value: hand.hand_m,
+      unit: 'm',
+      level: levelOf(sub.terrain),
+      resolution: hand.resolution_m,
+      source: hand.source,
+      caveat: `Height above the nearest modelled drainage line (catchment ${hand.drainage.contributing_area_km2} km2${hand.burned ? ', mapped watercourses burned in' : ''}); bare-earth terrain only: pipes, levees and buildings are not modelled.`,
+    });
+  } else {
+    handComp = component({
+      value: null,
+      unit: 'm',
+      level: 'unknown',
+      resolution: hand && hand.ok ? hand.resolution_m : null,
+      source: hand ? hand.source : null,
+      caveat: !hand
+        ? 'No elevation model is held for this location.'
+        : hand.ok
+          ? 'The flow path from the address leaves the analysed area before reaching a drainage line.'
+          : `Terrain analysis failed (${hand.code}): ${hand.message}`,
+    });
+  }
+
+  // Water proximity.
+  let waterComp: ScoreComponent<number | null>;
+  if (ev.water === 'unavailable') {
+    waterComp = component({ value: null, unit: 'm', level: 'unknown', resolution: null, source: null, caveat: 'Mapped water was not available for this location.' });
+  } else if (ev.water === null) {
+    sub.water = 0;
+    waterComp = component({ value: null, unit: 'm', level: 'very_low', resolution: null, source: null, caveat: 'No mapped watercourse or water body within 2 km.' });
+  } else {
+    sub.water = waterSubScore(ev.water.distance_m, ev.water.kind);
+    waterComp = component({
+      value: round(ev.water.distance_m, 1),
+      unit: 'm',
+      level: levelOf(sub.water),
+      resolution: null,
+      source: ev.water.source,
+      caveat: `Straight-line distance to the nearest mapped ${ev.water.kind.replace('_', ' ')}${ev.water.name ? ` (${ev.water.name})` : ''}; unmapped drains and pipes are not included.`,
+    });
+  }
+
+  // Design rainfall (acts through the indicative flood height).
+  const rainComp = ev.rainfall
+    ? component({
+        value: ev.rainfall.depth_mm,
+        unit: 'mm',
+        level: levelOf(Math.min(100, ev.rainfall.depth_mm)),
+        resolution: ev.rainfall.resolution_m,
+        source: ev.rainfall.source,
+        caveat: '1 % AEP 1-hour design rainfall depth; it scales the indicative flood height of the terrain term rather than adding its own term.',
+      })
+    : component({ value: null, unit: 'mm', level: 'unknown', resolution: null, source: null, caveat: `No design-rainfall raster was available; ${DEFAULT_I1H_MM} mm (1 % AEP, 1 hour) was assumed for the terrain term.` });
+
+  // Flood study.
+  let studyComp: ScoreComponent<number | null>;
+  if (ev.study) {
+    sub.study = studySubScore(ev.study.depth_m);
+    studyComp = component({
+      value: round(ev.study.depth_m, 3),
+      unit: 'm',
+      level: levelOf(sub.study),
+      resolution: ev.study.resolution_m,
+      source: ev.study.source,
+      caveat: ev.study.depth_m > 0 ? 'Official 1 % AEP modelled peak depth at the address from a flood study.' : 'A flood study covers the address and models it dry in the 1 % AEP event; rarer floods can still reach it.',
+    });
+  } else {
+    studyComp = component({ value: null, unit: 'm', level: 'unknown', resolution: null, source: null, caveat: 'No flood-study depth raster covers this address (the library holds 55 studies, not national).' });
+  }
+
+  // Official overlay.
+  const verifiedHits = ev.overlays.hits.filter((h) => h.verified && h.kind !== 'flood_evidence' && ev.overlays.official.overlay_basis.sources.some((s) => s.source === h.source && s.used_in_score));
+  const basis = ev.overlays.official.overlay_basis.status;
+  let overlayComp: ScoreComponent<string | null>;
+  let floodway = false;
+  if (verifiedHits.length > 0) {
+    const best = Math.max(...verifiedHits.map((h) => OVERLAY_SCORES[h.kind as keyof typeof OVERLAY_SCORES]));
+    floodway = verifiedHits.some((h) => h.kind === 'floodway');
+    sub.overlay = best;
+    const top = verifiedHits.find((h) => OVERLAY_SCORES[h.kind as keyof typeof OVERLAY_SCORES] === best)!;
+    overlayComp = component({ value: top.code ?? top.label ?? top.kind, unit: null, level: levelOf(best), resolution: null, source: top.source, caveat: 'A verified flood overlay covers the address; the mapped layer is authoritative over this score.' });
+  } else if (ev.overlays.official.official_layer === 'hit') {
+    overlayComp = component({ value: 'evidence_required', unit: null, level: 'unknown', resolution: null, source: ev.overlays.hits.find((h) => h.verified)?.source ?? null, caveat: 'An evidence-required flood control covers the address: a neutral trigger, not a severity; it does not change the score.' });
+  } else if (basis === 'verified_statewide') {
+    sub.overlay = 0;
+    overlayComp = component({ value: 'no_hit', unit: null, level: 'very_low', resolution: null, source: ev.overlays.official.overlay_basis.sources.find((s) => s.used_in_score && s.coverage === 'complete')?.source ?? null, caveat: 'Statewide verified flood-overlay mapping was checked and does not cover the address.' });
+  } else {
+    overlayComp = component({ value: null, unit: null, level: 'unknown', resolution: null, source: null, caveat: basis === 'no_source' ? 'No flood overlay is published for this state.' : 'Overlay mapping here is partial or unverified; a miss proves nothing and is not scored.' });
+  }
+
+  let num = 0;
+  let den = 0;
+  for (const k of Object.keys(sub) as (keyof typeof FLOOD_WEIGHTS)[]) {
+    num += FLOOD_WEIGHTS[k] * sub[k]!;
+    den += FLOOD_WEIGHTS[k];
+  }
+  let score: number | null = den > 0 ? num / den : null;
+  let floor: number | null = null;
+  const mapped = verifiedHits.length > 0 || (ev.study !== null && ev.study.depth_m > 0);
+  if (mapped) floor = floodway ? FLOODWAY_FLOOR : MAPPED_FLOOR;
+  if (score !== null && floor !== null) score = Math.max(score, floor);
+  if (score === null && floor !== null) score = floor;
+  const value = score === null ? null : clampScore(score);
+
+  const out: FloodScore = {
+    score: value,
+    level: levelOf(value),
+    official_layer: ev.overlays.official.official_layer,
+    official_layer_note: ev.overlays.official.official_layer_note,
+    overlay_basis: ev.overlays.official.overlay_basis,
+    nearest_drainage: hand && hand.ok ? hand.drainage : null,
+    components: { hand: handComp, water_distance: waterComp, design_rainfall: rainComp, study_depth: studyComp, official_overlay: overlayComp },
+    method: {
+      weights: FLOOD_WEIGHTS,
+      sub_scores: Object.fromEntries(Object.entries(sub).map(([k, v]) => [k, round(v!, 1)])),
+      indicative_flood_height_m: floodHeight === null ? null : round(floodHeight, 2),
+      floor: floor !== null && score === floor ? floor : null,
+      channel_threshold_km2: hand && hand.ok ? hand.threshold_km2 : null,
+      analysis_half_width_m: hand && hand.ok ? (hand.analysis_half_width_m ?? null) : null,
+      burned_watercourses: !!(hand && hand.ok && hand.burned),
+    },
+    completeness: ev.degraded.length > 0 ? 'partial' : 'full',
+    degraded_components: [...ev.degraded],
+    caveat: 'Screening estimate from terrain, mapped water, design rainfall, flood studies and verified overlays; it is not a flood certificate, and where a mapped layer disagrees the mapped layer is authoritative.',
+  };
+  if (ev.study) out.flood_depth = { value_m: round(ev.study.depth_m, 3), aep: '1%', source: ev.study.source, resolution_m: ev.study.resolution_m };
+  if (ev.hazard) out.hazard_class = { value: ev.hazard.class, source: ev.hazard.source, note: `${ev.hazard.class} (AIDR 2017 hazard vulnerability class, level ${HAZARD_LEVEL[ev.hazard.class]}) as modelled by the study; evidence only, not converted to a depth.` };
+  return out;
+}
