@@ -45,10 +45,8 @@ import { readCsvRecords } from '../../engine/vector/records.js';
 import { numberFlag, parseFlags } from '../args.js';
 import { EXIT_OK, UsageError, type Command } from '../command.js';
 
-/** The score keys this command computes, in spec order. */
-export const CONTEXT_SCORE_KEYS = ['bushfire', 'heat_island', 'solar', 'walkability', 'view_quality', 'contamination', 'aircraft_noise'] as const;
-/** One of {@link CONTEXT_SCORE_KEYS}. */
-export type ContextScoreKey = (typeof CONTEXT_SCORE_KEYS)[number];
+export { CONTEXT_SCORE_KEYS, computeContextScores, type ContextScoreKey } from '../../engine/scores/context-scores.js';
+import { CONTEXT_SCORE_KEYS, computeContextScores, type ContextInputs, type ContextScoreKey } from '../../engine/scores/context-scores.js';
 
 /** Every input file the context scores read (all optional; a missing one is not integrated). */
 export interface ScoreInputFiles {
@@ -89,7 +87,7 @@ export interface ScoreInputFiles {
 }
 
 /** The loaded inputs, ready for the score functions. */
-export type LoadedScoreInputs = Awaited<ReturnType<typeof loadScoreInputs>>;
+export type LoadedScoreInputs = ContextInputs;
 
 /** A source id for a file the catalogue has not named: its base name without extension. */
 export function fileSourceId(file: string): string {
@@ -134,7 +132,7 @@ async function features(file: string): Promise<Feature<Geometry>[]> {
 }
 
 /** Loads every given file around the subject: records and vectors whole, rasters by window. */
-export async function loadScoreInputs(files: ScoreInputFiles, lon: number, lat: number) {
+export async function loadScoreInputs(files: ScoreInputFiles, lon: number, lat: number): Promise<ContextInputs> {
   const amenitySet = async (name: string, categories: AmenitySet['categories'], file: string | undefined, parse: (rows: Record<string, string>[], file: string) => AmenitySet['points']): Promise<AmenitySet> => ({
     name,
     categories,
@@ -192,34 +190,6 @@ export async function loadScoreInputs(files: ScoreInputFiles, lon: number, lat: 
     contamination: buildContaminationRegister(contamination ?? [], files.contaminationCoverage ?? {}),
     anef: buildAnefLayer(anef ?? { features: [], file: 'none' }, files.anefCoverage ?? {}),
   };
-}
-
-/** What the subject is and how to score it. */
-export interface ScoreRequest {
-  lon: number;
-  lat: number;
-  state: string | null;
-  identity?: SubjectIdentity;
-  only: readonly ContextScoreKey[];
-  includeGeometry?: boolean;
-  fdi?: TableFdi;
-}
-
-/** Runs the requested scores over loaded inputs. */
-export function computeContextScores(inputs: LoadedScoreInputs, req: ScoreRequest): Partial<Record<ContextScoreKey, unknown>> {
-  const { lon, lat, state } = req;
-  const out: Partial<Record<ContextScoreKey, unknown>> = {};
-  const landCover = inputs.landCover && 'class_legend' in inputs.landCover ? inputs.landCover : null;
-  for (const key of req.only) {
-    if (key === 'walkability') out.walkability = computeWalkability(inputs.walkability, lon, lat, { slope: walkSlopeFromDem(inputs.dem, lon, lat), includeGeometry: req.includeGeometry });
-    if (key === 'bushfire') out.bushfire = bushfireScore(inputs.bushfire, { lon, lat, state, identity: req.identity }, { dem: inputs.dem, fdi: req.fdi });
-    if (key === 'heat_island') out.heat_island = heatIslandScore({ lon, lat, lst: inputs.lst, landCover });
-    if (key === 'solar') out.solar = solarScore({ lon, lat, ...inputs.solar });
-    if (key === 'view_quality') out.view_quality = viewQualityScore({ lon, lat, dem: inputs.dem });
-    if (key === 'contamination') out.contamination = contaminationScore(inputs.contamination, { lon, lat, state });
-    if (key === 'aircraft_noise') out.aircraft_noise = aircraftNoiseScore(inputs.anef, { lon, lat, state });
-  }
-  return out;
 }
 
 function coverageMap<V extends string>(flag: string, value: string | undefined, allowed: readonly V[]): Record<string, V> {

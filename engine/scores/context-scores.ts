@@ -1,0 +1,69 @@
+/**
+ * The context scores of one subject (walkability, bushfire, heat island, solar, view quality, contamination,
+ * aircraft noise) over loaded inputs. The engine builds the inputs from the dataset catalogue; the
+ * `propintel scores` command builds them from explicit files.
+ */
+import type { Window } from '../geo/window.js';
+import { aircraftNoiseScore } from './aircraft-noise/aircraft-noise-score.js';
+import type { AnefLayer } from './aircraft-noise/anef-contours.js';
+import type { TableFdi } from './bushfire/as3959-method1.js';
+import type { BushfireLayers } from './bushfire/bushfire-layers.js';
+import { bushfireScore, type SubjectIdentity } from './bushfire/bushfire-score.js';
+import type { ContaminationRegister } from './contamination/contamination-register.js';
+import { contaminationScore } from './contamination/contamination-score.js';
+import { heatIslandScore } from './heat-island/heat-island-score.js';
+import { solarScore } from './solar/solar-score.js';
+import type { MissingLayer, RasterLayer } from './view-quality/layer-input.js';
+import { viewQualityScore } from './view-quality/view-quality-score.js';
+import type { WalkabilityIndexes } from './walkability/walkability-layers.js';
+import { computeWalkability, walkSlopeFromDem } from './walkability/walkability-score.js';
+import type { HeatSurface } from '../surfaces/heat/heat-surface.js';
+
+/** The score keys computed here, in spec order. */
+export const CONTEXT_SCORE_KEYS = ['bushfire', 'heat_island', 'solar', 'walkability', 'view_quality', 'contamination', 'aircraft_noise'] as const;
+/** One of {@link CONTEXT_SCORE_KEYS}. */
+export type ContextScoreKey = (typeof CONTEXT_SCORE_KEYS)[number];
+
+/** Everything the context scores read for one subject. */
+export interface ContextInputs {
+  window: Window;
+  walkability: WalkabilityIndexes;
+  bushfire: BushfireLayers;
+  /** DEM around the subject (bushfire slope, view quality, walkability slope). */
+  dem: RasterLayer | MissingLayer | null;
+  /** Land-surface temperature around the subject. */
+  lst: RasterLayer | MissingLayer | null;
+  /** The land-cover heat surface over the window (explanatory for heat island). */
+  landCover: HeatSurface | MissingLayer | null;
+  solar: { ghi: RasterLayer | MissingLayer | null; dni: RasterLayer | MissingLayer | null; pvout: RasterLayer | MissingLayer | null; optimumTilt: RasterLayer | MissingLayer | null };
+  contamination: ContaminationRegister;
+  anef: AnefLayer;
+}
+
+/** What the subject is and how to score it. */
+export interface ScoreRequest {
+  lon: number;
+  lat: number;
+  state: string | null;
+  identity?: SubjectIdentity;
+  only: readonly ContextScoreKey[];
+  includeGeometry?: boolean;
+  fdi?: TableFdi;
+}
+
+/** Runs the requested scores over loaded inputs. */
+export function computeContextScores(inputs: ContextInputs, req: ScoreRequest): Partial<Record<ContextScoreKey, unknown>> {
+  const { lon, lat, state } = req;
+  const out: Partial<Record<ContextScoreKey, unknown>> = {};
+  const landCover = inputs.landCover && 'class_legend' in inputs.landCover ? inputs.landCover : null;
+  for (const key of req.only) {
+    if (key === 'walkability') out.walkability = computeWalkability(inputs.walkability, lon, lat, { slope: walkSlopeFromDem(inputs.dem, lon, lat), includeGeometry: req.includeGeometry });
+    if (key === 'bushfire') out.bushfire = bushfireScore(inputs.bushfire, { lon, lat, state, identity: req.identity }, { dem: inputs.dem, fdi: req.fdi });
+    if (key === 'heat_island') out.heat_island = heatIslandScore({ lon, lat, lst: inputs.lst, landCover });
+    if (key === 'solar') out.solar = solarScore({ lon, lat, ...inputs.solar });
+    if (key === 'view_quality') out.view_quality = viewQualityScore({ lon, lat, dem: inputs.dem });
+    if (key === 'contamination') out.contamination = contaminationScore(inputs.contamination, { lon, lat, state });
+    if (key === 'aircraft_noise') out.aircraft_noise = aircraftNoiseScore(inputs.anef, { lon, lat, state });
+  }
+  return out;
+}
