@@ -5,7 +5,9 @@
 import type { TaskMap } from '../engine/pool/task-map.js';
 import { defineWorker } from './define-worker.js';
 import { gridStatsTask } from './tasks/grid-stats.js';
+import { contoursTask } from './tasks/contours.js';
 
 export default defineWorker<TaskMap>({
   'grid-stats': gridStatsTask,
+  contours: contoursTask,
 });

@@ -4,6 +4,8 @@
  */
 import type { Grid } from '../raster/grid.js';
 import type { GridStats } from '../raster/grid-stats.js';
+import type { ContoursRequest } from '../surfaces/contours/contours-surface.js';
+import type { PackedContoursLayer } from '../surfaces/contours/contours-layer.js';
 
 /** Input of the `grid-stats` task: a Float32 grid, transferred, copied or shared. */
 export interface GridStatsInput {
@@ -22,6 +24,12 @@ export interface GridStatsOutput {
 export type TaskMap = {
   /** Statistics of a grid's valid cells (used by the transfer benchmark and the pool's own tests). */
   'grid-stats': [GridStatsInput, GridStatsOutput];
+  /**
+   * The contours layer for one subject (spec 2.7): the source choice, the DEM read or line selection, the
+   * isolines and the limits. The lines come back packed in typed arrays (moved, not cloned); turn them into
+   * GeoJSON with `unpackContours`.
+   */
+  contours: [ContoursRequest, PackedContoursLayer];
 };
 
 /** A task name of the engine's task map. */

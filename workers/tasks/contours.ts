@@ -1,0 +1,7 @@
+/** Task `contours`: the contours layer for one subject, its lines packed in typed arrays. */
+import { computeContours, type ContoursRequest } from '../../engine/surfaces/contours/contours-surface.js';
+import type { PackedContoursLayer } from '../../engine/surfaces/contours/contours-layer.js';
+
+export function contoursTask(input: ContoursRequest): Promise<PackedContoursLayer> {
+  return computeContours(input);
+}
