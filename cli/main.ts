@@ -6,9 +6,10 @@ import { VERSION } from '../engine/version.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, type Command, type CommandIO } from './command.js';
 import { serveCommand } from './commands/serve.js';
 import { versionCommand } from './commands/version.js';
+import { contoursCommand } from './commands/contours.js';
 
 /** Every subcommand, in the order `--help` lists them. */
-export const COMMANDS: Command[] = [serveCommand, versionCommand];
+export const COMMANDS: Command[] = [serveCommand, versionCommand, contoursCommand];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
