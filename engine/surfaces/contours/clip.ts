@@ -11,26 +11,26 @@
 import type { BBox } from '../../geo/bbox.js';
 import type { LineBuffer } from './line-buffer.js';
 
-/** Where a segment (x0, y0) -> (x1, y1) is visible inside `r`: [t0, t1] in `out`, or false when it is not. */
-function liangBarsky(x0: number, y0: number, x1: number, y1: number, r: BBox, out: [number, number]): boolean {
-  const dx = x1 - x0, dy = y1 - y0;
-  let t0 = 0, t1 = 1;
-  const p = [-dx, dx, -dy, dy];
-  const q = [x0 - r[0], r[2] - x0, y0 - r[1], r[3] - y0];
-  for (let i = 0; i < 4; i++) {
-    if (p[i] === 0) {
-      if (q[i] < 0) return false; // parallel to this edge and outside it
-      continue;
-    }
-    const t = q[i] / p[i];
-    if (p[i] < 0) {
-      if (t > t0) t0 = t;
-    } else if (t < t1) t1 = t;
-    if (t0 > t1) return false;
+/** Narrows [t0, t1] by one boundary of the Liang-Barsky test (p, q as in the paper); false when empty. */
+function narrow(p: number, q: number, t: [number, number]): boolean {
+  if (p === 0) return q >= 0; // parallel to this boundary: visible only on its inner side
+  const r = q / p;
+  if (p < 0) {
+    if (r > t[1]) return false;
+    if (r > t[0]) t[0] = r;
+  } else {
+    if (r < t[0]) return false;
+    if (r < t[1]) t[1] = r;
   }
-  out[0] = t0;
-  out[1] = t1;
   return true;
+}
+
+/** Where a segment (x0, y0) -> (x1, y1) is visible inside `r`: [t0, t1] in `t`, or false when it is not. */
+function liangBarsky(x0: number, y0: number, x1: number, y1: number, r: BBox, t: [number, number]): boolean {
+  const dx = x1 - x0, dy = y1 - y0;
+  t[0] = 0;
+  t[1] = 1;
+  return narrow(-dx, x0 - r[0], t) && narrow(dx, r[2] - x0, t) && narrow(-dy, y0 - r[1], t) && narrow(dy, r[3] - y0, t);
 }
 
 function inside(x: number, y: number, r: BBox): boolean {

@@ -9,7 +9,6 @@
  * budget acts, the lines dropped are the ones farthest from the property.
  */
 import { isGeographic } from '../../geo/crs.js';
-import { worldToPixel } from '../../geo/geo-transform.js';
 import { createWindow, type Window } from '../../geo/window.js';
 import { openRaster } from '../../raster/geotiff-reader.js';
 import { gridStats } from '../../raster/grid-stats.js';
@@ -39,6 +38,7 @@ export function coveredFraction(grid: Grid<Float32Array>, window: Window): numbe
   const n = Math.max(1, Math.min(COVERAGE_SAMPLES, Math.round((x1 - x0) / cell)));
   const toGrid = latticeTransform(window.crs, grid.crs, window.bbox);
   const row = new Float64Array(2 * n);
+  const [gx0, gdx, , gy0, , gdy] = grid.transform;
   let valid = 0;
   for (let j = 0; j < n; j++) {
     for (let i = 0; i < n; i++) {
@@ -47,8 +47,8 @@ export function coveredFraction(grid: Grid<Float32Array>, window: Window): numbe
     }
     toGrid.forwardArray(row);
     for (let i = 0; i < n; i++) {
-      const [pc, pr] = worldToPixel(grid.transform, row[2 * i], row[2 * i + 1]);
-      const c = Math.floor(pc), r = Math.floor(pr);
+      // North-up grids only (the reader rejects rotated ones): col = (x - x0) / dx, row = (y - y0) / dy.
+      const c = Math.floor((row[2 * i] - gx0) / gdx), r = Math.floor((row[2 * i + 1] - gy0) / gdy);
       if (c < 0 || r < 0 || c >= grid.width || r >= grid.height) continue;
       if (!Number.isNaN(grid.data[r * grid.width + c])) valid++;
     }

@@ -191,13 +191,13 @@ function mid(a: number, b: number): number {
  * nodes; crossings on the square's own edges reuse the edge nodes, so lines join across squares.
  */
 function splitSquare(run: Run, c: number, r: number): void {
-  const { values, width: W, height: H, counts, levels } = run;
-  const inside = (cc: number, rr: number) => cc >= 0 && rr >= 0 && cc < W && rr < H;
+  const { values, width: W, height: H, counts } = run;
   const iUL = r * W + c;
-  const vUL = inside(c, r) ? values[iUL] : NaN;
-  const vUR = inside(c + 1, r) ? values[iUL + 1] : NaN;
-  const vLL = inside(c, r + 1) ? values[iUL + W] : NaN;
-  const vLR = inside(c + 1, r + 1) ? values[iUL + W + 1] : NaN;
+  const top0 = r >= 0, bottom0 = r + 1 < H, left0 = c >= 0, right0 = c + 1 < W;
+  const vUL = top0 && left0 ? values[iUL] : NaN;
+  const vUR = top0 && right0 ? values[iUL + 1] : NaN;
+  const vLL = bottom0 && left0 ? values[iUL + W] : NaN;
+  const vLR = bottom0 && right0 ? values[iUL + W + 1] : NaN;
   const okUL = vUL === vUL, okUR = vUR === vUR, okLL = vLL === vLL, okLR = vLR === vLR;
   if (!okUL && !okUR && !okLL && !okLR) return;
   const kUL = okUL ? counts[iUL] : -1;
@@ -205,9 +205,6 @@ function splitSquare(run: Run, c: number, r: number): void {
   const kLL = okLL ? counts[iUL + W] : -1;
   const kLR = okLR ? counts[iUL + W + 1] : -1;
 
-  const n = levels.length;
-  const first = levels[0];
-  const count = (v: number) => (v === v ? countAtOrBelow(v, levels, n, first, run.inv) : -1);
   const vUC = mid(vUL, vUR), vLC = mid(vUL, vLL), vLoC = mid(vLL, vLR), vRC = mid(vUR, vLR);
   let sum = 0, valid = 0;
   if (okUL) (sum += vUL), valid++;
@@ -215,31 +212,14 @@ function splitSquare(run: Run, c: number, r: number): void {
   if (okLL) (sum += vLL), valid++;
   if (okLR) (sum += vLR), valid++;
   const vCe = sum / valid;
-  const kUC = count(vUC), kLC = count(vLC), kLoC = count(vLoC), kRC = count(vRC), kCe = count(vCe);
+  const kUC = countOf(run, vUC), kLC = countOf(run, vLC), kLoC = countOf(run, vLoC), kRC = countOf(run, vRC), kCe = countOf(run, vCe);
 
-  // Spokes from the edge midpoints to the centre: 0 up, 1 right, 2 down, 3 left. Centre at (c + 1, r + 1).
+  // Spokes from the edge midpoints to the centre (c + 1, r + 1): up, right, down, left.
   const cx = c + 1, cy = r + 1;
-  const spokeOff = [0, 0, 0, 0];
-  const spokes: [number, number, number, number][] = [
-    [vUC, kUC, cx, r + 0.5],
-    [vRC, kRC, c + 1.5, cy],
-    [vLoC, kLoC, cx, r + 1.5],
-    [vLC, kLC, c + 0.5, cy],
-  ];
-  for (let s = 0; s < 4; s++) {
-    const [vm, km, mx, my] = spokes[s];
-    if (km < 0) continue;
-    const lo = Math.min(km, kCe), hi = Math.max(km, kCe);
-    spokeOff[s] = run.nodes - lo;
-    for (let k = lo; k < hi; k++) {
-      const t = (levels[k] - vm) / (vCe - vm);
-      const id = run.nodes++;
-      run.xy[2 * id] = mx + t * (cx - mx);
-      run.xy[2 * id + 1] = my + t * (cy - my);
-      run.nodeLevel[id] = k;
-    }
-  }
-  const [up, right, down, left] = spokeOff;
+  const up = spoke(run, vUC, kUC, cx, r + 0.5, vCe, kCe, cx, cy);
+  const right = spoke(run, vRC, kRC, c + 1.5, cy, vCe, kCe, cx, cy);
+  const down = spoke(run, vLoC, kLoC, cx, r + 1.5, vCe, kCe, cx, cy);
+  const left = spoke(run, vLC, kLC, c + 0.5, cy, vCe, kCe, cx, cy);
   // Edge nodes of the square's own edges (meaningful only when both ends are valid; the quarter case never
   // uses a half-edge whose far end is no-data, because its two corner values are equal).
   const top = okUL && okUR ? run.hOff[iUL] : 0;
@@ -251,6 +231,30 @@ function splitSquare(run: Run, c: number, r: number): void {
   if (okUR) quarter(run, kUC, kUR, kCe, kRC, top, rightE, right, up);
   if (okLL) quarter(run, kLC, kCe, kLL, kLoC, left, down, bottom, leftE);
   if (okLR) quarter(run, kCe, kRC, kLoC, kLR, right, rightE, bottom, down);
+}
+
+/** The level count of a derived (mean) value; -1 for NaN. */
+function countOf(run: Run, v: number): number {
+  return v === v ? countAtOrBelow(v, run.levels, run.levels.length, run.levels[0], run.inv) : -1;
+}
+
+/**
+ * Numbers the crossings on one spoke, from the edge midpoint (mx, my) with value vm (count km) to the
+ * centre (cx, cy) with value vc (count kc), and returns its node offset (node of level k = offset + k).
+ */
+function spoke(run: Run, vm: number, km: number, mx: number, my: number, vc: number, kc: number, cx: number, cy: number): number {
+  if (km < 0) return 0;
+  const lo = km < kc ? km : kc, hi = km < kc ? kc : km;
+  const offset = run.nodes - lo;
+  const { xy, nodeLevel, levels } = run;
+  for (let k = lo; k < hi; k++) {
+    const t = (levels[k] - vm) / (vc - vm);
+    const id = run.nodes++;
+    xy[2 * id] = mx + t * (cx - mx);
+    xy[2 * id + 1] = my + t * (cy - my);
+    nodeLevel[id] = k;
+  }
+  return offset;
 }
 
 /** One quarter square: corner counts and the node offsets of its top, right, bottom and left edges. */
