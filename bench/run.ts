@@ -7,9 +7,10 @@ import { setDefaultMaxTime } from './lib/measure.js';
 import { formatTable, machineInfo, writeResults, type BenchRow, type BenchSuite } from './lib/report.js';
 import { spatialIndexSuite } from './suites/spatial-index.js';
 import { workerTransferSuite } from './suites/worker-transfer.js';
+import { contoursSuite } from './suites/contours.js';
 
 /** Every suite, in run order. */
-export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite];
+export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, contoursSuite];
 
 async function main(argv: string[]): Promise<number> {
   const quick = argv.includes('--quick');
