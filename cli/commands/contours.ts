@@ -21,6 +21,7 @@ function joinNegativeNumbers(args: string[]): string[] {
   return out;
 }
 
+/** `propintel contours`: the contours layer of spec 2.7 for any GeoTIFF DEM, printed as JSON. */
 export const contoursCommand: Command = {
   name: 'contours',
   summary: 'contour lines around a point from any GeoTIFF DEM, as GeoJSON',

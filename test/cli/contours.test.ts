@@ -1,10 +1,13 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
 import { contoursSurface } from '../../engine/surfaces/contours/contours-surface.js';
+import { renameTiffTags, TAG } from '../helpers/tiff.js';
 import { tempDir } from '../helpers/tmp.js';
-import { SUBJECT, writeDem } from '../engine/surfaces/contours/dem-fixtures.js';
+import { SUBJECT, WINDOW, writeDem } from '../engine/surfaces/contours/dem-fixtures.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = tempDir('propintel-cli-contours-');
@@ -62,6 +65,18 @@ describe('propintel contours', () => {
     const missing = await run(['contours', '--dem', `${dir}/nope.tif`, ...at]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/nope\.tif: raster file not found \[NOT_FOUND\]/);
+  });
+
+  it('--crs declares the CRS of a DEM that has none', async () => {
+    const { source } = await writeDem(dir, 'cli-nocrs', cone);
+    const file = join(dir, 'cli-nocrs-stripped.tif');
+    writeFileSync(file, renameTiffTags(new Uint8Array(readFileSync(source.path)), [TAG.GeoKeyDirectory]));
+    const without = await run(['contours', '--dem', file, ...at]);
+    expect(without.code).toBe(1);
+    expect(without.stderr).toMatch(/declares no CRS .*\[UNSUPPORTED\]/);
+    const declared = await run(['contours', '--dem', file, ...at, '--crs', WINDOW.crs, '--interval', '50']);
+    expect(declared.code).toBe(0);
+    expect(JSON.parse(declared.stdout).levels).toEqual([100, 150, 200, 250]);
   });
 
   it('prints available: false with the reason for a point outside the DEM', async () => {

@@ -53,11 +53,6 @@ export interface IsolineOptions {
   step?: number;
 }
 
-/** The number of lines in a set. */
-export function lineCount(set: IsolineSet): number {
-  return set.lineLevel.length;
-}
-
 /** Checks that `levels` are finite and strictly ascending. */
 function checkLevels(levels: Float64Array): void {
   for (let i = 0; i < levels.length; i++) {

@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateGeometry } from '../../../../engine/vector/geometry-validate.js';
 import { unpackContours, type ContoursAvailable } from '../../../../engine/surfaces/contours/contours-layer.js';
@@ -6,6 +8,7 @@ import { featureJsonLength } from '../../../../engine/surfaces/contours/feature-
 import type { ContourRequestOptions } from '../../../../engine/surfaces/contours/request.js';
 import type { DemContourSource } from '../../../../engine/surfaces/contours/sources.js';
 import { expectEngineError } from '../../../helpers/expect-engine-error.js';
+import { renameTiffTags, TAG } from '../../../helpers/tiff.js';
 import { tempDir } from '../../../helpers/tmp.js';
 import { rotateClockwise } from './fixtures.js';
 import { availableLayer, offsets, SUBJECT, WINDOW, writeDem } from './dem-fixtures.js';
@@ -183,8 +186,18 @@ describe('contours from a DEM: coverage', () => {
     expect(await demContours(empty, SUBJECT.lon, SUBJECT.lat)).toMatchObject({ available: false, reason: 'outside_coverage' });
   });
 
-  it('reports a missing or broken DEM as an error naming the file', async () => {
+  it('reports a missing DEM, one without georeferencing and one without a CRS as errors naming the file', async () => {
     await expectEngineError(() => demContours({ kind: 'dem', id: 'x', name: 'x', path: `${dir}/missing.tif` }, SUBJECT.lon, SUBJECT.lat), 'NOT_FOUND', /missing\.tif/);
+    const source = await coneDem();
+    const bytes = new Uint8Array(readFileSync(source.path)); // a copy: Buffer#slice would share memory
+    const noGeoref = join(dir, 'no-georef.tif');
+    writeFileSync(noGeoref, renameTiffTags(bytes, [TAG.ModelPixelScale, TAG.ModelTiepoint]));
+    await expectEngineError(() => demContours({ ...source, path: noGeoref }, SUBJECT.lon, SUBJECT.lat), 'INVALID_DATA', /no-georef\.tif: no georeferencing/);
+    const noCrs = join(dir, 'no-crs.tif');
+    writeFileSync(noCrs, renameTiffTags(bytes, [TAG.GeoKeyDirectory]));
+    await expectEngineError(() => demContours({ ...source, path: noCrs }, SUBJECT.lon, SUBJECT.lat), 'UNSUPPORTED', /no-crs\.tif: the file declares no CRS/);
+    // Declared by the catalogue (or the CLI's --crs), the same file works.
+    expect((await demContours({ ...source, path: noCrs, crs: WINDOW.crs }, SUBJECT.lon, SUBJECT.lat)).available).toBe(true);
   });
 });
 
