@@ -11,8 +11,9 @@
  * on the edge of a no-data cell, never half a cell short.
  *
  * Rules, all GDAL's so results compare line for line with `gdal_contour`:
- * - a corner is "high" for level L when its value >= L (d3-contour's rule too; GDAL nudges values within
- *   1e-6 of L upwards, which classifies the same way);
+ * - a corner is "high" for level L when its value >= L (d3-contour's rule; GDAL's `fudge` moves a value
+ *   within 1e-6 of L up by 1e-6, which classifies a value equal to L the same way and differs only for
+ *   values less than a micrometre below a level);
  * - crossings are linearly interpolated along the edge between two pixel centres;
  * - saddles (two diagonal corners high, two low) always connect the north-west / south-east diagonal,
  *   whichever side is high: GDAL's fixed choice (`Square::segments`, SADDLE_NE / SADDLE_NW). Deciding by
