@@ -8,6 +8,7 @@ import { closeSync, openSync } from 'node:fs';
 
 /** A tool that may or may not be usable on this machine. */
 export interface ToolStatus {
+  /** True when the tool ran its probe successfully. */
   available: boolean;
   /** The command to run (e.g. `gdal_contour`, `/usr/bin/python3`). */
   command: string;
@@ -50,8 +51,11 @@ export function ensurePythonGdal(): ToolStatus {
 
 /** Wall-clock times of whole processes, in ms. */
 export interface ProcessTiming {
+  /** Median wall time, ms. */
   median: number;
+  /** Fastest run, ms. */
   min: number;
+  /** Runs timed. */
   runs: number;
 }
 

@@ -85,16 +85,21 @@ export function unavailable(source: { id: string; name: string } | null, reason:
 
 /** Everything the final step needs. */
 export interface AssembleInput {
+  /** The analysis window (its CRS, square and subject). */
   window: Window;
   /** Lines in the window's CRS, already clipped to it. */
   lines: PackedLines;
   /** Source order: indices into `lines`, first returned first (the line cap keeps the head of this list). */
   order: ArrayLike<number>;
+  /** The source's catalogue id and name, reported as `source` and `source_name`. */
   source: { id: string; name: string };
+  /** Reported as `native_interval_m`, metres. */
   native_interval_m: number;
+  /** The interval used and its `interval_source`. */
   choice: IntervalChoice;
   /** Share of the window with data, when known (DEM sources). */
   coveredFraction?: number;
+  /** The size limits in force. */
   limits: ContourLimits;
 }
 

@@ -111,7 +111,9 @@ function metres(v: number): string {
 export interface TruncationFacts {
   /** Lines in the window before any limit. */
   lines: number;
+  /** Lines removed by the line cap. */
   capDropped: number;
+  /** Lines removed by the per-feature limit and the byte budget. */
   sizeDropped: number;
   /** Lowest and highest level among all lines in the window, metres. */
   fullRange: [number, number];

@@ -33,7 +33,9 @@ export interface DemContourSource {
 /** A state contour-line dataset: lines are selected and clipped, never re-traced. */
 export interface VectorContourSource {
   kind: 'vector';
+  /** Catalogue source id, e.g. `vicmap_elevation_1_5m_contours` or `sample_vic_contours`. */
   id: string;
+  /** Human-readable name, reported as `source_name`. */
   name: string;
   /** The state it serves: VIC, QLD or TAS. */
   state: string;
