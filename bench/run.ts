@@ -12,9 +12,10 @@ import { noiseSuite } from './suites/noise.js';
 import { walkabilitySuite } from './suites/walkability.js';
 import { scoresSuite } from './suites/scores.js';
 import { handSuite } from './suites/hand.js';
+import { contoursSuite } from './suites/contours.js';
 
 /** Every suite, in run order. */
-export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, sampleWorldSuite, noiseSuite, walkabilitySuite, scoresSuite, handSuite];
+export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, sampleWorldSuite, contoursSuite, noiseSuite, handSuite, walkabilitySuite, scoresSuite];
 
 async function main(argv: string[]): Promise<number> {
   const quick = argv.includes('--quick');

@@ -11,9 +11,10 @@ import { serveCommand } from './commands/serve.js';
 import { versionCommand } from './commands/version.js';
 import { noiseCommand } from './commands/noise.js';
 import { handCommand } from './commands/hand.js';
+import { contoursCommand } from './commands/contours.js';
 
 /** Every subcommand, in the order `--help` lists them. */
-export const COMMANDS: Command[] = [serveCommand, sampleWorldCommand, sandboxCommand, noiseCommand, scoresCommand, handCommand, versionCommand];
+export const COMMANDS: Command[] = [serveCommand, sampleWorldCommand, sandboxCommand, contoursCommand, noiseCommand, handCommand, scoresCommand, versionCommand];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -8,10 +8,12 @@ import { gridStatsTask } from './tasks/grid-stats.js';
 import { noiseGridTask } from './tasks/noise-grid.js';
 import { walkabilityTask } from './tasks/walkability.js';
 import { handPointTask } from './tasks/hand.js';
+import { contoursTask } from './tasks/contours.js';
 
 export default defineWorker<TaskMap>({
   'grid-stats': gridStatsTask,
   'noise-grid': noiseGridTask,
   walkability: walkabilityTask,
   'hand-point': handPointTask,
+  contours: contoursTask,
 });

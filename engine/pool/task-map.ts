@@ -8,6 +8,8 @@ import type { NoiseGridInput, NoiseGridOutput } from '../noise/noise-grid-task.j
 import type { WalkabilityTaskInput } from '../scores/walkability/walkability-task-input.js';
 import type { WalkabilityScore } from '../scores/walkability/walkability-score.js';
 import type { HandPointInput, HandPointResult } from '../hydro/hand-at-point.js';
+import type { ContoursRequest } from '../surfaces/contours/contours-surface.js';
+import type { PackedContoursLayer } from '../surfaces/contours/contours-layer.js';
 
 /** Input of the `grid-stats` task: a Float32 grid, transferred, copied or shared. */
 export interface GridStatsInput {
@@ -32,6 +34,12 @@ export type TaskMap = {
   walkability: [WalkabilityTaskInput, WalkabilityScore];
   /** HAND at a point: reads the DEM window, runs fill -> D8 -> accumulation -> channels -> HAND (cached per tile). */
   'hand-point': [HandPointInput, HandPointResult];
+  /**
+   * The contours layer for one subject (spec 2.7): the source choice, the DEM read or line selection, the
+   * isolines and the limits. The lines come back packed in typed arrays (moved, not cloned); turn them into
+   * GeoJSON with `unpackContours`.
+   */
+  contours: [ContoursRequest, PackedContoursLayer];
 };
 
 /** A task name of the engine's task map. */
