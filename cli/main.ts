@@ -4,17 +4,26 @@
 import { isEngineError } from '../engine/errors.js';
 import { VERSION } from '../engine/version.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, type Command, type CommandIO } from './command.js';
-import { sampleWorldCommand } from './commands/sample-world.js';
-import { sandboxCommand } from './commands/sandbox.js';
-import { scoresCommand } from './commands/scores.js';
-import { serveCommand } from './commands/serve.js';
 import { versionCommand } from './commands/version.js';
-import { noiseCommand } from './commands/noise.js';
-import { handCommand } from './commands/hand.js';
-import { contoursCommand } from './commands/contours.js';
 
-/** Every subcommand, in the order `--help` lists them. */
-export const COMMANDS: Command[] = [serveCommand, sampleWorldCommand, sandboxCommand, contoursCommand, noiseCommand, handCommand, scoresCommand, versionCommand];
+/** A subcommand as `--help` lists it; its module (and everything it imports) loads only when it runs. */
+export interface CommandEntry {
+  name: string;
+  summary: string;
+  load(): Promise<Command>;
+}
+
+/** Every subcommand, in the order `--help` lists them. Lazy, so `propintel version` does not load the engine. */
+export const COMMANDS: CommandEntry[] = [
+  { name: 'serve', summary: 'start the HTTP server', load: async () => (await import('./commands/serve.js')).serveCommand },
+  { name: 'sample-world', summary: 'generate the synthetic sample world (a dataset directory)', load: async () => (await import('./commands/sample-world.js')).sampleWorldCommand },
+  { name: 'sandbox', summary: 'print the twelve never-metered sandbox addresses', load: async () => (await import('./commands/sandbox.js')).sandboxCommand },
+  { name: 'contours', summary: 'contour lines around a point from any GeoTIFF DEM, as GeoJSON', load: async () => (await import('./commands/contours.js')).contoursCommand },
+  { name: 'noise', summary: 'road, rail and aircraft noise score and surface for a point', load: async () => (await import('./commands/noise.js')).noiseCommand },
+  { name: 'hand', summary: 'compute HAND (height above nearest drainage) for a DEM GeoTIFF', load: async () => (await import('./commands/hand.js')).handCommand },
+  { name: 'scores', summary: 'compute the context scores of one point from input files', load: async () => (await import('./commands/scores.js')).scoresCommand },
+  { name: 'version', summary: 'print the propintel version', load: async () => versionCommand },
+];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -53,11 +62,12 @@ export async function main(argv: string[], io?: Partial<CommandIO>): Promise<num
     return name === undefined ? EXIT_USAGE : EXIT_OK;
   }
   if (name === '--version' || name === '-v') return versionCommand.run([], out);
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
     out.stderr(`propintel: unknown command ${JSON.stringify(name)}\n\n${overview()}\n`);
     return EXIT_USAGE;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     out.stdout(`${command.usage}\n`);
     return EXIT_OK;

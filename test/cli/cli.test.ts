@@ -22,6 +22,15 @@ describe('propintel CLI', () => {
     expect(r.stdout).toMatch(/version\s+print the propintel version/);
   });
 
+  it('lists each command with the summary its module declares, and loads it only when run', async () => {
+    const { COMMANDS } = await import('../../cli/main.js');
+    for (const entry of COMMANDS) {
+      const command = await entry.load();
+      expect(command.name).toBe(entry.name);
+      expect(command.summary).toBe(entry.summary);
+    }
+  });
+
   it('prints the version', async () => {
     const r = await run(['version']);
     expect(r.code).toBe(0);
