@@ -22,7 +22,7 @@ import { getTransformer, LONLAT, mgaCrsForLon, transformBBox } from '../geo/crs.
 import { bearingDegrees, compass8, distanceMetres, type Compass8 } from '../geo/distance.js';
 import { pixelToWorld, worldToPixel } from '../geo/geo-transform.js';
 import { assertLonLat, WINDOW_HALF_WIDTH_M } from '../geo/window.js';
-import { openRaster } from '../raster/geotiff-reader.js';
+import { sharedRaster } from '../raster/raster-pool.js';
 import type { Grid } from '../raster/grid.js';
 import { rasterizeLines } from './burn-streams.js';
 import { upstreamCatchment } from './catchment.js';
@@ -166,7 +166,7 @@ export async function handAtPoint(input: HandPointInput): Promise<HandPointResul
   let tile = cache.get(key);
   const cached = tile !== undefined;
   if (!tile) {
-    const raster = await openRaster(input.dem);
+    const raster = await sharedRaster(input.dem);
     try {
       const demCrs = raster.info.crs;
       const box = demCrs === windowCrs ? area : transformBBox(area, windowCrs, demCrs);

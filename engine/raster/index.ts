@@ -3,3 +3,4 @@ export * from './grid-stats.js';
 export * from './geotiff-reader.js';
 export * from './geotiff-writer.js';
 export * from './resample.js';
+export * from './raster-pool.js';

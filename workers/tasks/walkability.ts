@@ -4,7 +4,8 @@
  * the same function the in-process path runs.
  */
 import type { WalkabilityTaskInput } from '../../engine/scores/walkability/walkability-task-input.js';
-import { openRaster, type RasterSource } from '../../engine/raster/geotiff-reader.js';
+import type { RasterSource } from '../../engine/raster/geotiff-reader.js';
+import { sharedRaster } from '../../engine/raster/raster-pool.js';
 import { attachWalkabilityIndexes } from '../../engine/scores/walkability/walkability-layers.js';
 import { computeWalkability, type WalkabilityScore } from '../../engine/scores/walkability/walkability-score.js';
 import { readWalkSlope } from '../../engine/scores/walkability/walk-slope-reader.js';
@@ -19,7 +20,7 @@ export async function walkabilityTask(input: WalkabilityTaskInput): Promise<Walk
     const { file, source } = input.dem;
     let open = dems.get(file);
     if (!open) {
-      open = openRaster(file);
+      open = sharedRaster(file);
       dems.set(file, open);
       open.catch(() => dems.delete(file)); // a failed open is retried on the next task
     }

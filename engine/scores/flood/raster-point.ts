@@ -5,7 +5,7 @@
 import { getTransformer, isGeographic, LONLAT } from '../../geo/crs.js';
 import { metresPerDegree } from '../../geo/distance.js';
 import { worldToPixel } from '../../geo/geo-transform.js';
-import { openRaster } from '../../raster/geotiff-reader.js';
+import { sharedRaster } from '../../raster/raster-pool.js';
 
 /** A sampled cell. */
 export interface RasterPointValue {
@@ -17,7 +17,7 @@ export interface RasterPointValue {
 
 /** Samples band 0 of `file` at (lon, lat). Throws the reader's EngineErrors (NOT_FOUND, INVALID_DATA, ...). */
 export async function sampleRasterAt(file: string, lon: number, lat: number, options: { signal?: AbortSignal } = {}): Promise<RasterPointValue> {
-  const r = await openRaster(file, { signal: options.signal });
+  const r = await sharedRaster(file);
   try {
     const { transform, crs, width, height, noData } = r.info;
     const [x, y] = getTransformer(LONLAT, crs).forward(lon, lat);

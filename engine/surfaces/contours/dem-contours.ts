@@ -10,7 +10,7 @@
  */
 import { isGeographic } from '../../geo/crs.js';
 import { createWindow, type Window } from '../../geo/window.js';
-import { openRaster } from '../../raster/geotiff-reader.js';
+import { sharedRaster } from '../../raster/raster-pool.js';
 import { gridStats } from '../../raster/grid-stats.js';
 import { gridBBox, type Grid } from '../../raster/grid.js';
 import { clipLineToRect } from './clip.js';
@@ -97,7 +97,7 @@ export async function demContours(source: DemContourSource, lon: number, lat: nu
   const window = createWindow(lon, lat, options.halfWidth);
   const limits = resolveLimits(options.limits);
   const floor = source.floor_m ?? 1;
-  const raster = await openRaster(source.path, { crs: source.crs, signal: options.signal });
+  const raster = await sharedRaster(source.path, { crs: source.crs });
   let grid: Grid<Float32Array> | null;
   try {
     // A halo of 1.5 cells beyond the window: lines then run through real data to the window edge, where

@@ -1,0 +1,1 @@
+export * from './ttl-cache.js';

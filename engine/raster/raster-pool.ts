@@ -1,0 +1,52 @@
+/**
+ * Rasters kept open per thread and shared by every reader in it, so the header is parsed once and decoded
+ * blocks are reused across requests (see `blockCache` in geotiff-reader.ts). The engine's main thread and each
+ * worker have their own pool. A file that changes on disk (size or modification time) is reopened.
+ */
+import { statSync } from 'node:fs';
+import { openRaster, type OpenRasterOptions, type RasterSource } from './geotiff-reader.js';
+
+/** Files kept open per thread; the least recently used is closed beyond this. */
+export const RASTER_POOL_SIZE = 48;
+
+const pool = new Map<string, Promise<RasterSource>>();
+
+/**
+ * The shared open raster for `file` (opened and validated on first use). Callers may `close()` it: that is a
+ * no-op for pooled rasters. Errors are not cached: the next call tries again.
+ */
+export function sharedRaster(file: string, options: Omit<OpenRasterOptions, 'signal'> = {}): Promise<RasterSource> {
+  let stamp = '';
+  try {
+    const st = statSync(file);
+    stamp = `${st.size}:${st.mtimeMs}`;
+  } catch {
+    // Missing file: openRaster reports NOT_FOUND with the file named.
+  }
+  const key = `${file}|${options.crs ?? ''}|${stamp}`;
+  let p = pool.get(key);
+  if (p) {
+    pool.delete(key);
+    pool.set(key, p);
+    return p;
+  }
+  p = openRaster(file, options).then((r) => {
+    r.pinned = true;
+    return r;
+  });
+  p.catch(() => pool.delete(key));
+  pool.set(key, p);
+  while (pool.size > RASTER_POOL_SIZE) {
+    const [oldKey, oldP] = pool.entries().next().value as [string, Promise<RasterSource>];
+    pool.delete(oldKey);
+    void oldP.then((r) => r.release()).catch(() => {});
+  }
+  return p;
+}
+
+/** Closes every pooled raster of this thread. */
+export async function closeSharedRasters(): Promise<void> {
+  const all = [...pool.values()];
+  pool.clear();
+  await Promise.all(all.map((p) => p.then((r) => r.release()).catch(() => {})));
+}
