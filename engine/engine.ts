@@ -29,7 +29,8 @@ import { unavailableLayer } from './scores/view-quality/layer-input.js';
 import type { WalkabilityIndexes } from './scores/walkability/walkability-layers.js';
 import { readHeatSurface, type HeatSurface } from './surfaces/heat/heat-surface.js';
 import { unpackContours, type ContoursLayer } from './surfaces/contours/contours-layer.js';
-import type { SurfaceLayer } from './property/contract.js';
+import type { PropertyOptions, PropertyResult, PropertyService, PropertySubject, SandboxAddress, SurfaceLayer } from './property/contract.js';
+import { readSample } from './property/samples.js';
 
 /** Options for {@link createEngine}. */
 export interface EngineOptions {
@@ -86,7 +87,7 @@ export interface SurfacesResult {
 const DEM_RADIUS_M = 1500 * Math.SQRT2 + 100;
 
 /** The engine. */
-export class Engine {
+export class Engine implements PropertyService {
   private readonly noise = new Map<StateCode, Promise<NoiseNetwork | null>>();
   private readonly walk = new Map<StateCode, WalkabilityIndexes>();
   private readonly bushfire = new Map<StateCode, BushfireLayers>();
@@ -295,6 +296,26 @@ export class Engine {
     }
     await Promise.all(jobs);
     return { surfaces, unavailable };
+  }
+
+  /**
+   * The property payload for an address or a point (spec sections 1-3): see engine/property/contract.ts.
+   */
+  async property(subject: PropertySubject, options: PropertyOptions = {}): Promise<PropertyResult> {
+    this.assertOpen();
+    void subject;
+    void options;
+    throw new EngineError('UNAVAILABLE', 'engine.property is being assembled (issue 8)', { component: 'property' });
+  }
+
+  /** The never-metered sandbox addresses of the dataset directory. */
+  async sandbox(): Promise<SandboxAddress[]> {
+    return (await this.store.sandbox()) as SandboxAddress[];
+  }
+
+  /** A canned sample by name, or null (see engine/property/samples.ts). */
+  sample(name: string): Promise<unknown | null> {
+    return readSample(name);
   }
 
   private assertOpen(): void {
