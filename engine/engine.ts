@@ -31,6 +31,10 @@ import { readHeatSurface, type HeatSurface } from './surfaces/heat/heat-surface.
 import { unpackContours, type ContoursLayer } from './surfaces/contours/contours-layer.js';
 import type { PropertyOptions, PropertyResult, PropertyService, PropertySubject, SandboxAddress, SurfaceLayer } from './property/contract.js';
 import { readSample } from './property/samples.js';
+import { propertyLookup, type PropertyDeps } from './property/property-lookup.js';
+import { addressIndexFromStore, type AddressIndex } from './address/index.js';
+import { daStoreFromDataStore, type DaStore } from './da/index.js';
+import { TtlCache, type Cache } from './cache/ttl-cache.js';
 
 /** Options for {@link createEngine}. */
 export interface EngineOptions {
@@ -40,6 +44,10 @@ export interface EngineOptions {
   threads?: number;
   /** Per-task time limit, ms; default 30,000. */
   taskTimeoutMs?: number;
+  /** The DA store's SQLite file; default in memory, loaded from the dataset's DA records. */
+  daDatabase?: string;
+  /** Caches for layer lookups (7 days) and scores and surfaces (31 days); default in-memory LRU caches. */
+  caches?: { layers?: Cache; scores?: Cache };
 }
 
 /** Options of a scores call. */
@@ -95,14 +103,53 @@ export class Engine implements PropertyService {
   private anef?: AnefLayer;
   readonly rasters = new RasterCache();
   private closed = false;
+  private addressIndex?: AddressIndex;
+  private daStore?: DaStore;
+  private sandboxIdSet?: Promise<ReadonlySet<string>>;
+  private readonly deps: PropertyDeps;
 
-  private constructor(readonly store: DataStore, readonly pool: WorkerPool) {}
+  private constructor(readonly store: DataStore, readonly pool: WorkerPool, private readonly options: EngineOptions) {
+    this.deps = {
+      store,
+      addresses: () => this.addresses(),
+      das: () => this.das(),
+      sandboxIds: () => this.sandboxIds(),
+      scores: (lon, lat, o) => this.scores(lon, lat, o),
+      surfaces: (lon, lat, o) => this.surfaces(lon, lat, o),
+      layerCache: options.caches?.layers ?? new TtlCache(20_000),
+      scoreCache: options.caches?.scores ?? new TtlCache(5_000),
+    };
+  }
 
   /** Opens a dataset directory and starts the worker pool. */
   static async create(options: EngineOptions): Promise<Engine> {
     const store = await openDataStore(options.datasets);
     const pool = createWorkerPool({ threads: options.threads, taskTimeoutMs: options.taskTimeoutMs });
-    return new Engine(store, pool);
+    return new Engine(store, pool, options);
+  }
+
+  /** The address index over every state's address points (built on first use). */
+  addresses(): AddressIndex {
+    this.addressIndex ??= addressIndexFromStore(this.store);
+    return this.addressIndex;
+  }
+
+  /** The DA store (loaded from the dataset's DA records on first use); the listing API serves the same store. */
+  das(): DaStore {
+    this.daStore ??= daStoreFromDataStore(this.store, this.options.daDatabase);
+    return this.daStore;
+  }
+
+  private sandboxIds(): Promise<ReadonlySet<string>> {
+    this.sandboxIdSet ??= this.sandbox().then((rows) => {
+      const ids = new Set<string>();
+      for (const r of rows) {
+        const m = this.addresses().resolve(r.address).match;
+        if (m) ids.add(m.id);
+      }
+      return ids;
+    });
+    return this.sandboxIdSet;
   }
 
   /** The state or territory containing (lon, lat) by its LGA, or null. */
@@ -303,9 +350,7 @@ export class Engine implements PropertyService {
    */
   async property(subject: PropertySubject, options: PropertyOptions = {}): Promise<PropertyResult> {
     this.assertOpen();
-    void subject;
-    void options;
-    throw new EngineError('UNAVAILABLE', 'engine.property is being assembled (issue 8)', { component: 'property' });
+    return propertyLookup(this.deps, subject, options);
   }
 
   /** The never-metered sandbox addresses of the dataset directory. */
@@ -328,6 +373,7 @@ export class Engine implements PropertyService {
     this.closed = true;
     await this.pool.destroy();
     await this.rasters.close();
+    this.daStore?.close();
   }
 }
 

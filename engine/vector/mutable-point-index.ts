@@ -36,15 +36,15 @@ export class MutablePointIndex {
 
   /** Adds many points at once (bulk-loaded, faster than repeated `set`). */
   load(points: Iterable<{ id: number; lon: number; lat: number }>): void {
-    const batch: Item[] = [];
+    // Keyed by id so an id given twice in one batch keeps only its last position (no ghost in the tree).
+    const batch = new Map<number, Item>();
     for (const p of points) {
       if (!Number.isFinite(p.lon) || !Number.isFinite(p.lat)) throw invalidArgument('coords', `point ${p.id} has a non-finite coordinate`);
       this.delete(p.id);
-      const item = { minX: p.lon, minY: p.lat, maxX: p.lon, maxY: p.lat, id: p.id };
-      this.items.set(p.id, item);
-      batch.push(item);
+      batch.set(p.id, { minX: p.lon, minY: p.lat, maxX: p.lon, maxY: p.lat, id: p.id });
     }
-    this.tree.load(batch);
+    for (const [id, item] of batch) this.items.set(id, item);
+    this.tree.load([...batch.values()]);
   }
 
   /** Removes point `id`; returns whether it was present. */

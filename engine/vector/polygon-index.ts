@@ -142,6 +142,11 @@ export class PolygonIndex {
 
   /** Distance in metres from (lon, lat) to the nearest edge of feature `id`. */
   edgeDistance(id: number, lon: number, lat: number): number {
+    return this.closestEdgePoint(id, lon, lat).distance;
+  }
+
+  /** The closest point on the edges of feature `id` to (lon, lat), and its distance in metres. */
+  closestEdgePoint(id: number, lon: number, lat: number): { lon: number; lat: number; distance: number } {
     const { kx, ky } = metresPerDegree(lat);
     const c = this.coords;
     let best = Infinity;
@@ -158,7 +163,7 @@ export class PolygonIndex {
         }
       }
     }
-    return best === Infinity ? Infinity : distanceMetres(lon, lat, bx, by);
+    return { lon: bx, lat: by, distance: best === Infinity ? Infinity : distanceMetres(lon, lat, bx, by) };
   }
 
   /** Every feature within `radius` metres of (lon, lat): distance 0 and `inside` for those containing it. */

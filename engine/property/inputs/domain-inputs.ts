@@ -145,6 +145,32 @@ export function anefLayerFor(store: DataStore): AnefLayer {
   return buildAnefLayer({ features: features(layers), file: layers.map(fileName).join(', ') || 'none' }, coverageByState(store, 'scores.aircraft_noise') as Record<string, AnefCoverage>);
 }
 
+const overlayCache = new WeakMap<DataStore, Map<StateCode, FloodOverlaySource[]>>();
+
+/**
+ * The mapped flood sources of a state (hazards.flood), built once per store and state so their polygon
+ * indexes are reused across lookups.
+ */
+export function floodOverlaySourcesFor(store: DataStore, state: StateCode): FloodOverlaySource[] {
+  let byState = overlayCache.get(store);
+  if (!byState) overlayCache.set(store, (byState = new Map()));
+  let overlays = byState.get(state);
+  if (!overlays) {
+    overlays = store.vectorsFor('hazards.flood', state).map((l) => ({
+      source: l.source.id,
+      name: l.source.title,
+      state,
+      coverage: (l.source.coverage[state] ?? 'none') as FloodOverlaySource['coverage'],
+      verified: l.source.options?.flood_verified === true,
+      redistribution: l.source.geometry_redistribution,
+      response_path: String(l.source.options?.response_path ?? 'Contact the council planning team.'),
+      features: l.features.filter((f) => f.geometry.type === 'Polygon' || f.geometry.type === 'MultiPolygon') as Feature<Polygon | MultiPolygon>[],
+    }));
+    byState.set(state, overlays);
+  }
+  return overlays;
+}
+
 /** The flood lookup's inputs for one subject. */
 export function floodInputFor(store: DataStore, state: StateCode, lon: number, lat: number, includeGeometry: boolean): FloodInput {
   const dem = rasterAt(store.rastersFor('scores.flood.terrain', state), lon, lat);
@@ -157,16 +183,7 @@ export function floodInputFor(store: DataStore, state: StateCode, lon: number, l
     else s.depth = r.path;
     studies.set(r.source.id, s);
   }
-  const overlays: FloodOverlaySource[] = store.vectorsFor('hazards.flood', state).map((l) => ({
-    source: l.source.id,
-    name: l.source.title,
-    state,
-    coverage: (l.source.coverage[state] ?? 'none') as FloodOverlaySource['coverage'],
-    verified: l.source.options?.flood_verified === true,
-    redistribution: l.source.geometry_redistribution,
-    response_path: String(l.source.options?.response_path ?? 'Contact the council planning team.'),
-    features: l.features.filter((f) => f.geometry.type === 'Polygon' || f.geometry.type === 'MultiPolygon') as Feature<Polygon | MultiPolygon>[],
-  }));
+  const overlays = floodOverlaySourcesFor(store, state);
   const lines = water.map((l) => ({ source: l.source.id, features: l.features.filter((f) => f.geometry.type === 'LineString' || f.geometry.type === 'MultiLineString') as Feature<LineString | MultiLineString>[] })).filter((l) => l.features.length);
   const bodies = water.map((l) => ({ source: l.source.id, features: l.features.filter((f) => f.geometry.type === 'Polygon' || f.geometry.type === 'MultiPolygon') as Feature<Polygon | MultiPolygon>[] })).filter((l) => l.features.length);
   return {

@@ -1,0 +1,221 @@
+/**
+ * The address index: ranked free-text search over address points, nearest-address and parcel lookups.
+ *
+ * Search: the query is parsed (unit, number, words, state, postcode; see normalise.ts); candidates come from
+ * an inverted index over street-name words (a word one edit away also counts, for typos); each candidate is
+ * scored by weighted text relevance:
+ *
+ *   number 0.30 · street name 0.35 (share of its words found; a word one edit away counts 0.8) · street type
+ *   0.05 · suburb 0.15 · state 0.05 · postcode 0.05 · unit 0.05
+ *
+ * with half credit for a state or postcode the query did not give, less for words the query has that match
+ * nothing (0.04 each, at most 0.2), and a query without a street number scaled by 0.7. `match_confidence` is
+ * that relevance, so an exact formatted address scores 1.0 and "12 Blyth St Brunswick East" about 0.95.
+ */
+import type { StateCode } from '../catalogue/states.js';
+import { PointIndex } from '../vector/point-index.js';
+import type { AddressRecord } from './address-record.js';
+import { FULL_STREET_TYPES, normaliseWords, parseQuery, withinOneEdit, type ParsedQuery } from './normalise.js';
+
+/** Below this relevance the best hit is not accepted (the lookup fails with candidates). */
+export const MATCH_FLOOR = 0.5;
+/** Below this relevance an accepted match carries `low_text_match` (spec 2.2). */
+export const LOW_TEXT_MATCH = 0.6;
+
+/** The warning codes of spec 2.2 (warn, never refuse). */
+export type MatchWarning = 'state_mismatch' | 'postcode_mismatch' | 'locality_unverified' | 'low_text_match';
+
+/** An alternative match. */
+export interface AddressCandidate {
+  address: string;
+  confidence: number;
+  state: StateCode;
+  lat: number;
+  lng: number;
+  id: string;
+}
+
+/** The result of a search. */
+export interface AddressResolution {
+  /** The accepted match, or null when nothing reaches {@link MATCH_FLOOR}. */
+  match: AddressRecord | null;
+  /** Text relevance of the accepted (or best) hit, 0-1, two decimals. */
+  confidence: number;
+  warnings: MatchWarning[];
+  /** Plain English; empty when the match is unremarkable. */
+  note: string;
+  /** Alternatives (the match excluded), best first. */
+  candidates: AddressCandidate[];
+}
+
+interface Prepared {
+  rec: AddressRecord;
+  nameWords: string[];
+  type: string | null;
+  suburbWords: string[];
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+/** The address index (immutable; rebuild to change). */
+export class AddressIndex {
+  private readonly byWord = new Map<string, number[]>();
+  private readonly vocabulary: string[];
+  private readonly ids = new Map<string, AddressRecord>();
+  private readonly pfis = new Map<string, AddressRecord[]>();
+  private readonly points: PointIndex;
+
+  private constructor(private readonly items: Prepared[]) {
+    items.forEach((p, i) => {
+      for (const w of new Set(p.nameWords)) {
+        const list = this.byWord.get(w);
+        if (list) list.push(i);
+        else this.byWord.set(w, [i]);
+      }
+      this.ids.set(p.rec.id, p.rec);
+      if (p.rec.pfi) {
+        const l = this.pfis.get(p.rec.pfi);
+        if (l) l.push(p.rec);
+        else this.pfis.set(p.rec.pfi, [p.rec]);
+      }
+    });
+    this.vocabulary = [...this.byWord.keys()];
+    const coords = new Float64Array(items.length * 2);
+    items.forEach((p, i) => {
+      coords[2 * i] = p.rec.lon;
+      coords[2 * i + 1] = p.rec.lat;
+    });
+    this.points = PointIndex.build(coords, { shared: false });
+  }
+
+  /** Builds the index over `records`. */
+  static build(records: readonly AddressRecord[]): AddressIndex {
+    return new AddressIndex(records.map((rec) => {
+      const words = normaliseWords(rec.street);
+      const last = words[words.length - 1];
+      const hasType = words.length > 1 && FULL_STREET_TYPES.has(last);
+      return { rec, nameWords: hasType ? words.slice(0, -1) : words, type: hasType ? last : null, suburbWords: normaliseWords(rec.suburb) };
+    }));
+  }
+
+  /** Number of addresses. */
+  get size(): number {
+    return this.items.length;
+  }
+
+  /** The address with `id`. */
+  byId(id: string): AddressRecord | undefined {
+    return this.ids.get(id);
+  }
+
+  /** The addresses on parcel `pfi`. */
+  byPfi(pfi: string): AddressRecord[] {
+    return this.pfis.get(pfi) ?? [];
+  }
+
+  /** The nearest address within `maxDistanceM` (default unlimited), or null. */
+  nearest(lon: number, lat: number, maxDistanceM = Infinity): { record: AddressRecord; distanceM: number } | null {
+    const n = this.points.nearest(lon, lat, 1, maxDistanceM)[0];
+    return n ? { record: this.items[n.id].rec, distanceM: n.distance } : null;
+  }
+
+  /** Ranked search (see the module comment). */
+  resolve(text: string, options: { limit?: number } = {}): AddressResolution {
+    const limit = options.limit ?? 5;
+    const q = parseQuery(text);
+    const candidates = this.candidateIds(q);
+    const scored: { i: number; score: number }[] = [];
+    for (const i of candidates) scored.push({ i, score: this.score(this.items[i], q) });
+    scored.sort((a, b) => b.score - a.score || this.items[a.i].rec.text.localeCompare(this.items[b.i].rec.text));
+    const top = scored.slice(0, limit + 1);
+    const cand = (s: { i: number; score: number }): AddressCandidate => {
+      const r = this.items[s.i].rec;
+      return { address: r.text, confidence: round2(s.score), state: r.state, lat: r.lat, lng: r.lon, id: r.id };
+    };
+    const best = top[0];
+    if (!best || best.score < MATCH_FLOOR) {
+      return { match: null, confidence: best ? round2(best.score) : 0, warnings: [], note: best ? 'No address matched well enough; the closest are listed as candidates.' : 'No address matched.', candidates: top.slice(0, limit).filter((s) => s.score > 0.2).map(cand) };
+    }
+    const match = this.items[best.i];
+    const confidence = round2(best.score);
+    const warnings: MatchWarning[] = [];
+    const notes: string[] = [];
+    if (q.state && q.state !== match.rec.state) {
+      warnings.push('state_mismatch');
+      notes.push(`The query names ${q.state} but the matched address is in ${match.rec.state}.`);
+    }
+    if (q.postcode && q.postcode !== match.rec.postcode) {
+      warnings.push('postcode_mismatch');
+      notes.push(`The query's postcode ${q.postcode} differs from the matched address's ${match.rec.postcode}.`);
+    }
+    if (!match.suburbWords.every((w) => q.words.includes(w))) {
+      warnings.push('locality_unverified');
+      notes.push(`The matched suburb, ${match.rec.suburb}, does not appear in the query, so the locality is unverified.`);
+    }
+    if (confidence < LOW_TEXT_MATCH) {
+      warnings.push('low_text_match');
+      notes.push(`The text match is weak (${confidence}); check the address.`);
+    }
+    return { match: match.rec, confidence, warnings, note: notes.join(' '), candidates: top.slice(1, limit + 1).map(cand) };
+  }
+
+  /** Candidate positions: addresses whose street name shares a word (or a word one edit away) with the query. */
+  private candidateIds(q: ParsedQuery): Set<number> {
+    const out = new Set<number>();
+    for (const w of q.words) {
+      if (w.length < 2) continue;
+      const exact = this.byWord.get(w);
+      if (exact) for (const i of exact) out.add(i);
+      else if (w.length >= 4) {
+        for (const v of this.vocabulary) if (withinOneEdit(w, v)) for (const i of this.byWord.get(v)!) out.add(i);
+      }
+    }
+    if (q.number === null) return out;
+    // With a number, keep the addresses with that number first (a big street list stays cheap to score).
+    const withNumber = [...out].filter((i) => this.items[i].rec.number === q.number);
+    return withNumber.length ? new Set(withNumber) : out;
+  }
+
+  private score(p: Prepared, q: ParsedQuery): number {
+    const r = p.rec;
+    let s = 0;
+    const used = new Set<number>();
+    // Street name: each of its words found in the query (exact 1, one edit away 0.8).
+    let name = 0;
+    for (const w of p.nameWords) {
+      let credit = 0;
+      q.words.forEach((qw, k) => {
+        if (used.has(k) || credit === 1) return;
+        if (qw === w) {
+          credit = 1;
+          used.add(k);
+        } else if (w.length >= 4 && withinOneEdit(qw, w) && credit < 0.8) {
+          credit = 0.8;
+          used.add(k);
+        }
+      });
+      name += credit;
+    }
+    s += 0.35 * (p.nameWords.length ? name / p.nameWords.length : 0);
+    if (q.number !== null && q.number === r.number) s += 0.3;
+    // Street type: matching, or not typed at all.
+    const typeAt = p.type ? q.words.findIndex((w, k) => w === p.type && !used.has(k)) : -1;
+    if (typeAt >= 0) used.add(typeAt);
+    const queryHasType = q.words.some((w) => FULL_STREET_TYPES.has(w));
+    if (typeAt >= 0 || (!queryHasType && p.type)) s += 0.05;
+    // Suburb: every word present.
+    const suburbAt = p.suburbWords.map((w) => q.words.findIndex((qw, k) => qw === w && !used.has(k)));
+    if (suburbAt.length && suburbAt.every((k) => k >= 0)) {
+      s += 0.15;
+      for (const k of suburbAt) used.add(k);
+    }
+    s += q.state === null ? 0.025 : q.state === r.state ? 0.05 : 0;
+    s += q.postcode === null ? 0.025 : q.postcode === r.postcode ? 0.05 : 0;
+    if ((q.unit ?? null) === (r.unit ?? null)) s += 0.05;
+    else if (q.unit === null) s += 0.02;
+    const unmatched = q.words.filter((_, k) => !used.has(k)).length;
+    s -= Math.min(0.2, 0.04 * unmatched);
+    if (q.number === null) s *= 0.7;
+    return Math.max(0, Math.min(1, s));
+  }
+}

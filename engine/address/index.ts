@@ -1,0 +1,4 @@
+export * from './address-record.js';
+export * from './normalise.js';
+export * from './address-index.js';
+export * from './from-store.js';

@@ -1,0 +1,35 @@
+/**
+ * Childcare pipeline fields from council text: the stage from each council's status vocabulary, the works
+ * type and the number of places from the description.
+ */
+import type { ChildcareStage, ChildcareWorksType } from './categories.js';
+
+const STAGES: [ChildcareStage, RegExp][] = [
+  ['withdrawn', /withdrawn/],
+  ['refused', /refus|rejected/],
+  ['approved', /approved|granted|permit issued|deferred commencement/],
+  ['advertised', /advertis|exhibition|notification|notice/],
+  ['under_assessment', /assessment|in progress|received|lodged|verified|further information|information request|deferred|reconsideration|pending/],
+];
+
+/** The pipeline stage of a council status (an unrecognised status is `unknown`, e.g. Lapsed). */
+export function childcarePipelineStage(status: string): ChildcareStage {
+  const s = status.toLowerCase();
+  return STAGES.find(([, re]) => re.test(s))?.[0] ?? 'unknown';
+}
+
+/** The works type of a childcare proposal. */
+export function childcareWorksType(description: string): ChildcareWorksType {
+  const d = description.toLowerCase();
+  if (/change of use/.test(d)) return 'change_of_use';
+  if (/extension|additional|expan|increase/.test(d)) return 'extension';
+  if (/alteration|addition|fit-?out|refurbish/.test(d)) return 'alterations';
+  if (/construction|development|new|use and development|erection/.test(d)) return 'new_centre';
+  return 'other';
+}
+
+/** The number of places or children proposed, or null. */
+export function childcarePlaces(description: string): number | null {
+  const m = /(\d+)\s*(?:places|children|child places)/i.exec(description) ?? /for (\d+) children/i.exec(description);
+  return m ? Number(m[1]) : null;
+}

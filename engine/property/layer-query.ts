@@ -1,0 +1,171 @@
+/**
+ * Generic lookups of catalogue layers around a subject, by payload path and state: what covers the parcel (or
+ * the point), what lies within a radius, and what is nearest. Every block of the payload is built from these,
+ * so the sample world and real data go through the same code.
+ */
+import { area, booleanPointInPolygon, featureCollection, intersect, multiPolygon as turfMultiPolygon, polygon as turfPolygon } from '@turf/turf';
+import type { Feature, Geometry, MultiPolygon, Polygon } from 'geojson';
+import type { PayloadPath } from '../catalogue/payload-paths.js';
+import type { StateCode } from '../catalogue/states.js';
+import type { DataStore, RecordTable, VectorLayer } from '../data/dataset-store.js';
+import { distanceMetres } from '../geo/distance.js';
+
+/** One record or feature a lookup found. */
+export interface LayerHit {
+  layer: VectorLayer | RecordTable;
+  /** Feature or row position in its layer. */
+  index: number;
+  properties: Record<string, unknown>;
+  /** Metres from the subject point: 0 inside a polygon, to the closest point otherwise. */
+  distanceM: number;
+  /** The closest point (points: the point itself; lines: the closest approach). */
+  lon?: number;
+  lat?: number;
+  /** The feature, for geometry delivery (vector layers only). */
+  feature?: Feature<Geometry>;
+  /** The polygon index id, for polygon hits. */
+  polygonId?: number;
+  /** Share of the parcel this polygon covers, 0-1 (only for lookups against a parcel). */
+  parcelShare?: number;
+}
+
+/** The subject of a lookup: a point and, when resolved, the parcel under it. */
+export interface Subject {
+  lon: number;
+  lat: number;
+  state: StateCode | null;
+  parcel: Polygon | MultiPolygon | null;
+}
+
+/** A parcel share below this is a shared boundary, not coverage (0.5% of the parcel). */
+const MIN_PARCEL_SHARE = 0.005;
+
+const props = (f: Feature<Geometry> | Record<string, unknown>): Record<string, unknown> =>
+  ('type' in f && f.type === 'Feature' ? ((f as Feature).properties ?? {}) : (f as Record<string, unknown>)) as Record<string, unknown>;
+
+function parcelRadius(s: Subject): number {
+  if (!s.parcel) return 0;
+  let r = 0;
+  const rings = s.parcel.type === 'Polygon' ? [s.parcel.coordinates[0]] : s.parcel.coordinates.map((p) => p[0]);
+  for (const ring of rings) for (const [x, y] of ring) r = Math.max(r, distanceMetres(s.lon, s.lat, x, y));
+  return r;
+}
+
+function asTurf(g: Polygon | MultiPolygon): Feature<Polygon | MultiPolygon> {
+  return g.type === 'Polygon' ? turfPolygon(g.coordinates) : turfMultiPolygon(g.coordinates);
+}
+
+/** Share of `parcel` covered by `g`, 0-1. */
+export function coverShare(parcel: Polygon | MultiPolygon, g: Polygon | MultiPolygon): number {
+  const p = asTurf(parcel);
+  const total = area(p);
+  if (!(total > 0)) return 0;
+  const x = intersect(featureCollection([p, asTurf(g)]));
+  return x ? Math.min(1, area(x) / total) : 0;
+}
+
+/**
+ * Polygons of `path` covering the subject: intersecting the parcel (with `parcelShare`) when there is one,
+ * else containing the point.
+ */
+export function coveringHits(store: DataStore, path: PayloadPath, s: Subject, layer?: string, filter?: (p: Record<string, unknown>) => boolean): LayerHit[] {
+  const hits: LayerHit[] = [];
+  const reach = parcelRadius(s);
+  for (const l of store.vectorsFor(path, s.state, layer)) {
+    if (!l.polygons) continue;
+    const candidates = reach > 0 ? l.polygons.index.within(s.lon, s.lat, reach) : l.polygons.index.containing(s.lon, s.lat).map((id) => ({ id, distance: 0, inside: true }));
+    for (const c of candidates) {
+      const fi = l.polygons.featureOf[c.id];
+      const f = l.features[fi];
+      const p = props(f);
+      if (filter && !filter(p)) continue;
+      if (s.parcel) {
+        const share = coverShare(s.parcel, f.geometry as Polygon | MultiPolygon);
+        if (share < MIN_PARCEL_SHARE && !c.inside) continue;
+        hits.push({ layer: l, index: fi, properties: p, distanceM: 0, feature: f, parcelShare: Math.round(share * 1000) / 1000 });
+      } else if (c.inside) {
+        hits.push({ layer: l, index: fi, properties: p, distanceM: 0, feature: f });
+      }
+    }
+  }
+  return hits;
+}
+
+/** Points, lines and polygons of `path` within `radiusM` of the subject point, nearest first. */
+export function withinHits(store: DataStore, path: PayloadPath, s: Subject, radiusM: number, layer?: string): LayerHit[] {
+  const hits: LayerHit[] = [];
+  for (const f of store.filesFor(path, s.state, layer)) {
+    if (f.kind === 'records') {
+      if (!f.points) continue;
+      for (const n of f.points.index.within(s.lon, s.lat, radiusM)) {
+        const row = f.points.rowOf[n.id];
+        hits.push({ layer: f, index: row, properties: f.rows[row], distanceM: n.distance, lon: f.points.index.lon(n.id), lat: f.points.index.lat(n.id) });
+      }
+    } else if (f.kind === 'vector') {
+      const seen = new Set<number>();
+      if (f.points) {
+        for (const n of f.points.index.within(s.lon, s.lat, radiusM)) {
+          const fi = f.points.featureOf[n.id];
+          if (seen.has(fi)) continue;
+          seen.add(fi);
+          hits.push({ layer: f, index: fi, properties: props(f.features[fi]), distanceM: n.distance, lon: f.points.index.lon(n.id), lat: f.points.index.lat(n.id), feature: f.features[fi] });
+        }
+      }
+      if (f.polygons) {
+        for (const n of f.polygons.index.within(s.lon, s.lat, radiusM)) {
+          const fi = f.polygons.featureOf[n.id];
+          if (seen.has(fi)) continue;
+          seen.add(fi);
+          hits.push({ layer: f, index: fi, properties: props(f.features[fi]), distanceM: n.distance, feature: f.features[fi], polygonId: n.id });
+        }
+      }
+      if (f.lines) {
+        for (const n of f.lines.featuresWithin(s.lon, s.lat, radiusM)) {
+          if (seen.has(n.feature)) continue;
+          seen.add(n.feature);
+          hits.push({ layer: f, index: n.feature, properties: props(f.features[n.feature]), distanceM: n.distance, lon: n.lon, lat: n.lat, feature: f.features[n.feature] });
+        }
+      }
+    }
+  }
+  return hits.sort((a, b) => a.distanceM - b.distanceM);
+}
+
+/** The nearest record or feature of `path` within `maxM` (points and lines; polygons by edge), or null. */
+export function nearestHit(store: DataStore, path: PayloadPath, s: Subject, maxM: number): LayerHit | null {
+  let best: LayerHit | null = null;
+  const consider = (h: LayerHit) => {
+    if (!best || h.distanceM < best.distanceM) best = h;
+  };
+  for (const f of store.filesFor(path, s.state)) {
+    if (f.kind === 'records') {
+      const n = f.points?.index.nearest(s.lon, s.lat, 1, maxM)[0];
+      if (n && f.points) {
+        const row = f.points.rowOf[n.id];
+        consider({ layer: f, index: row, properties: f.rows[row], distanceM: n.distance, lon: f.points.index.lon(n.id), lat: f.points.index.lat(n.id) });
+      }
+    } else if (f.kind === 'vector') {
+      const p = f.points?.index.nearest(s.lon, s.lat, 1, maxM)[0];
+      if (p && f.points) {
+        const fi = f.points.featureOf[p.id];
+        consider({ layer: f, index: fi, properties: props(f.features[fi]), distanceM: p.distance, lon: f.points.index.lon(p.id), lat: f.points.index.lat(p.id), feature: f.features[fi] });
+      }
+      const l = f.lines?.nearestFeatures(s.lon, s.lat, 1, maxM)[0];
+      if (l) consider({ layer: f, index: l.feature, properties: props(f.features[l.feature]), distanceM: l.distance, lon: l.lon, lat: l.lat, feature: f.features[l.feature] });
+    }
+  }
+  return best;
+}
+
+/** Without a parcel, a point record within this distance of the subject counts as on it, metres. */
+export const ON_SITE_TOLERANCE_M = 25;
+
+/** Point records and point features of `path` on the parcel (or within {@link ON_SITE_TOLERANCE_M} of a bare point). */
+export function pointsOnSite(store: DataStore, path: PayloadPath, s: Subject): LayerHit[] {
+  const reach = Math.max(parcelRadius(s), ON_SITE_TOLERANCE_M);
+  return withinHits(store, path, s, reach).filter((h) => {
+    if (h.polygonId !== undefined || h.lon === undefined || h.lat === undefined) return false;
+    if (h.feature && h.feature.geometry.type !== 'Point' && h.feature.geometry.type !== 'MultiPoint') return false;
+    return s.parcel ? booleanPointInPolygon([h.lon, h.lat], s.parcel) : h.distanceM <= ON_SITE_TOLERANCE_M;
+  });
+}

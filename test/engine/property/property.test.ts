@@ -1,0 +1,327 @@
+// engine.property on the sample world: the payload contract of spec sections 1-3 for every sandbox address,
+// coverage statuses, empty-list semantics, licence and component filters, the core contract, degraded
+// components, geometry rules and caching.
+import Ajv2020Module from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultDataDir } from '../../../datasets/sample-world.js';
+import { createEngine, type Engine } from '../../../engine/engine.js';
+import { CORE_BLOCKS, type PropertyLicence } from '../../../engine/property/contract.js';
+import { CORE_PAYLOAD_SCHEMA, PROPERTY_PAYLOAD_SCHEMA } from '../../../engine/property/schema.js';
+import { expectEngineError } from '../../helpers/expect-engine-error.js';
+
+type Payload = Record<string, any>;
+
+// ajv is CommonJS: its default export sits on .default under ESM.
+const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as typeof Ajv2020Module.default;
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+const validateFull = ajv.compile(PROPERTY_PAYLOAD_SCHEMA);
+const validateCore = ajv.compile(CORE_PAYLOAD_SCHEMA);
+
+let engine: Engine;
+let sandbox: { address: string; state: string; lat: number; lng: number; note: string }[];
+
+beforeAll(async () => {
+  engine = await createEngine({ datasets: defaultDataDir(), threads: 2 });
+  sandbox = await engine.sandbox();
+}, 60_000);
+
+afterAll(async () => {
+  await engine?.close();
+});
+
+/** engine.property with the payload typed loosely for assertions. */
+async function prop(e: Engine, ...args: Parameters<Engine['property']>) {
+  const r = await e.property(...args);
+  return { ...r, payload: r.payload as Payload };
+}
+
+const find = (note: RegExp) => sandbox.find((s) => note.test(s.note))!;
+
+/** Every list in the payload's data blocks, with its dotted path. */
+function listsOf(p: Payload): [string, unknown[]][] {
+  const out: [string, unknown[]][] = [];
+  for (const block of ['planning', 'hazards', 'environment', 'poi', 'transport', 'utilities', 'administrative', 'public_housing', 'other_layers']) {
+    for (const [k, v] of Object.entries(p[block] ?? {})) if (Array.isArray(v)) out.push([`${block}.${k}`, v]);
+  }
+  return out;
+}
+
+describe('engine.property on every sandbox address', () => {
+  it('returns a full payload that validates against the schema, for all twelve addresses', async () => {
+    expect(sandbox).toHaveLength(12);
+    for (const s of sandbox) {
+      const r = await prop(engine, { address: s.address });
+      const ok = validateFull(r.payload);
+      expect(ok ? [] : validateFull.errors, s.address).toEqual([]);
+      expect(r.sandbox).toBe(true);
+      expect(r.state).toBe(s.state);
+      expect(r.payload.resolved.address).toBe(s.address);
+      expect(r.payload.completeness).toBe('full');
+      expect(Object.keys(r.payload.scores)).toEqual(['noise', 'flood', 'bushfire', 'heat_island', 'solar', 'walkability', 'view_quality', 'contamination', 'aircraft_noise']);
+    }
+  }, 240_000);
+
+  it('the core variant validates against the core schema and never carries scores or surfaces', async () => {
+    for (const s of sandbox.slice(0, 4)) {
+      const r = await prop(engine, { address: s.address }, { variant: 'core', components: ['scores', 'das', 'planning'], include_surfaces: true });
+      const ok = validateCore(r.payload);
+      expect(ok ? [] : validateCore.errors, s.address).toEqual([]);
+      expect(r.payload.scores).toBeUndefined();
+      expect(r.payload.surfaces).toBeUndefined();
+      expect(r.payload.other_layers).toBeUndefined();
+      expect(r.payload.meta.product_contract.included_components).toEqual(['das', 'planning']);
+    }
+  }, 120_000);
+});
+
+describe('payload semantics', () => {
+  it('an empty list is never an unavailable lookup, and every path looked up has a coverage entry', async () => {
+    const r = await prop(engine, { address: sandbox[0].address });
+    const cov = r.payload.meta.coverage_status as Record<string, { status: string; feature_count: number; lookup_complete: boolean }>;
+    for (const [path, list] of listsOf(r.payload)) {
+      if (path === 'poi.childcare_500m' || path === 'poi.childcare_500m_status') continue;
+      expect(cov[path], path).toBeDefined();
+      if (list.length === 0) expect(['checked_clear', 'not_assessed'], path).toContain(cov[path].status);
+      else expect(cov[path]).toEqual({ status: 'data_returned', feature_count: list.length, lookup_complete: true });
+    }
+    // The standing exception has no coverage entry (spec 2.5).
+    expect(r.payload.poi.childcare_500m).toEqual([]);
+    expect(r.payload.poi.childcare_500m_status).toBe('withheld_pending_publisher_consent');
+    expect(cov['poi.childcare_500m']).toBeUndefined();
+  }, 60_000);
+
+  it('reports data_returned, checked_clear and not_assessed against the held extent', async () => {
+    const vic = find(/Inside the Land Subject to Inundation/);
+    const r = await prop(engine, { address: vic.address });
+    const cov = r.payload.meta.coverage_status;
+    expect(cov['planning.zone'].status).toBe('data_returned');
+    expect(r.payload.planning.zone.length).toBeGreaterThan(0);
+    // VIC landfill is held completely: a miss is checked_clear.
+    expect(r.payload.environment.landfill).toEqual([]);
+    expect(cov['environment.landfill']).toEqual({ status: 'checked_clear', feature_count: 0, lookup_complete: true });
+    // QLD overlays are partial: a miss proves nothing.
+    const qld = find(/checked_partial_coverage/);
+    const q = await prop(engine, { address: qld.address }, { components: ['hazards.flood'] });
+    expect(q.payload.hazards.flood).toEqual([]);
+    expect(q.payload.meta.coverage_status['hazards.flood'].status).toBe('not_assessed');
+  }, 60_000);
+
+  it('keeps empty DA and school results not_assessed (spec 3)', async () => {
+    const s = sandbox[0];
+    const r = await prop(engine, { address: s.address }, { components: ['das', 'poi.schools_500m'], school_radius_m: 100 });
+    const cov = r.payload.meta.coverage_status;
+    if (r.payload.poi.schools_500m.length === 0) expect(cov['poi.schools_500m'].status).toBe('not_assessed');
+    // A point far from any application has empty DA lists: still not_assessed.
+    const far = await prop(engine, { lat: s.lat + 0.2, lng: s.lng + 0.2 }, { components: ['das'] });
+    expect(far.payload.development_applications).toEqual({ on_parcel: [], nearby_300m: [] });
+    expect(far.payload.meta.coverage_status.development_applications).toEqual({ status: 'not_assessed', feature_count: 0, lookup_complete: true });
+  }, 60_000);
+
+  it('lists DAs on the parcel at distance 0 and nearby ones most recently lodged first, within 300 m', async () => {
+    let checked = 0;
+    for (const s of sandbox) {
+      const r = await prop(engine, { address: s.address }, { components: ['das'] });
+      const { on_parcel, nearby_300m } = r.payload.development_applications;
+      for (const d of on_parcel) expect(d.distance_km).toBe(0);
+      for (const d of nearby_300m) expect(d.distance_km).toBeLessThanOrEqual(0.3);
+      const lodged = nearby_300m.map((d: { lodged: string }) => d.lodged);
+      expect(lodged).toEqual([...lodged].sort().reverse());
+      checked += nearby_300m.length;
+    }
+    expect(checked).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('gives every planning item the five core keys, and every zone its parcel share', async () => {
+    const r = await prop(engine, { address: sandbox[0].address }, { components: ['planning'] });
+    const items = Object.values(r.payload.planning).flat() as Payload[];
+    expect(items.length).toBeGreaterThan(0);
+    for (const it of items) expect(Object.keys(it.core)).toEqual(['feature_type', 'code', 'name', 'description', 'scheme']);
+    const shares = r.payload.planning.zone.map((z: Payload) => z.parcel_share);
+    for (const s of shares) expect(s).toBeGreaterThan(0);
+    expect(shares.reduce((a: number, b: number) => a + b, 0)).toBeCloseTo(1, 1);
+  });
+
+  it('follows the wa_plan_zone rule: name mirrors code, description null', async () => {
+    const wa = sandbox.find((s) => s.state === 'WA')!;
+    const r = await prop(engine, { address: wa.address }, { components: ['planning.zone'] });
+    const z = r.payload.planning.zone.find((x: Payload) => x.source === 'sample_wa_plan_zone');
+    expect(z).toBeDefined();
+    expect(z.core.name).toBe(z.core.code);
+    expect(z.core.description).toBeNull();
+  });
+
+  it('adds zones_nearby only with include_nearby_zones, each off the parcel, within the radius, with a compass direction', async () => {
+    const s = sandbox[0];
+    const without = await prop(engine, { address: s.address }, { components: ['planning'] });
+    expect(without.payload.planning.zones_nearby).toBeUndefined();
+    const r = await prop(engine, { address: s.address }, { components: ['planning'], include_nearby_zones: true, nearby_zone_radius_m: 400 });
+    expect(r.payload.meta.zones.nearby_search_radius_m).toBe(400);
+    const near = r.payload.planning.zones_nearby as Payload[];
+    expect(near.length).toBeGreaterThan(0);
+    for (const z of near) {
+      expect(z.distance_m).toBeGreaterThan(0);
+      expect(z.distance_m).toBeLessThanOrEqual(400);
+      expect(['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW']).toContain(z.direction);
+      expect(z.geometry_clip_radius_m).toBe(400);
+    }
+  });
+
+  it('resolves a coordinate to the parcel under it and its address, with the same billing identity', async () => {
+    const s = sandbox[2];
+    const byText = await prop(engine, { address: s.address }, { components: ['das'] });
+    const byPoint = await prop(engine, { lat: s.lat, lng: s.lng }, { components: ['das'] });
+    expect(byPoint.addressKey).toBe(byText.addressKey);
+    expect(byPoint.payload.resolved.parcel.pfi).toBe(byText.payload.resolved.parcel.pfi);
+    expect(byPoint.payload.resolved.address).toBe(s.address);
+    expect(byPoint.payload.resolved.match_confidence).toBeNull();
+  });
+
+  it('warns about a state the query named that the match is not in', async () => {
+    const s = sandbox.find((x) => x.state === 'VIC')!;
+    const wrong = s.address.replace(' VIC ', ' NSW ');
+    const r = await prop(engine, { address: wrong }, { components: ['das'] });
+    expect(r.payload.resolved.match_warnings).toContain('state_mismatch');
+    expect(r.payload.resolved.match_note).not.toBe('');
+  });
+
+  it('refuses text no address matches with NOT_FOUND address_unresolvable', async () => {
+    const err = await expectEngineError(() => engine.property({ address: 'zzqx plover hollow nowhere' }), 'NOT_FOUND');
+    expect(err.details.reason).toBe('address_unresolvable');
+    expect(Array.isArray(err.details.candidates)).toBe(true);
+  });
+
+  it('rejects a mixed subject and out-of-range options naming the parameter', async () => {
+    await expectEngineError(() => engine.property({ address: 'x', lat: 1 } as never), 'INVALID_ARGUMENT');
+    const e = await expectEngineError(() => engine.property({ address: sandbox[0].address }, { school_radius_m: 50 }), 'INVALID_ARGUMENT');
+    expect(e.details.parameter).toBe('school_radius_m');
+    const c = await expectEngineError(() => engine.property({ address: sandbox[0].address }, { components: ['scores.nope'] }), 'INVALID_ARGUMENT');
+    expect(c.details.parameter).toBe('components');
+  });
+});
+
+describe('licence and components', () => {
+  const scoreOnly: PropertyLicence = { components: ['scores'], geometry: false };
+
+  it('narrows to dotted selectors', async () => {
+    const r = await prop(engine, { address: sandbox[0].address }, { components: ['scores.noise', 'das', 'hazards.flood'] });
+    expect(Object.keys(r.payload.scores)).toEqual(['noise']);
+    expect(Object.keys(r.payload.hazards)).toEqual(['flood']);
+    expect(r.payload.development_applications).toBeDefined();
+    expect(r.payload.planning).toBeUndefined();
+    expect(r.payload.environment).toBeUndefined();
+  });
+
+  it('never expands the licence', async () => {
+    const r = await prop(engine, { address: sandbox[0].address }, { licence: { components: ['planning'], geometry: false }, components: ['scores.noise', 'planning.zone', 'das'] });
+    expect(r.payload.scores).toBeUndefined();
+    expect(r.payload.development_applications).toBeUndefined();
+    expect(Object.keys(r.payload.planning)).toEqual(['zone']);
+    expect(r.payload.meta.licensed_components).toEqual(['planning']);
+  });
+
+  it('a score-only licence gets scores and no core blocks', async () => {
+    const r = await prop(engine, { address: sandbox[0].address }, { licence: scoreOnly });
+    expect(Object.keys(r.payload).filter((k) => !['query', 'resolved', 'meta', 'completeness'].includes(k))).toEqual(['scores']);
+  });
+
+  it('gives geometry_omitted instead of the parcel boundary when include_geometry comes without the geometry licence', async () => {
+    const r = await prop(engine, { address: sandbox[0].address }, { include_geometry: true, licence: { components: [...CORE_BLOCKS], geometry: false }, components: ['planning'] });
+    expect(r.payload.resolved.parcel.geometry).toBeUndefined();
+    expect(r.payload.resolved.parcel.geometry_omitted).toMatch(/geometry licence/);
+    expect(r.payload.resolved.parcel.pfi).toBeTruthy();
+    for (const z of r.payload.planning.zone) expect(z.geometry).toBeUndefined();
+    const licensed = await prop(engine, { address: sandbox[0].address }, { include_geometry: true, components: ['planning'] });
+    expect(licensed.payload.resolved.parcel.geometry.type).toMatch(/Polygon/);
+    expect(licensed.payload.planning.zone[0].geometry.type).toMatch(/Polygon/);
+    expect(licensed.payload.meta.geometry.cadastre).toMatch(/synthetic/i);
+  });
+
+  it('keeps parcel geometry back where the registry does not license redistribution (QLD)', async () => {
+    const qld = sandbox.find((s) => s.state === 'QLD')!;
+    const r = await prop(engine, { address: qld.address }, { include_geometry: true, components: ['planning.zone'] });
+    expect(r.payload.resolved.parcel.geometry).toBeUndefined();
+    expect(r.payload.resolved.parcel.geometry_omitted).toMatch(/redistribution/);
+  });
+
+  it('attributes every source whose data is in the response, and lists schedule-bound sources', async () => {
+    const nsw = sandbox.find((s) => s.state === 'NSW')!;
+    const r = await prop(engine, { address: nsw.address });
+    const a = r.payload.meta.attribution;
+    const ids = a.sources.map((s: Payload) => s.source);
+    expect(ids).toContain('sample_nsw_addresses');
+    for (const z of r.payload.planning.zone) expect(ids).toContain(z.source);
+    expect(a.sources_requiring_licence_schedule).toEqual(a.sources.filter((s: Payload) => s.obligation_status === 'schedule_required').map((s: Payload) => s.source));
+    expect(r.payload.meta.source_currency.da_records.last_fetched_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  });
+});
+
+describe('surfaces', () => {
+  it('delivers the three layers with include_surfaces and names them in meta.surfaces', async () => {
+    const s = sandbox[0];
+    const r = await prop(engine, { address: s.address }, { include_surfaces: true, components: ['das'] });
+    expect(Object.keys(r.payload.surfaces).sort()).toEqual(['contours', 'heat', 'noise']);
+    expect(r.payload.meta.surfaces.delivered_layers.sort()).toEqual(['contours', 'heat', 'noise']);
+    expect(r.payload.surfaces.noise.model_path).toBeDefined();
+    expect(validateFull(r.payload) ? [] : validateFull.errors).toEqual([]);
+  }, 60_000);
+
+  it('a narrowed surfaces list computes only those layers', async () => {
+    const r = await prop(engine, { address: sandbox[1].address }, { include_surfaces: true, surfaces: ['heat'], components: ['das'] });
+    expect(Object.keys(r.payload.surfaces)).toEqual(['heat']);
+    expect(Object.keys(r.payload.meta.surfaces.attribution)).toEqual(['heat']);
+  }, 60_000);
+});
+
+describe('caching', () => {
+  it('serves repeat lookups from cache and reports when the cached parts were computed', async () => {
+    // A point no other test looks up, so the first lookup here is the one that fills the caches.
+    const s = { address: (await prop(engine, { lat: sandbox[3].lat + 0.0004, lng: sandbox[3].lng }, { components: ['das'] })).payload.resolved.address as string };
+    const t1 = new Date('2026-11-01T00:00:00Z');
+    const first = await prop(engine, { address: s.address }, { now: t1 });
+    const t2 = new Date('2026-11-05T00:00:00Z');
+    const again = await prop(engine, { address: s.address }, { now: t2 });
+    expect(again.payload.meta.as_at.layer_features).toBe(first.payload.meta.as_at.layer_features);
+    expect(again.payload.meta.as_at.scores).toBe(t1.toISOString());
+    expect(again.payload.scores).toEqual(first.payload.scores);
+    // After 7 days the layer lookups are recomputed; scores stay cached up to 31 days.
+    const later = await prop(engine, { address: s.address }, { now: new Date('2026-11-09T00:00:00Z') });
+    expect(later.payload.meta.as_at.layer_features).toBe('2026-11-09T00:00:00.000Z');
+    expect(later.payload.meta.as_at.scores).toBe(t1.toISOString());
+  }, 60_000);
+});
+
+describe('degraded components', () => {
+  it('a worker failure degrades its score: completeness partial, coverage unavailable, nothing listed empty', async () => {
+    // A 1 ms task limit times out every pool task (HAND for flood, walkability bands): real failures.
+    const e = await createEngine({ datasets: defaultDataDir(), threads: 1, taskTimeoutMs: 1 });
+    try {
+      const r = await prop(e, { address: sandbox[0].address });
+      expect(r.payload.completeness).toBe('partial');
+      expect(r.payload.degraded_components).toContain('scores.flood');
+      // The flood score still answers from its other inputs, and says HAND failed.
+      expect(r.payload.scores.flood.degraded_components).toContain('hand');
+      expect(r.payload.meta.coverage_status['scores.flood']).toEqual({ status: 'data_returned', feature_count: 1, lookup_complete: false });
+      // The planning lookups did not fail: they stay complete.
+      expect(r.payload.meta.coverage_status['planning.zone'].lookup_complete).toBe(true);
+      expect(r.payload.meta.components_status.scores).toBe('failed');
+      // Scores are not core: the response is still chargeable.
+      expect(r.chargeable).toBe(true);
+      expect(validateFull(r.payload) ? [] : validateFull.errors).toEqual([]);
+    } finally {
+      await e.close();
+    }
+  }, 60_000);
+
+  it('a failing DA store is UNAVAILABLE for development_applications, never an empty block', async () => {
+    const e = await createEngine({ datasets: defaultDataDir(), threads: 1, daDatabase: '/nonexistent-dir/propintel/das.db' });
+    try {
+      const err = await expectEngineError(() => e.property({ address: sandbox[0].address }), 'UNAVAILABLE');
+      expect(err.details.component).toBe('development_applications');
+      // Without the das block the lookup answers.
+      const r = await prop(e, { address: sandbox[0].address }, { components: ['planning'] });
+      expect(r.payload.planning).toBeDefined();
+    } finally {
+      await e.close();
+    }
+  }, 60_000);
+});
