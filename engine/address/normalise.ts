@@ -43,10 +43,12 @@ export interface ParsedQuery {
 export function parseQuery(text: string): ParsedQuery {
   let t = ` ${text.toUpperCase().replace(/[,;.]+/g, ' ')} `;
   let state: StateCode | null = null;
+  // A state name counts only at the end (before an optional postcode): "Victoria Street" is a street.
   for (const [name, code] of STATE_NAMES) {
-    if (t.includes(` ${name} `)) {
+    const m = new RegExp(` ${name}( [0-9]{4})? *$`).exec(t);
+    if (m) {
       state = code;
-      t = t.replace(` ${name} `, ' ');
+      t = `${t.slice(0, m.index)} ${m[1] ?? ''} `;
       break;
     }
   }
