@@ -18,6 +18,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'serve', summary: 'start the HTTP server', load: async () => (await import('./commands/serve.js')).serveCommand },
   { name: 'sample-world', summary: 'generate the synthetic sample world (a dataset directory)', load: async () => (await import('./commands/sample-world.js')).sampleWorldCommand },
   { name: 'lookup', summary: 'the property payload for one address or point, as JSON', load: async () => (await import('./commands/lookup.js')).lookupCommand },
+  { name: 'samples', summary: 'regenerate the canned /api/v1/property/sample responses', load: async () => (await import('./commands/samples.js')).samplesCommand },
   { name: 'sandbox', summary: 'print the twelve never-metered sandbox addresses', load: async () => (await import('./commands/sandbox.js')).sandboxCommand },
   { name: 'contours', summary: 'contour lines around a point from any GeoTIFF DEM, as GeoJSON', load: async () => (await import('./commands/contours.js')).contoursCommand },
   { name: 'noise', summary: 'road, rail and aircraft noise score and surface for a point', load: async () => (await import('./commands/noise.js')).noiseCommand },

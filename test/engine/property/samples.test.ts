@@ -1,0 +1,47 @@
+// The canned samples: present for every sample path, valid payloads, and exactly what the engine produces now
+// (regenerate with `propintel samples` after a change to the engine or the sample world).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { makeSamples } from '../../../datasets/make-samples.js';
+import { defaultDataDir } from '../../../datasets/sample-world.js';
+import { readSample, SAMPLE_NAMES, samplesDir } from '../../../engine/property/samples.js';
+import { CORE_PAYLOAD_SCHEMA, PROPERTY_PAYLOAD_SCHEMA } from '../../../engine/property/schema.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as typeof Ajv2020Module.default;
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+
+type Doc = Record<string, any>;
+
+describe('canned samples', () => {
+  it('has every sample, and the full and core samples validate against their schemas', async () => {
+    for (const name of SAMPLE_NAMES) expect(await readSample(name), name).not.toBeNull();
+    expect(await readSample('nope')).toBeNull();
+    const full = (await readSample('sample')) as Doc;
+    const vf = ajv.compile(PROPERTY_PAYLOAD_SCHEMA);
+    expect(vf(full) ? [] : vf.errors).toEqual([]);
+    const core = (await readSample('core')) as Doc;
+    const vc = ajv.compile(CORE_PAYLOAD_SCHEMA);
+    expect(vc(core) ? [] : vc.errors).toEqual([]);
+    expect(core.scores).toBeUndefined();
+  });
+
+  it('shows what each path promises', async () => {
+    const flood = (await readSample('flood')) as Doc;
+    expect(flood.scores.flood.flood_depth.value_m).toBeGreaterThan(0);
+    expect(Object.keys(((await readSample('context')) as Doc).scores).sort()).toEqual(['heat_island', 'solar', 'view_quality']);
+    expect(((await readSample('walkability')) as Doc).scores.walkability.walking_areas).toBeDefined();
+    expect(((await readSample('bushfire')) as Doc).scores.bushfire.indicative_bal).toBeDefined();
+    expect(((await readSample('contamination')) as Doc).scores.contamination.epa_status).toBeDefined();
+  });
+
+  it('are exactly what the engine produces now', async () => {
+    const out = tempDir('samples-');
+    await makeSamples(defaultDataDir(), out);
+    for (const name of SAMPLE_NAMES) {
+      expect(readFileSync(join(out, `${name}.json`), 'utf8'), `${name}.json is stale: run propintel samples`).toBe(readFileSync(join(samplesDir(), `${name}.json`), 'utf8'));
+    }
+  }, 120_000);
+});
