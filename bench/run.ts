@@ -13,9 +13,10 @@ import { walkabilitySuite } from './suites/walkability.js';
 import { scoresSuite } from './suites/scores.js';
 import { handSuite } from './suites/hand.js';
 import { contoursSuite } from './suites/contours.js';
+import { propertySuite } from './suites/property.js';
 
 /** Every suite, in run order. */
-export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, sampleWorldSuite, contoursSuite, noiseSuite, handSuite, walkabilitySuite, scoresSuite];
+export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, sampleWorldSuite, contoursSuite, noiseSuite, handSuite, walkabilitySuite, scoresSuite, propertySuite];
 
 async function main(argv: string[]): Promise<number> {
   const quick = argv.includes('--quick');

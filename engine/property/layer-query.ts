@@ -55,6 +55,26 @@ function asTurf(g: Polygon | MultiPolygon): Feature<Polygon | MultiPolygon> {
   return g.type === 'Polygon' ? turfPolygon(g.coordinates) : turfMultiPolygon(g.coordinates);
 }
 
+/** The outer-ring vertices of a parcel (closing vertex left out). */
+function parcelVertices(p: Polygon | MultiPolygon): number[][] {
+  const rings = p.type === 'Polygon' ? [p.coordinates[0]] : p.coordinates.map((q) => q[0]);
+  return rings.flatMap((r) => r.slice(0, -1));
+}
+
+/** True when some vertex of `g` lies strictly inside `parcel` (checked only within the parcel's box). */
+function polygonReachesInto(g: Polygon | MultiPolygon, parcel: Polygon | MultiPolygon): boolean {
+  const verts = parcelVertices(parcel);
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const [x, y] of verts) {
+    x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y);
+  }
+  const polys = g.type === 'Polygon' ? [g.coordinates] : g.coordinates;
+  for (const poly of polys) for (const ring of poly) for (const [x, y] of ring) {
+    if (x > x0 && x < x1 && y > y0 && y < y1 && booleanPointInPolygon([x, y], parcel, { ignoreBoundary: true })) return true;
+  }
+  return false;
+}
+
 /** Share of `parcel` covered by `g`, 0-1. */
 export function coverShare(parcel: Polygon | MultiPolygon, g: Polygon | MultiPolygon): number {
   const p = asTurf(parcel);
@@ -80,7 +100,13 @@ export function coveringHits(store: DataStore, path: PayloadPath, s: Subject, la
       const p = props(f);
       if (filter && !filter(p)) continue;
       if (s.parcel) {
-        const share = coverShare(s.parcel, f.geometry as Polygon | MultiPolygon);
+        // Fast path: a polygon holding every vertex of the parcel covers it whole (parcels are near-convex
+        // lots; the exact overlay runs only for the polygons that cross the parcel boundary).
+        const verts = parcelVertices(s.parcel);
+        const inside = verts.filter(([x, y]) => l.polygons!.index.contains(c.id, x, y)).length;
+        // No parcel vertex inside and no polygon vertex inside the parcel: at most a shared boundary.
+        if (inside === 0 && !polygonReachesInto(f.geometry as Polygon | MultiPolygon, s.parcel)) continue;
+        const share = inside === verts.length ? 1 : coverShare(s.parcel, f.geometry as Polygon | MultiPolygon);
         if (share < MIN_PARCEL_SHARE && !c.inside) continue;
         hits.push({ layer: l, index: fi, properties: p, distanceM: 0, feature: f, parcelShare: Math.round(share * 1000) / 1000 });
       } else if (c.inside) {

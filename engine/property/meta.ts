@@ -54,9 +54,11 @@ export function sourceIdsIn(value: unknown, ids: ReadonlySet<string>, path = '',
       out.set(value, set);
     }
   } else if (Array.isArray(value)) {
+    // Coordinate and grid arrays hold numbers only: nothing to find there.
+    if (value.length === 0 || typeof value[0] === 'number' || (Array.isArray(value[0]) && typeof value[0][0] === 'number')) return out;
     for (const v of value) sourceIdsIn(v, ids, path, out);
   } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) sourceIdsIn(v, ids, path.split('.').length >= 2 ? path : path ? `${path}.${k}` : k, out);
+    for (const [k, v] of Object.entries(value)) if (k !== 'geometry' && k !== 'coordinates' && k !== 'values') sourceIdsIn(v, ids, path.split('.').length >= 2 ? path : path ? `${path}.${k}` : k, out);
   }
   return out;
 }
