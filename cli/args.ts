@@ -34,3 +34,16 @@ export function numberFlag(name: string, value: string | undefined, fallback: nu
   if (range?.max !== undefined && n > range.max) throw new UsageError(`--${name} must be at most ${range.max}, got ${value}`);
   return n;
 }
+
+/**
+ * Joins `--lat -37.8` into `--lat=-37.8` for the named flags: node's parseArgs reads a value starting with
+ * '-' as a flag.
+ */
+export function joinNegativeValues(args: string[], flags: readonly string[] = ['--lon', '--lng', '--lat']): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (flags.includes(args[i]) && /^-\d/.test(args[i + 1] ?? '')) out.push(`${args[i]}=${args[++i]}`);
+    else out.push(args[i]);
+  }
+  return out;
+}

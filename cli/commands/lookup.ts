@@ -8,7 +8,7 @@ import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.j
 import { createEngine } from '../../engine/engine.js';
 import type { PropertyOptions, PropertySubject, SurfaceLayer } from '../../engine/property/contract.js';
 import { EXIT_OK, UsageError, type Command } from '../command.js';
-import { parseFlags } from '../args.js';
+import { parseFlags, joinNegativeValues } from '../args.js';
 
 const FLAGS = {
   data: { type: 'string' },
@@ -28,14 +28,6 @@ const FLAGS = {
   compact: { type: 'boolean' },
 } as const;
 
-function joinNegativeValues(args: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    if (['--lon', '--lng', '--lat'].includes(args[i]) && /^-\d/.test(args[i + 1] ?? '')) out.push(`${args[i]}=${args[++i]}`);
-    else out.push(args[i]);
-  }
-  return out;
-}
 
 function num(name: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;

@@ -6,7 +6,7 @@ import { loadNoiseNetworkFiles, type NoiseFiles } from '../../engine/noise/load-
 import { noiseSurface } from '../../engine/noise/noise-grid.js';
 import { noiseScore } from '../../engine/noise/noise-score.js';
 import { EXIT_OK, UsageError, type Command } from '../command.js';
-import { numberFlag, parseFlags, type FlagValues } from '../args.js';
+import { numberFlag, parseFlags, type FlagValues, joinNegativeValues } from '../args.js';
 
 const FLAGS = {
   roads: { type: 'string' },
@@ -21,15 +21,6 @@ const FLAGS = {
   compact: { type: 'boolean' },
 } as const;
 
-/** Joins `--lon -37.8` into `--lon=-37.8`: node's parseArgs reads a value starting with '-' as a flag. */
-function joinNegativeValues(args: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    if ((args[i] === '--lon' || args[i] === '--lat') && /^-\d/.test(args[i + 1] ?? '')) out.push(`${args[i]}=${args[++i]}`);
-    else out.push(args[i]);
-  }
-  return out;
-}
 
 /** The data files named on the command line (kept apart so a catalogue source can replace it). */
 export function noiseFilesFromFlags(values: FlagValues<typeof FLAGS>): NoiseFiles {
