@@ -353,6 +353,11 @@ export class Engine implements PropertyService {
     return propertyLookup(this.deps, subject, options);
   }
 
+  /** See {@link PropertyService.dataRevision}: the DA store's revision (0 until it is opened). */
+  dataRevision(): number {
+    return this.daStore?.revision ?? 0;
+  }
+
   /** The never-metered sandbox addresses of the dataset directory. */
   async sandbox(): Promise<SandboxAddress[]> {
     return (await this.store.sandbox()) as SandboxAddress[];

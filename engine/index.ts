@@ -17,5 +17,5 @@ export * from './da/index.js';
 export { createEngine, Engine, type EngineOptions, type ScoresOptions, type ScoresResult, type SurfacesOptions, type SurfacesResult } from './engine.js';
 export * from './property/contract.js';
 export { resolveOptions, validateSubject, LIMITS, type ResolvedOptions } from './property/options.js';
-export { PROPERTY_PAYLOAD_SCHEMA, CORE_PAYLOAD_SCHEMA } from './property/schema.js';
+export { PROPERTY_PAYLOAD_SCHEMA, CORE_PAYLOAD_SCHEMA, USAGE_SCHEMA } from './property/schema.js';
 export { readSample, SAMPLE_NAMES, type SampleName } from './property/samples.js';

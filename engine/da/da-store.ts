@@ -37,6 +37,7 @@ const SCHEMA_VERSION = 1;
 export class DaStore {
   private readonly records = new Map<number, DaRecord>();
   private readonly index = new MutablePointIndex();
+  private revisionCount = 0;
 
   private constructor(private readonly db: Database.Database) {
     for (const row of db.prepare('SELECT json FROM das').iterate() as Iterable<{ json: string }>) {
@@ -71,6 +72,14 @@ export class DaStore {
     return this.records.size;
   }
 
+  /**
+   * Increases with every upsert. DA lookups are never cached (spec 2.8), so anything that holds a response
+   * containing DAs (the server's response cache) keys on this and drops what an upsert made stale.
+   */
+  get revision(): number {
+    return this.revisionCount;
+  }
+
   /** Inserts or replaces records in one transaction; the in-memory index follows. */
   upsert(records: readonly DaRecord[]): { inserted: number; updated: number } {
     const stmt = this.db.prepare(`INSERT INTO das (id, state, council, category, lodged, last_fetched_at, lon, lat, json) VALUES (@id, @state, @council, @category, @lodged, @last_fetched_at, @lng, @lat, @json)
@@ -85,6 +94,7 @@ export class DaStore {
       }
     })();
     for (const r of records) this.records.set(r.id, r);
+    if (records.length) this.revisionCount++;
     this.index.load(records.map((r) => ({ id: r.id, lon: r.lng, lat: r.lat })));
     return { inserted, updated };
   }

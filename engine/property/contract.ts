@@ -99,25 +99,32 @@ export interface LicenceRefusal {
   requested: string[];
 }
 
-/** Checks a request against a licence before the lookup; null when it is allowed. */
-export function checkLicence(options: Pick<PropertyOptions, 'include_geometry' | 'include_surfaces' | 'variant' | 'licence'>): LicenceRefusal | null {
+/**
+ * Checks a request against a licence before the lookup; null when it is allowed. Refused (the server's 403):
+ * include_geometry or include_surfaces without the geometry licence; /core on a key without the complete Core
+ * component set; a `components` list none of whose blocks the key covers (a list that names some covered
+ * blocks is narrowed to them instead, spec 4: "intersected with the licence; never expands it").
+ */
+export function checkLicence(options: Pick<PropertyOptions, 'include_geometry' | 'include_surfaces' | 'variant' | 'licence' | 'components'>): LicenceRefusal | null {
   const licence = options.licence ?? FULL_LICENCE;
-  const missing: string[] = [];
-  if (options.include_geometry && !licence.geometry) missing.push('include_geometry');
-  if (options.include_surfaces && !licence.geometry) missing.push('include_surfaces');
   if (options.variant === 'core') {
     const absent = CORE_BLOCKS.filter((b) => !licence.components.includes(b));
-    if (absent.length) missing.push(...absent.map((b) => `core:${b}`));
+    if (absent.length) {
+      return { error: 'not_licensed', message: `this key does not cover the complete Core component set that /core requires (missing: ${absent.join(', ')})`, requested: [...absent] };
+    }
   }
-  if (!missing.length) return null;
-  const what = missing.map((m) => (m.startsWith('core:') ? m.slice(5) : m));
-  return {
-    error: 'not_licensed',
-    message: options.variant === 'core' && missing.some((m) => m.startsWith('core:'))
-      ? `this key does not cover the complete Core component set (missing: ${what.filter((_, i) => missing[i].startsWith('core:')).join(', ')})`
-      : `this key is not licensed for ${what.join(' and ')}: geometry and surfaces need the geometry licence`,
-    requested: what,
-  };
+  const geometry: string[] = [];
+  if (options.include_geometry && !licence.geometry) geometry.push('include_geometry');
+  if (options.include_surfaces && !licence.geometry) geometry.push('include_surfaces');
+  if (geometry.length) {
+    return { error: 'not_licensed', message: `this key is not licensed for ${geometry.join(' and ')}: geometry and surfaces need the geometry licence`, requested: geometry };
+  }
+  const asked = (options.components ?? []).map((c) => c.trim().split('.')[0]).filter(Boolean);
+  if (asked.length && !asked.some((b) => licence.components.includes(b as PropertyBlock))) {
+    const blocks = [...new Set(asked)];
+    return { error: 'not_licensed', message: `this key is not licensed for any of the requested components (${blocks.join(', ')}); it covers ${licence.components.join(', ') || 'none'}`, requested: blocks };
+  }
+  return null;
 }
 
 /** A row of `/api/v1/property/sandbox` (DESIGN.md). */
@@ -137,4 +144,9 @@ export interface PropertyService {
   sandbox(): Promise<SandboxAddress[]>;
   /** A canned sample by name (`sample`, `core`, `walkability`, `flood`, `bushfire`, `context`, `contamination`), or null. */
   sample(name: string): Promise<unknown | null>;
+  /**
+   * A number that changes whenever data that is never cached (the DA records) changes. A caller holding
+   * finished payloads (the server's response cache) keys them on it, so a DA upsert is seen at once.
+   */
+  dataRevision(): number;
 }

@@ -105,9 +105,25 @@ const meta = (variant: 'full' | 'core'): Schema => ({
     source_currency: { type: 'object', required: ['da_records'], additionalProperties: { type: 'object', required: ['last_fetched_at', 'established', 'repull'] } },
     api: obj({ major_version: { const: 'v1' }, score_model_version: { const: 'v1' } }),
     not_charged_reason: str,
-    documentation: { type: 'object' },
+    documentation: obj({ version: str, hash: str }),
   },
   additionalProperties: false,
+});
+
+/**
+ * `usage` (spec 2.9), added by the server's meter (a library lookup has none): the period's count, quota and
+ * key, when it resets, whether this call was charged, and the legacy `*_month*` aliases (spec 9).
+ */
+export const USAGE_SCHEMA: Schema = obj({
+  unique_addresses_this_period: { type: 'integer', minimum: 0 },
+  period_quota: { type: 'integer', minimum: 0 },
+  billing_period_key: { type: 'string', pattern: '^(\\d{6}|\\d{8})$' },
+  period_kind: { enum: ['calendar', 'anchored'] },
+  resets_at: { type: 'string', format: 'date-time' },
+  charged: { type: 'boolean' },
+  unique_addresses_this_month: { type: 'integer', minimum: 0 },
+  monthly_quota: { type: 'integer', minimum: 0 },
+  billing_month: { type: 'string', pattern: '^(\\d{6}|\\d{8})$' },
 });
 
 function payloadSchema(variant: 'full' | 'core'): Schema {
@@ -153,7 +169,7 @@ function payloadSchema(variant: 'full' | 'core'): Schema {
     };
   }
   blocks.meta = meta(variant);
-  blocks.usage = { type: 'object' };
+  blocks.usage = USAGE_SCHEMA;
   blocks.completeness = { enum: ['full', 'partial'] };
   blocks.degraded_components = arr(str);
   return {
