@@ -1,0 +1,266 @@
+/**
+ * The embedded store: one SQLite file (better-sqlite3, WAL) with the API keys, the usage meter and the
+ * engine's persistent caches. Charging runs in an IMMEDIATE transaction, so it is atomic both inside this
+ * process (better-sqlite3 is synchronous) and across processes sharing the file (the write lock is taken
+ * before the count is read; `busy_timeout` makes a second writer wait instead of failing).
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { TtlCache, type Cache } from '../../engine/cache/ttl-cache.js';
+import type { ApiKeyRecord, ChargeOutcome, ServerStore } from './store.js';
+
+/** The schema version this code reads and writes. */
+export const STORE_SCHEMA_VERSION = 1;
+
+/** Options of {@link SqliteStore.open}. */
+export interface SqliteStoreOptions {
+  /** Entries of each cache namespace's in-memory tier (default 2,000). */
+  memoryEntries?: number;
+  /** Rows kept per cache namespace on disk; the oldest go first (default 50,000). */
+  maxCacheRows?: number;
+}
+
+interface KeyRow {
+  id: string;
+  hash: string;
+  label: string | null;
+  components: string;
+  geometry: number;
+  quota: number;
+  period: string;
+  effective_date: string | null;
+  onboarding_until: string | null;
+  da_daily_limit: number | null;
+  childcare: string | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+const parsedComponents = new Map<string, ApiKeyRecord['components']>();
+
+function toRecord(r: KeyRow): ApiKeyRecord {
+  // Keys share a handful of component lists; parse each once (the request path reads a key per request).
+  let components = parsedComponents.get(r.components);
+  if (!components) {
+    components = JSON.parse(r.components) as ApiKeyRecord['components'];
+    if (parsedComponents.size < 1000) parsedComponents.set(r.components, components);
+  }
+  return {
+    id: r.id,
+    hash: r.hash,
+    label: r.label,
+    components: [...components],
+    geometry: r.geometry === 1,
+    quota: r.quota,
+    period: r.period as ApiKeyRecord['period'],
+    effective_date: r.effective_date,
+    onboarding_until: r.onboarding_until,
+    da_daily_limit: r.da_daily_limit,
+    childcare: r.childcare ? (JSON.parse(r.childcare) as ApiKeyRecord['childcare']) : null,
+    created_at: r.created_at,
+    revoked_at: r.revoked_at,
+  };
+}
+
+/** The SQLite implementation of {@link ServerStore}. */
+export class SqliteStore implements ServerStore {
+  private readonly stmts;
+  private readonly chargeTx: (keyId: string, periodKey: string, addressKey: string, quota: number, at: string) => ChargeOutcome;
+  private readonly caches = new Map<string, Cache>();
+
+  private constructor(readonly path: string, private readonly db: Database.Database, private readonly options: SqliteStoreOptions) {
+    const s = {
+      insertKey: db.prepare(`INSERT INTO api_keys (id, hash, label, components, geometry, quota, period, effective_date, onboarding_until, da_daily_limit, childcare, created_at, revoked_at)
+        VALUES (@id, @hash, @label, @components, @geometry, @quota, @period, @effective_date, @onboarding_until, @da_daily_limit, @childcare, @created_at, @revoked_at)`),
+      keyById: db.prepare('SELECT * FROM api_keys WHERE id = ?'),
+      listKeys: db.prepare('SELECT * FROM api_keys ORDER BY created_at, id'),
+      revoke: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+      setQuota: db.prepare('UPDATE api_keys SET quota = ? WHERE id = ? AND revoked_at IS NULL'),
+      seen: db.prepare('SELECT 1 FROM usage_addresses WHERE key_id = ? AND period_key = ? AND address_key = ?').pluck(),
+      used: db.prepare('SELECT used FROM usage_counts WHERE key_id = ? AND period_key = ?').pluck(),
+      addAddress: db.prepare('INSERT INTO usage_addresses (key_id, period_key, address_key, charged_at) VALUES (?, ?, ?, ?)'),
+      bump: db.prepare(`INSERT INTO usage_counts (key_id, period_key, used) VALUES (?, ?, 1)
+        ON CONFLICT (key_id, period_key) DO UPDATE SET used = used + 1`),
+    };
+    this.stmts = s;
+    const charge = db.transaction((keyId: string, periodKey: string, addressKey: string, quota: number, at: string): ChargeOutcome => {
+      const used = (s.used.get(keyId, periodKey) as number | undefined) ?? 0;
+      if (s.seen.get(keyId, periodKey, addressKey)) return { outcome: 'repeat', used };
+      if (used >= quota) return { outcome: 'quota_exceeded', used };
+      s.addAddress.run(keyId, periodKey, addressKey, at);
+      s.bump.run(keyId, periodKey);
+      return { outcome: 'charged', used: used + 1 };
+    });
+    this.chargeTx = (...args) => charge.immediate(...args);
+  }
+
+  /** Opens (creating when absent) a store file, or `:memory:`. */
+  static open(path: string, options: SqliteStoreOptions = {}): SqliteStore {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    const db = new Database(path);
+    try {
+      if (path !== ':memory:') db.pragma('journal_mode = WAL');
+      db.pragma('busy_timeout = 5000');
+      db.pragma('synchronous = NORMAL');
+      db.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS api_keys (id TEXT PRIMARY KEY, hash TEXT NOT NULL, label TEXT, components TEXT NOT NULL,
+          geometry INTEGER NOT NULL, quota INTEGER NOT NULL, period TEXT NOT NULL, effective_date TEXT, onboarding_until TEXT,
+          da_daily_limit INTEGER, childcare TEXT, created_at TEXT NOT NULL, revoked_at TEXT);
+        CREATE TABLE IF NOT EXISTS usage_addresses (key_id TEXT NOT NULL, period_key TEXT NOT NULL, address_key TEXT NOT NULL,
+          charged_at TEXT NOT NULL, PRIMARY KEY (key_id, period_key, address_key)) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS usage_counts (key_id TEXT NOT NULL, period_key TEXT NOT NULL, used INTEGER NOT NULL,
+          PRIMARY KEY (key_id, period_key)) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS cache (ns TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, stored_at INTEGER NOT NULL,
+          expires_at INTEGER NOT NULL, PRIMARY KEY (ns, key)) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS cache_age ON cache (ns, stored_at);`);
+      const v = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get() as string | undefined;
+      if (v === undefined) db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(String(STORE_SCHEMA_VERSION));
+      else if (Number(v) !== STORE_SCHEMA_VERSION) throw new Error(`the store ${path} has schema version ${v}; this propintel reads ${STORE_SCHEMA_VERSION}`);
+      db.prepare('DELETE FROM cache WHERE expires_at <= ?').run(Date.now());
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    return new SqliteStore(path, db, options);
+  }
+
+  async insertKey(record: ApiKeyRecord): Promise<void> {
+    this.stmts.insertKey.run({ ...record, components: JSON.stringify(record.components), geometry: record.geometry ? 1 : 0, childcare: record.childcare ? JSON.stringify(record.childcare) : null });
+  }
+
+  async keyById(id: string): Promise<ApiKeyRecord | undefined> {
+    return this.keyByIdSync(id);
+  }
+
+  /** {@link keyById} without the promise: the request path's hot read. */
+  keyByIdSync(id: string): ApiKeyRecord | undefined {
+    const r = this.stmts.keyById.get(id) as KeyRow | undefined;
+    return r ? toRecord(r) : undefined;
+  }
+
+  async listKeys(): Promise<ApiKeyRecord[]> {
+    return (this.stmts.listKeys.all() as KeyRow[]).map(toRecord);
+  }
+
+  async revokeKey(id: string, at: Date): Promise<boolean> {
+    return this.stmts.revoke.run(at.toISOString(), id).changes === 1;
+  }
+
+  async setQuota(id: string, quota: number): Promise<boolean> {
+    return this.stmts.setQuota.run(quota, id).changes === 1;
+  }
+
+  async charge(keyId: string, periodKey: string, addressKey: string, quota: number, at: Date): Promise<ChargeOutcome> {
+    return this.chargeTx(keyId, periodKey, addressKey, quota, at.toISOString());
+  }
+
+  async used(keyId: string, periodKey: string): Promise<number> {
+    return (this.stmts.used.get(keyId, periodKey) as number | undefined) ?? 0;
+  }
+
+  cache(namespace: string): Cache {
+    let c = this.caches.get(namespace);
+    if (!c) this.caches.set(namespace, (c = new TieredCache(new TtlCache(this.options.memoryEntries ?? 2000), new SqliteCache(this.db, namespace, this.options.maxCacheRows ?? 50_000))));
+    return c;
+  }
+
+  async dropCachesExcept(keep: readonly string[]): Promise<number> {
+    const marks = keep.map(() => '?').join(', ');
+    return this.db.prepare(`DELETE FROM cache${keep.length ? ` WHERE ns NOT IN (${marks})` : ''}`).run(...keep).changes;
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
+
+/**
+ * A cache namespace in the store's `cache` table. Values are JSON; an entry past its expiry is gone. Every
+ * 500 writes, expired rows and rows beyond `maxRows` (oldest first) are deleted.
+ */
+export class SqliteCache implements Cache {
+  private readonly get_;
+  private readonly set_;
+  private readonly del;
+  private readonly clear_;
+  private readonly prune;
+  private writes = 0;
+
+  constructor(private readonly db: Database.Database, readonly namespace: string, private readonly maxRows: number) {
+    this.get_ = db.prepare('SELECT value, stored_at, expires_at FROM cache WHERE ns = ? AND key = ?');
+    this.set_ = db.prepare('INSERT OR REPLACE INTO cache (ns, key, value, stored_at, expires_at) VALUES (?, ?, ?, ?, ?)');
+    this.del = db.prepare('DELETE FROM cache WHERE ns = ? AND key = ?');
+    this.clear_ = db.prepare('DELETE FROM cache WHERE ns = ?');
+    const expired = db.prepare('DELETE FROM cache WHERE ns = ? AND expires_at <= ?');
+    const oldest = db.prepare('DELETE FROM cache WHERE ns = ? AND key IN (SELECT key FROM cache WHERE ns = ? ORDER BY stored_at DESC LIMIT -1 OFFSET ?)');
+    this.prune = db.transaction((now: number) => {
+      expired.run(namespace, now);
+      oldest.run(namespace, namespace, this.maxRows);
+    });
+  }
+
+  get<T>(key: string, now = new Date()): { value: T; storedAt: Date } | undefined {
+    const e = this.entry<T>(key, now);
+    return e && { value: e.value, storedAt: e.storedAt };
+  }
+
+  /** The entry with its expiry, or undefined when absent or expired at `now` (an expired row is deleted). */
+  entry<T>(key: string, now = new Date()): { value: T; storedAt: Date; expiresAt: number } | undefined {
+    const r = this.get_.get(this.namespace, key) as { value: string; stored_at: number; expires_at: number } | undefined;
+    if (!r) return undefined;
+    if (r.expires_at <= now.getTime()) {
+      this.del.run(this.namespace, key);
+      return undefined;
+    }
+    return { value: JSON.parse(r.value) as T, storedAt: new Date(r.stored_at), expiresAt: r.expires_at };
+  }
+
+  set(key: string, value: unknown, ttlMs: number, now = new Date()): void {
+    if (!(ttlMs > 0)) return;
+    this.set_.run(this.namespace, key, JSON.stringify(value), now.getTime(), now.getTime() + ttlMs);
+    if (++this.writes % 500 === 0) this.prune(now.getTime());
+  }
+
+  delete(key: string): void {
+    this.del.run(this.namespace, key);
+  }
+
+  clear(): void {
+    this.clear_.run(this.namespace);
+  }
+}
+
+/**
+ * A fast in-memory tier in front of a persistent one. A miss in memory that the disk answers is promoted
+ * (with the same stored time, for the remaining lifetime), so `storedAt`, and the payload's `meta.as_at`,
+ * stay those of the original computation.
+ */
+export class TieredCache implements Cache {
+  constructor(private readonly memory: TtlCache, private readonly disk: SqliteCache) {}
+
+  get<T>(key: string, now = new Date()): { value: T; storedAt: Date } | undefined {
+    const m = this.memory.get<T>(key, now);
+    if (m) return m;
+    const d = this.disk.entry<T>(key, now);
+    if (!d) return undefined;
+    // Stored as of the original time, expiring when the disk entry does.
+    this.memory.set(key, d.value, d.expiresAt - d.storedAt.getTime(), d.storedAt);
+    return { value: d.value, storedAt: d.storedAt };
+  }
+
+  set(key: string, value: unknown, ttlMs: number, now = new Date()): void {
+    this.memory.set(key, value, ttlMs, now);
+    this.disk.set(key, value, ttlMs, now);
+  }
+
+  delete(key: string): void {
+    this.memory.delete(key);
+    this.disk.delete(key);
+  }
+
+  clear(): void {
+    this.memory.clear();
+    this.disk.clear();
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * The server's storage behind one interface: API keys, the usage meter and the engine's caches. The embedded
+ * default is SQLite (sqlite-store.ts); the interface is asynchronous so that a PostgreSQL implementation, with
+ * several server replicas sharing one meter, can follow without changing callers. The engine's `Cache` is
+ * synchronous (it is read inside a lookup): a networked store would put an in-memory tier in front of it.
+ */
+import type { Cache } from '../../engine/cache/ttl-cache.js';
+import type { StateCode } from '../../engine/catalogue/states.js';
+import type { PropertyBlock } from '../../engine/property/contract.js';
+import type { PeriodKind } from '../metering/billing-period.js';
+
+/** A key's childcare market-intelligence entitlement (the childcare API reads it). */
+export interface ChildcareEntitlement {
+  /** `active` or `inactive`; an active entitlement past `expires` is expired. */
+  status: 'active' | 'inactive';
+  /** YYYY-MM-DD, inclusive, or null for no expiry. */
+  expires: string | null;
+  /** States and territories the key may query. */
+  states: StateCode[];
+  /** The enabled add-on (e.g. `reports`), or null. */
+  add_on: string | null;
+}
+
+/** An API key as stored: everything but the secret, which is kept only as its hash. */
+export interface ApiKeyRecord {
+  /** Public id (12 hex characters); appears in the key itself, listings and logs. */
+  id: string;
+  /** SHA-256 of the secret, hex. */
+  hash: string;
+  /** Free text to tell keys apart (e.g. a client's name). */
+  label: string | null;
+  /** Payload blocks the key covers (spec 5.3). */
+  components: PropertyBlock[];
+  /** The geometry licence: geometry, surfaces and the parcel boundary. */
+  geometry: boolean;
+  /** Unique addresses per billing period. */
+  quota: number;
+  /** Calendar (`YYYYMM`) or anchored to `effective_date` (`YYYYMMDD`). */
+  period: PeriodKind;
+  /** YYYY-MM-DD; required for anchored keys. */
+  effective_date: string | null;
+  /** YYYY-MM-DD, inclusive: nothing meters until the end of that day (Melbourne time). */
+  onboarding_until: string | null;
+  /** Requests per day on the DA listing API, or null for no limit. */
+  da_daily_limit: number | null;
+  /** The childcare entitlement, or null when the key has none. */
+  childcare: ChildcareEntitlement | null;
+  /** ISO timestamp. */
+  created_at: string;
+  /** ISO timestamp, or null while the key is live. */
+  revoked_at: string | null;
+}
+
+/** What happened when a lookup was offered to the meter. */
+export interface ChargeOutcome {
+  /** `charged` (a new address this period), `repeat` (already counted: free) or `quota_exceeded` (refused). */
+  outcome: 'charged' | 'repeat' | 'quota_exceeded';
+  /** Unique addresses counted in the period after this call. */
+  used: number;
+}
+
+/** API keys. */
+export interface KeyStore {
+  /** Stores a new key; throws when the id exists. */
+  insertKey(record: ApiKeyRecord): Promise<void>;
+  /** The key with `id` (revoked ones included), or undefined. */
+  keyById(id: string): Promise<ApiKeyRecord | undefined>;
+  /** Every key, oldest first. */
+  listKeys(): Promise<ApiKeyRecord[]>;
+  /** Marks a key revoked at `at`; false when no live key has that id. */
+  revokeKey(id: string, at: Date): Promise<boolean>;
+  /** Sets a live key's quota (a top-up); false when no live key has that id. */
+  setQuota(id: string, quota: number): Promise<boolean>;
+}
+
+/** The usage meter: unique addresses per key per billing period. */
+export interface UsageMeter {
+  /**
+   * Counts `addressKey` for the key in the period, atomically: a repeat is free, a new address is charged
+   * while fewer than `quota` are counted and refused otherwise. Concurrent calls (from any process sharing
+   * the store) never exceed the quota or count one address twice.
+   */
+  charge(keyId: string, periodKey: string, addressKey: string, quota: number, at: Date): Promise<ChargeOutcome>;
+  /** Unique addresses counted for the key in the period. */
+  used(keyId: string, periodKey: string): Promise<number>;
+}
+
+/** The whole store. */
+export interface ServerStore extends KeyStore, UsageMeter {
+  /** A persistent cache for the engine (layer lookups, scores and surfaces), one namespace each. */
+  cache(namespace: string): Cache;
+  /** Deletes every cached entry outside `keep` (namespaces of another dataset or engine version). */
+  dropCachesExcept(keep: readonly string[]): Promise<number>;
+  /** Closes the store; later calls fail. */
+  close(): Promise<void>;
+}
