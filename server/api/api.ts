@@ -1,0 +1,305 @@
+/**
+ * The HTTP API, independent of the transport: a request in (method, path, raw query, the headers it reads),
+ * a response out. server/transport/ binds it to uWebSockets.js (the server) and to node:http (the benchmark's
+ * reference), so both serve exactly the same handler.
+ *
+ * A keyed property request runs: authenticate (401) -> parse and validate the query (422) -> licence (403)
+ * -> the lookup, from the response cache when the same request was answered before (503 / 422 from the
+ * engine) -> meter (429) -> 200 with `usage`. A handler never lets an exception escape: everything becomes
+ * the spec's error body through one table (api-error.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import { isEngineError } from '../../engine/errors.js';
+import { checkLicence, type PropertyLicence, type PropertyOptions, type PropertyService, type PropertySubject } from '../../engine/property/contract.js';
+import { resolveOptions, validateSubject } from '../../engine/property/options.js';
+import { LAYER_TTL_MS, SCORE_TTL_MS } from '../../engine/property/property-lookup.js';
+import { VERSION } from '../../engine/version.js';
+import { bearerToken, keyIdOf, keyMatches } from '../keys/api-key.js';
+import { BillingPeriodCache } from '../metering/billing-period.js';
+import { meterLookup } from '../metering/meter.js';
+import { documentationStamp, openApiDocument } from '../openapi/openapi.js';
+import { renderDocsPage } from '../openapi/docs-page.js';
+import { SILENT_LOG, type RequestLog } from '../request-log.js';
+import type { ApiKeyRecord, ServerStore } from '../store/store.js';
+import { ApiError, toApiError } from './api-error.js';
+import { acceptsGzip, finishPayload, serialisePayload, staticBody, type StaticBody } from './payload-body.js';
+import { parsePropertyQuery, rejectUnknown, decodeQuery } from './query.js';
+import { payloadExpiry, ResponseCache, type CachedResponse } from './response-cache.js';
+import { ROUTES, type Route } from './routes.js';
+
+/** A request as the API reads it (read synchronously by the transport). */
+export interface ApiRequest {
+  /** Upper-case HTTP method. */
+  method: string;
+  /** The path, without the query string. */
+  path: string;
+  /** The raw query string (after `?`), or ''. */
+  query: string;
+  /** The Authorization header, or ''. */
+  authorization: string;
+  /** The client's X-Request-Id header, or ''. */
+  requestId: string;
+  /** The Accept-Encoding header, or '' (gzip is used when it is accepted). */
+  acceptEncoding: string;
+}
+
+/** A response to write. */
+export interface ApiResponse {
+  status: number;
+  contentType: string;
+  headers: Record<string, string>;
+  body: Buffer | string;
+}
+
+/** Options of {@link Api}. */
+export interface ApiOptions {
+  /** The property engine (or anything implementing its contract). */
+  service: PropertyService;
+  /** Keys, meter and caches. */
+  store: ServerStore;
+  /** The time used for billing periods and caches (injectable for tests); default the system clock. */
+  clock?: () => Date;
+  /** Request and error log; default silent. */
+  log?: RequestLog;
+  /** Bytes of finished payloads kept for repeat requests (default 128 MiB; 0 disables the cache). */
+  responseCacheBytes?: number;
+  /** Named in /healthz (`server`), e.g. `uWebSockets.js`. */
+  transport?: string;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** Whether the client went away; `signal` is made on demand (server/transport/lazy-abort.ts). */
+export interface AbortSource {
+  readonly aborted: boolean;
+  readonly signal: AbortSignal;
+}
+
+interface ValidQuery {
+  subject: PropertySubject;
+  options: PropertyOptions;
+  canonical: string;
+}
+
+const clientClosed = () => new ApiError(499, 'client_closed', 'the client closed the request');
+
+interface PendingLookup {
+  promise: Promise<CachedResponse>;
+  controller: AbortController;
+  waiters: number;
+}
+
+/** The API. */
+export class Api {
+  /** Requests being answered now (graceful shutdown waits for 0). */
+  inFlight = 0;
+  transport: string;
+  private readonly service: PropertyService;
+  private readonly store: ServerStore;
+  private readonly clock: () => Date;
+  private readonly log: RequestLog;
+  private readonly routes = new Map<string, Route>();
+  private readonly responses: ResponseCache;
+  private readonly pending = new Map<string, PendingLookup>();
+  private readonly periods = new BillingPeriodCache();
+  private readonly queries = new Map<string, ValidQuery>();
+  private readonly statics = new Map<string, Promise<StaticBody | null>>();
+  private readonly bootId = randomBytes(4).toString('hex');
+  private counter = 0;
+  private readonly documentation = documentationStamp();
+
+  constructor(options: ApiOptions) {
+    this.service = options.service;
+    this.store = options.store;
+    this.clock = options.clock ?? (() => new Date());
+    this.log = options.log ?? SILENT_LOG;
+    this.responses = new ResponseCache(options.responseCacheBytes ?? 128 * 1024 * 1024);
+    this.transport = options.transport ?? 'unknown';
+    for (const r of ROUTES) this.routes.set(r.path, r);
+  }
+
+  /** Finished payloads held for repeat requests. */
+  get responseCache(): ResponseCache {
+    return this.responses;
+  }
+
+  /** Answers one request. `abort` says when the client went away (see LazyAbort). Never throws. */
+  async handle(req: ApiRequest, abort?: AbortSource): Promise<ApiResponse> {
+    const id = req.requestId && REQUEST_ID.test(req.requestId) ? req.requestId : `${this.bootId}-${(++this.counter).toString(36)}`;
+    const t0 = performance.now();
+    this.inFlight++;
+    let keyId: string | undefined;
+    let res: ApiResponse;
+    try {
+      const route = this.routes.get(req.path);
+      if (!route) throw new ApiError(404, 'not_found', `no endpoint at ${req.path.length > 200 ? `${req.path.slice(0, 200)}...` : req.path}; see /api/v1/docs`);
+      if (req.method !== 'GET') throw new ApiError(405, 'method_not_allowed', `${route.path} answers GET only, not ${req.method}`, {}, { Allow: 'GET' });
+      const h = route.handler;
+      if (h.kind === 'property') {
+        const key = await this.authenticate(req.authorization);
+        keyId = key.id;
+        res = await this.property(req, h.variant, key, abort);
+      } else {
+        rejectUnknown(decodeQuery(req.query), [], route.path);
+        res = await this.publicRoute(route, acceptsGzip(req.acceptEncoding));
+      }
+    } catch (err) {
+      res = this.errorResponse(err, id, req);
+    } finally {
+      this.inFlight--;
+    }
+    res.headers['X-Request-Id'] = id;
+    this.log.request({ id, method: req.method, path: req.path, status: res.status, ms: performance.now() - t0, key: keyId });
+    return res;
+  }
+
+  private errorResponse(err: unknown, id: string, req: ApiRequest): ApiResponse {
+    const e = isEngineError(err) && err.code === 'ABORTED' ? clientClosed() : toApiError(err);
+    // The client went away: the transport writes nothing. 499 is nginx's "client closed request".
+    if (e.status === 499) return { status: 499, contentType: JSON_TYPE, headers: {}, body: '' };
+    if (e.status >= 500) {
+      this.log.error({ id, message: (err as Error)?.message ?? String(err), stack: e.status === 500 ? (err as Error)?.stack : undefined, path: req.path, code: isEngineError(err) ? err.code : undefined });
+    }
+    return { status: e.status, contentType: JSON_TYPE, headers: { ...e.headers, 'Cache-Control': 'no-store' }, body: JSON.stringify(e.body()) };
+  }
+
+  /** The key of an `Authorization: Bearer` header, or 401. */
+  private async authenticate(header: string): Promise<ApiKeyRecord> {
+    const token = bearerToken(header);
+    if (!token) {
+      throw new ApiError(401, header ? 'invalid_authorization' : 'missing_key', header ? 'the Authorization header must be "Bearer <API key>"' : 'this endpoint needs an API key: send the header Authorization: Bearer <API key>', {}, { 'WWW-Authenticate': 'Bearer realm="propintel"' });
+    }
+    const id = keyIdOf(token);
+    const key = id ? await this.store.keyById(id) : undefined;
+    if (!key || !keyMatches(token, key.hash)) throw new ApiError(401, 'invalid_key', 'the API key is not recognised', {}, { 'WWW-Authenticate': 'Bearer realm="propintel", error="invalid_token"' });
+    if (key.revoked_at) throw new ApiError(401, 'invalid_key', `the API key was revoked at ${key.revoked_at}`, {}, { 'WWW-Authenticate': 'Bearer realm="propintel", error="invalid_token"' });
+    return key;
+  }
+
+  /** The parsed and validated query, remembered per raw query string (clients repeat theirs). */
+  private query(raw: string, variant: 'full' | 'core'): ValidQuery {
+    const id = `${variant}?${raw}`;
+    let v = this.queries.get(id);
+    if (!v) {
+      const q = parsePropertyQuery(raw, variant);
+      v = { subject: validateSubject(q.subject as Record<string, unknown>), options: q.options, canonical: q.canonical };
+      resolveOptions(q.options);
+      if (this.queries.size >= 10_000) this.queries.clear();
+      this.queries.set(id, v);
+    }
+    return v;
+  }
+
+  private async property(req: ApiRequest, variant: 'full' | 'core', key: ApiKeyRecord, abort?: AbortSource): Promise<ApiResponse> {
+    const q = this.query(req.query, variant);
+    const subject = q.subject;
+    const licence: PropertyLicence = { components: key.components, geometry: key.geometry };
+    const refusal = checkLicence({ ...q.options, licence, variant });
+    if (refusal) throw new ApiError(403, 'not_licensed', refusal.message, { requested: refusal.requested, licensed_components: key.components, geometry_licence: key.geometry });
+
+    const now = this.clock();
+    const period = this.periods.get(now, key.period, key.effective_date);
+    const licenceId = `${[...key.components].sort().join(',')}|${key.geometry ? 'g' : '-'}`;
+    const base = `${variant}|${licenceId}|${q.canonical}`;
+    const revision = this.service.dataRevision();
+    const cacheKey = `${revision}|${base}`;
+    const entry = this.responses.get(cacheKey, now.getTime()) ?? (await this.lookup(cacheKey, revision, base, subject, q.options, licence, variant, now, abort?.signal));
+    if (abort?.aborted) throw clientClosed();
+
+    const metered = await meterLookup(this.store, key, period, { addressKey: entry.addressKey, label: entry.label, sandbox: entry.sandbox, chargeable: entry.chargeable, notChargedReason: entry.notChargedReason }, now);
+    const gzip = acceptsGzip(req.acceptEncoding);
+    return { status: 200, contentType: JSON_TYPE, headers: gzip ? { 'Cache-Control': 'no-store', 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } : { 'Cache-Control': 'no-store', Vary: 'Accept-Encoding' }, body: finishPayload(entry.body, metered.usage, metered.notChargedReason, gzip) };
+  }
+
+  /**
+   * Runs a lookup, sharing it with identical requests already waiting for one (a burst of first lookups of
+   * one address computes it once). It is cancelled only when every waiting client has gone.
+   */
+  private lookup(cacheKey: string, revision: number, base: string, subject: PropertySubject, options: PropertyOptions, licence: PropertyLicence, variant: 'full' | 'core', now: Date, signal?: AbortSignal): Promise<CachedResponse> {
+    let p = this.pending.get(cacheKey);
+    if (!p) {
+      const controller = new AbortController();
+      const promise = this.service.property(subject, { ...options, licence, variant, now, signal: controller.signal }).then((result) => {
+        const entry: CachedResponse = {
+          body: serialisePayload(result.payload, { documentation: this.documentation }),
+          addressKey: result.addressKey,
+          label: ((result.payload.resolved as { address?: string | null } | undefined)?.address ?? null),
+          sandbox: result.sandbox,
+          chargeable: result.chargeable,
+          notChargedReason: result.notChargedReason,
+          expiresAt: payloadExpiry(result.payload, now.getTime(), LAYER_TTL_MS, SCORE_TTL_MS),
+        };
+        // Only a complete payload, and only if the DA records did not change while it was computed.
+        if (result.payload.completeness === 'full' && this.service.dataRevision() === revision) this.responses.set(`${revision}|${base}`, entry);
+        return entry;
+      });
+      p = { promise, controller, waiters: 0 };
+      const mine = p;
+      this.pending.set(cacheKey, mine);
+      const done = () => {
+        if (this.pending.get(cacheKey) === mine) this.pending.delete(cacheKey);
+      };
+      promise.then(done, done);
+    }
+    const shared = p;
+    shared.waiters++;
+    const release = () => {
+      if (--shared.waiters > 0) return;
+      // Nobody waits any more: cancel, and let a later identical request start afresh.
+      shared.controller.abort();
+      if (this.pending.get(cacheKey) === shared) this.pending.delete(cacheKey);
+    };
+    if (!signal) return shared.promise;
+    if (signal.aborted) {
+      release();
+      return Promise.reject(clientClosed());
+    }
+    signal.addEventListener('abort', release, { once: true });
+    return shared.promise.finally(() => signal.removeEventListener('abort', release));
+  }
+
+  private async publicRoute(route: Route, gzip: boolean): Promise<ApiResponse> {
+    const h = route.handler;
+    if (h.kind === 'health') {
+      return { status: 200, contentType: JSON_TYPE, headers: { 'Cache-Control': 'no-store' }, body: JSON.stringify({ status: 'ok', version: VERSION, server: this.transport, in_flight: this.inFlight - 1 }) };
+    }
+    let contentType = JSON_TYPE;
+    let body: StaticBody | null;
+    switch (h.kind) {
+      case 'docs':
+        contentType = 'text/html; charset=utf-8';
+        body = await this.once('docs', async () => staticBody(renderDocsPage(openApiDocument())));
+        break;
+      case 'openapi':
+        body = await this.once('openapi', async () => staticBody(JSON.stringify(openApiDocument())));
+        break;
+      case 'sandbox':
+        body = await this.once('sandbox', async () => staticBody(JSON.stringify({ addresses: await this.service.sandbox() })));
+        break;
+      case 'sample':
+        body = await this.once(`sample:${h.name}`, async () => {
+          const doc = await this.service.sample(h.name);
+          return doc === null ? null : staticBody(JSON.stringify(doc));
+        });
+        if (!body) throw new ApiError(404, 'sample_unavailable', `the ${h.name} sample is not installed on this server (datasets/samples/${h.name}.json)`);
+        break;
+      default:
+        throw new ApiError(404, 'not_found', `no endpoint at ${route.path}`);
+    }
+    const headers: Record<string, string> = { 'Cache-Control': 'public, max-age=300', Vary: 'Accept-Encoding' };
+    if (gzip) headers['Content-Encoding'] = 'gzip';
+    return { status: 200, contentType, headers, body: gzip ? body!.gzip : body!.identity };
+  }
+
+  /** A body computed once (a failure is not remembered: the next request tries again). */
+  private once(name: string, make: () => Promise<StaticBody | null>): Promise<StaticBody | null> {
+    let p = this.statics.get(name);
+    if (!p) {
+      p = make();
+      this.statics.set(name, p);
+      p.catch(() => this.statics.delete(name));
+    }
+    return p;
+  }
+}

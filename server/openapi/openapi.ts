@@ -1,0 +1,178 @@
+/**
+ * The OpenAPI 3.1 document of every endpoint the server answers (server/api/routes.ts), with the payload
+ * schemas taken from the engine's JSON Schema (OpenAPI 3.1 schemas are JSON Schema 2020-12), the error
+ * bodies of spec section 7 and the query parameters of spec section 4 with their limits.
+ */
+import { createHash } from 'node:crypto';
+import { SCORE_KEYS } from '../../engine/scores/component.js';
+import { BLOCK_SELECTORS } from '../../engine/property/components.js';
+import { PROPERTY_BLOCKS, SURFACE_LAYERS } from '../../engine/property/contract.js';
+import { LIMITS } from '../../engine/property/options.js';
+import { CORE_PAYLOAD_SCHEMA, PROPERTY_PAYLOAD_SCHEMA, USAGE_SCHEMA } from '../../engine/property/schema.js';
+import { VERSION } from '../../engine/version.js';
+import { RETRY_AFTER_S } from '../api/api-error.js';
+import { FULL_ONLY_PARAMETERS, PROPERTY_PARAMETERS } from '../api/query.js';
+import { ROUTES, type Route } from '../api/routes.js';
+
+/** The interface description's own version (spec 9: "versioned 1.0.0"). */
+export const INTERFACE_VERSION = '1.0.0';
+
+type Obj = Record<string, unknown>;
+
+const bool: Obj = { type: 'string', enum: ['1', '0', 'true', 'false'], default: '0' };
+
+/** Query parameters of the property endpoints: schema and description (spec 4 and 8). */
+const PARAMETERS: Record<(typeof PROPERTY_PARAMETERS)[number], { schema: Obj; description: string }> = {
+  address: { schema: { type: 'string', maxLength: LIMITS.addressMaxLength, minLength: 1 }, description: `Free text matched against the national address index; at most ${LIMITS.addressMaxLength} characters. Pass an address or both lat and lng, never both kinds (422 invalid_subject).` },
+  lat: { schema: { type: 'number', minimum: -90, maximum: 90 }, description: 'Latitude (WGS84); with lng instead of address. A coordinate skips address search, so it works while address search is down.' },
+  lng: { schema: { type: 'number', minimum: -180, maximum: 180 }, description: 'Longitude (WGS84); with lat.' },
+  components: {
+    schema: { type: 'string', examples: ['scores.noise,das'] },
+    description: `Comma-separated subset, intersected with the key's licence (never expanding it; 403 when nothing requested is licensed). Blocks: ${PROPERTY_BLOCKS.join(', ')}. Dotted selectors: ${PROPERTY_BLOCKS.flatMap((b) => BLOCK_SELECTORS[b].map((s) => `${b}.${s}`)).join(', ')}. Billing is per address either way.`,
+  },
+  school_radius_m: { schema: { type: 'integer', minimum: LIMITS.schoolRadius.min, maximum: LIMITS.schoolRadius.max, default: LIMITS.schoolRadius.default }, description: 'Radius of poi.schools_500m, metres.' },
+  include_geometry: { schema: bool, description: 'Clipped GeoJSON for layers and the parcel boundary. Needs the geometry licence (403 otherwise).' },
+  include_surfaces: { schema: bool, description: 'Adds `surfaces` (noise, heat, contours). Needs the geometry licence (403 otherwise). A first lookup with surfaces takes several seconds; repeats are served from cache.' },
+  surfaces: { schema: { type: 'string', default: SURFACE_LAYERS.join(',') }, description: `Comma-separated subset of ${SURFACE_LAYERS.join(', ')}; narrowing it is the cheapest speed-up.` },
+  noise_cells: { schema: { type: 'integer', enum: [...LIMITS.noiseCells], default: 7 }, description: 'Noise grid nodes per side: 5, 7 or 9 (500, 375, 300 m spacing over the 1.5 km window); 9 costs about 2.6 times 7 on a first lookup.' },
+  contour_interval_m: { schema: { type: 'number', exclusiveMinimum: 0, maximum: LIMITS.contourInterval.max, default: LIMITS.contourInterval.default }, description: 'Contour spacing, metres. Finer than the source floor is raised (national model 1 m, VIC metro and QLD 1 m, VIC statewide 10 m, TAS 5 m); too many levels are widened.' },
+  include_nearby_zones: { schema: bool, description: 'Adds planning.zones_nearby.' },
+  nearby_zone_radius_m: { schema: { type: 'integer', minimum: LIMITS.nearbyZoneRadius.min, maximum: LIMITS.nearbyZoneRadius.max, default: LIMITS.nearbyZoneRadius.default }, description: 'Search radius of planning.zones_nearby, metres; no effect unless include_nearby_zones is set (still validated).' },
+};
+
+function embed(schema: Obj): Obj {
+  const { $schema: _s, $id: _i, ...rest } = schema;
+  return rest;
+}
+
+const ERROR_CODES: Record<number, { description: string; codes: string[] }> = {
+  401: { description: 'No key, a malformed Authorization header, or a key that is unknown or revoked.', codes: ['missing_key', 'invalid_authorization', 'invalid_key'] },
+  403: { description: 'The key is not licensed for what was asked: include_geometry or include_surfaces without the geometry licence, /core without the complete Core component set, or components none of which the key covers.', codes: ['not_licensed'] },
+  422: { description: 'Bad input (the body names the `parameter`), an unknown or repeated parameter, or an address that does not resolve (`candidates` included).', codes: ['invalid_parameter', 'invalid_subject', 'unknown_parameter', 'duplicate_parameter', 'address_unresolvable'] },
+  429: { description: 'The key has used its quota of unique addresses this billing period. Repeats of counted addresses stay free.', codes: ['quota_exceeded'] },
+  503: { description: 'Retry after the Retry-After header. `address_resolution_unavailable`: address search is down (pass lat and lng instead). `core_component_unavailable`: the DA lookup could not answer; no payload, nothing charged.', codes: ['address_resolution_unavailable', 'core_component_unavailable', 'service_unavailable'] },
+};
+
+function errorResponse(status: number): Obj {
+  const e = ERROR_CODES[status];
+  const out: Obj = {
+    description: e.description,
+    content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { error: { enum: e.codes } } }] } } },
+  };
+  if (status === 503 || status === 429) out.headers = { 'Retry-After': { description: status === 503 ? `Seconds to wait before retrying (${RETRY_AFTER_S}).` : 'Seconds until the billing period resets.', schema: { type: 'integer' } } };
+  if (status === 429) out.content = { 'application/json': { schema: { $ref: '#/components/schemas/QuotaExceeded' } } };
+  return out;
+}
+
+const common = {
+  404: { description: 'No endpoint at that path.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+  405: { description: 'Only GET is answered.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+};
+
+function operation(route: Route): Obj {
+  const h = route.handler;
+  const op: Obj = {
+    tags: [route.tag],
+    summary: route.summary,
+    description: route.description,
+    operationId: route.path.replace(/^\/(api\/v1\/)?/, '').replace(/[/.]/g, '_') || 'root',
+  };
+  const requestId = { name: 'X-Request-Id', in: 'header', required: false, description: 'Echoed back (letters, digits and ._:- up to 64); otherwise the server assigns one. Every response carries it.', schema: { type: 'string', maxLength: 64 } };
+  if (h.kind === 'property') {
+    const names = PROPERTY_PARAMETERS.filter((p) => h.variant === 'full' || !(FULL_ONLY_PARAMETERS as readonly string[]).includes(p));
+    op.parameters = [...names.map((n) => ({ name: n, in: 'query', required: false, description: PARAMETERS[n].description, schema: PARAMETERS[n].schema })), requestId];
+    op.security = [{ bearer: [] }];
+    op.responses = {
+      200: { description: 'The payload, with `usage` from the meter.', content: { 'application/json': { schema: { $ref: `#/components/schemas/${h.variant === 'core' ? 'CorePayload' : 'PropertyPayload'}` } } } },
+      401: errorResponse(401),
+      403: errorResponse(403),
+      422: errorResponse(422),
+      429: errorResponse(429),
+      503: errorResponse(503),
+      ...common,
+    };
+    return op;
+  }
+  op.parameters = [requestId];
+  op.security = [];
+  const ok = (schema: Obj, type = 'application/json') => ({ 200: { description: 'OK', content: { [type]: { schema } } }, 422: { description: 'Any query parameter: this endpoint takes none.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }, ...common });
+  switch (h.kind) {
+    case 'sample':
+      op.responses = ok(h.name === 'sample' ? { $ref: '#/components/schemas/PropertyPayload' } : h.name === 'core' ? { $ref: '#/components/schemas/CorePayload' } : { type: 'object' });
+      break;
+    case 'sandbox':
+      op.responses = ok({ $ref: '#/components/schemas/Sandbox' });
+      break;
+    case 'health':
+      op.responses = ok({ type: 'object', required: ['status', 'version'], properties: { status: { const: 'ok' }, version: { type: 'string' }, server: { type: 'string' }, in_flight: { type: 'integer' } } });
+      break;
+    case 'openapi':
+      op.responses = ok({ type: 'object', description: 'This document.' });
+      break;
+    case 'docs':
+      op.responses = ok({ type: 'string' }, 'text/html');
+      break;
+  }
+  return op;
+}
+
+let cached: Obj | undefined;
+
+/** The OpenAPI document (built once). */
+export function openApiDocument(): Obj {
+  if (cached) return cached;
+  const paths: Obj = {};
+  for (const r of ROUTES) paths[r.path] = { get: operation(r) };
+  const withUsage = (schema: Obj): Obj => ({ allOf: [embed(schema), { required: ['usage'] }] });
+  cached = {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: 'propintel property intelligence API',
+      version: INTERFACE_VERSION,
+      summary: 'Everything about one Australian address: DAs, planning, hazards, environment, locality, nine screening scores and computed surfaces.',
+      description: [
+        `Served by propintel ${VERSION}. Scores are screening estimates; where a mapped layer and a score disagree the mapped layer is authoritative. Bushfire output is pre-screening only, not a BAL assessment. Walkability is straight-line, not a route network.`,
+        'Authentication: `Authorization: Bearer <API key>` on /api/v1/property and /core; samples, the sandbox list and this document need no key.',
+        'Billing: one unique address per key per billing period (Australia/Melbourne time); repeats are free; sandbox addresses and lookups inside a key\'s onboarding window are never metered; responses whose core components failed are not charged (`meta.not_charged_reason`).',
+        'Errors: `{ "error": "<code>", "message": "...", ... }`; unknown query parameters are refused (422), never ignored.',
+        `Score keys: ${SCORE_KEYS.join(', ')}.`,
+      ].join('\n\n'),
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    },
+    servers: [{ url: '/', description: 'This server' }],
+    tags: [
+      { name: 'Property', description: 'Keyed, metered lookups.' },
+      { name: 'Samples', description: 'Keyless canned responses and the sandbox list.' },
+      { name: 'Service', description: 'Health and documentation.' },
+    ],
+    paths,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The licence key, e.g. `pi_<id>_<secret>`.' } },
+      schemas: {
+        PropertyPayload: withUsage(PROPERTY_PAYLOAD_SCHEMA),
+        CorePayload: withUsage(CORE_PAYLOAD_SCHEMA),
+        Usage: USAGE_SCHEMA,
+        Error: { type: 'object', required: ['error', 'message'], properties: { error: { type: 'string', description: 'snake_case code' }, message: { type: 'string' }, parameter: { type: 'string' }, candidates: { type: 'array', items: { type: 'object' } } }, additionalProperties: true },
+        QuotaExceeded: {
+          type: 'object',
+          required: ['error', 'message', 'used', 'quota', 'resets_at', 'top_up'],
+          properties: { error: { const: 'quota_exceeded' }, message: { type: 'string' }, used: { type: 'integer' }, quota: { type: 'integer' }, resets_at: { type: 'string', format: 'date-time' }, billing_period_key: { type: 'string' }, top_up: { type: 'string' } },
+        },
+        Sandbox: {
+          type: 'object',
+          required: ['addresses'],
+          properties: { addresses: { type: 'array', items: { type: 'object', required: ['address', 'state', 'lat', 'lng', 'note'], properties: { address: { type: 'string' }, state: { type: 'string' }, lat: { type: 'number' }, lng: { type: 'number' }, note: { type: 'string' } }, additionalProperties: false } } },
+          additionalProperties: false,
+        },
+      },
+    },
+  };
+  return cached;
+}
+
+/** `meta.documentation` of authenticated live responses (spec 2.8): this document's version and hash. */
+export function documentationStamp(): { version: string; hash: string } {
+  const hash = createHash('sha256').update(JSON.stringify(openApiDocument())).digest('hex').slice(0, 16);
+  return { version: INTERFACE_VERSION, hash };
+}

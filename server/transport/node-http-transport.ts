@@ -1,0 +1,76 @@
+/**
+ * The same API on node:http: the reference the server benchmark measures uWebSockets.js against (same
+ * handler, same bodies), and a fallback for platforms without a uWS binary.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Api } from '../api/api.js';
+import { LazyAbort } from './lazy-abort.js';
+import { checkPort, drain, type RunningServer } from './running-server.js';
+
+/** Starts `api` on node:http and resolves once listening. */
+export function startNodeHttpServer(api: Api, options: { port?: number; host?: string } = {}): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  const requested = options.port ?? 8080;
+  try {
+    checkPort(requested);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+  let draining = false;
+  const server = createServer((req, res) => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
+    const request = {
+      method: req.method ?? 'GET',
+      path: q < 0 ? url : url.slice(0, q),
+      query: q < 0 ? '' : url.slice(q + 1),
+      authorization: header(req.headers.authorization),
+      requestId: header(req.headers['x-request-id']),
+      acceptEncoding: header(req.headers['accept-encoding']),
+    };
+    const abort = new LazyAbort();
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    api.handle(request, abort).then(
+      (out) => {
+        if (abort.aborted || out.status === 499) return;
+        res.writeHead(out.status, { 'Content-Type': out.contentType, ...out.headers, ...(draining ? { Connection: 'close' } : {}) });
+        res.end(out.body);
+      },
+      (err: unknown) => {
+        if (res.headersSent) return;
+        res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify({ error: 'internal_error', message: String((err as Error)?.message ?? err) }));
+      },
+    );
+  });
+  server.keepAliveTimeout = 10_000;
+  api.transport = 'node:http';
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(requested, host, () => {
+      server.off('error', reject);
+      const port = (server.address() as AddressInfo).port;
+      let closing: Promise<void> | undefined;
+      resolve({
+        port,
+        host,
+        url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+        close: (graceMs = 30_000) => {
+          closing ??= (async () => {
+            draining = true;
+            const stopped = new Promise<void>((r) => server.close(() => r()));
+            server.closeIdleConnections();
+            await drain(() => api.inFlight, graceMs);
+            server.closeAllConnections();
+            await stopped;
+          })();
+          return closing;
+        },
+      });
+    });
+  });
+}

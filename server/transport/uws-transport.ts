@@ -1,0 +1,91 @@
+/**
+ * The API on uWebSockets.js (STYLE.md): the request is read synchronously inside the callback (HttpRequest
+ * is stack-allocated), `onAborted` is attached before anything is awaited and wired to the lookup's
+ * AbortController, the whole response is written inside one `cork`, and no exception reaches uWS.
+ */
+import type { HttpResponse, us_listen_socket } from 'uWebSockets.js';
+import type { Api, ApiResponse } from '../api/api.js';
+import { STATUS_TEXT } from '../api/api-error.js';
+import { uws } from '../uws.js';
+import { LazyAbort } from './lazy-abort.js';
+import { checkPort, drain, type RunningServer } from './running-server.js';
+
+const statusLines = new Map<number, string>();
+const statusLine = (s: number) => {
+  let l = statusLines.get(s);
+  if (!l) statusLines.set(s, (l = `${s} ${STATUS_TEXT[s] ?? ''}`.trim()));
+  return l;
+};
+
+/** Starts `api` on uWebSockets.js and resolves once listening. */
+export function startUwsServer(api: Api, options: { port?: number; host?: string } = {}): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  const requested = options.port ?? 8080;
+  try {
+    checkPort(requested);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+  let draining = false;
+  const write = (res: HttpResponse, out: ApiResponse) => {
+    res.cork(() => {
+      res.writeStatus(statusLine(out.status)).writeHeader('Content-Type', out.contentType);
+      for (const k in out.headers) res.writeHeader(k, out.headers[k]);
+      res.end(out.body, draining);
+    });
+  };
+  const app = uws.App();
+  app.any('/*', (res, req) => {
+    const request = {
+      method: req.getMethod().toUpperCase(),
+      path: req.getUrl(),
+      query: req.getQuery() ?? '',
+      authorization: req.getHeader('authorization'),
+      requestId: req.getHeader('x-request-id'),
+      acceptEncoding: req.getHeader('accept-encoding'),
+    };
+    const abort = new LazyAbort();
+    let done = false;
+    res.onAborted(() => {
+      done = true;
+      abort.abort();
+    });
+    api.handle(request, abort).then(
+      (out) => {
+        if (done || out.status === 499) return;
+        done = true;
+        write(res, out);
+      },
+      (err: unknown) => {
+        // Api.handle never rejects; this is the last line of defence, so uWS never sees an exception.
+        if (done) return;
+        done = true;
+        write(res, { status: 500, contentType: 'application/json; charset=utf-8', headers: {}, body: JSON.stringify({ error: 'internal_error', message: String((err as Error)?.message ?? err) }) });
+      },
+    );
+  });
+  api.transport = 'uWebSockets.js';
+  return new Promise((resolve, reject) => {
+    app.listen(host, requested, (socket: us_listen_socket | false) => {
+      if (!socket) {
+        reject(new Error(`could not listen on ${host}:${requested} (port in use or not permitted)`));
+        return;
+      }
+      const port = uws.us_socket_local_port(socket as unknown as Parameters<typeof uws.us_socket_local_port>[0]);
+      let closing: Promise<void> | undefined;
+      resolve({
+        port,
+        host,
+        url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+        close: (graceMs = 30_000) => {
+          closing ??= (async () => {
+            draining = true;
+            uws.us_listen_socket_close(socket);
+            await drain(() => api.inFlight, graceMs);
+          })();
+          return closing;
+        },
+      });
+    });
+  });
+}
