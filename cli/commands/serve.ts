@@ -2,32 +2,86 @@ import { resolve } from 'node:path';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
 import { loadCatalogue } from '../../engine/catalogue/load-catalogue.js';
 import { startServer } from '../../server/http-server.js';
-import { EXIT_OK, type Command } from '../command.js';
+import { issueDevelopmentKeys } from '../../server/keys/dev-keys.js';
+import { JsonLinesLog, SILENT_LOG } from '../../server/request-log.js';
+import { defaultStorePath, openStack } from '../../server/stack.js';
+import { EXIT_OK, UsageError, type Command } from '../command.js';
 import { numberFlag, parseFlags } from '../args.js';
 
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'start the HTTP server',
   usage: [
-    'propintel serve [--data DIR] [--port N] [--host ADDRESS]',
+    'propintel serve [--data DIR] [--port N] [--host ADDRESS] [--db FILE] [options]',
     '',
-    'Starts the HTTP server and runs until interrupted (Ctrl-C or SIGTERM).',
+    'Starts the HTTP server (GET /api/v1/property and friends; reference at /api/v1/docs) and runs until',
+    'interrupted (Ctrl-C or SIGTERM), then stops listening, finishes the requests in flight and closes.',
     '',
-    `  --data DIR      dataset directory (default: the sample world in ${defaultDataDir()}, generated when absent)`,
-    '  --port N        TCP port (default 8080, or $PORT; 0 picks a free port)',
-    '  --host ADDRESS  interface to bind (default 127.0.0.1)',
+    `  --data DIR         dataset directory (default: the sample world in ${defaultDataDir()}, generated when absent)`,
+    '  --port N           TCP port (default 8080, or $PORT; 0 picks a free port)',
+    '  --host ADDRESS     interface to bind (default 127.0.0.1)',
+    `  --db FILE          keys, usage meter and caches (SQLite; default $PROPINTEL_DB or ${defaultStorePath()})`,
+    '  --threads N        worker threads (default: one per core)',
+    '  --no-dev-keys      do not issue development keys (they are only ever issued for the synthetic sample world)',
+    '  --quiet            no request log (errors are still logged)',
+    '  --transport NAME   uws (default) or node (node:http, for comparison)',
+    '',
+    'On the sample world each start revokes the previous development keys and prints fresh ones; real',
+    'deployments make keys with `propintel keys create`.',
   ].join('\n'),
   async run(args, io) {
-    const { values } = parseFlags(args, { data: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' } });
+    const { values } = parseFlags(args, {
+      data: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      db: { type: 'string' },
+      threads: { type: 'string' },
+      'no-dev-keys': { type: 'boolean' },
+      quiet: { type: 'boolean' },
+      transport: { type: 'string' },
+    });
     const port = numberFlag('port', values.port ?? process.env.PORT, 8080, { min: 0, max: 65535, integer: true });
+    const threads = values.threads === undefined ? undefined : numberFlag('threads', values.threads, 0, { min: 1, max: 256, integer: true });
+    const transport = values.transport ?? 'uws';
+    if (transport !== 'uws' && transport !== 'node') throw new UsageError(`--transport must be uws or node, got ${JSON.stringify(transport)}`);
     const dir = resolve(values.data ?? defaultDataDir());
     if (!values.data) await ensureSampleWorld(dir, (line) => io.stdout(`${line}\n`));
     const catalogue = await loadCatalogue(dir);
-    const server = await startServer({ port, host: values.host });
-    io.stdout(`propintel listening on ${server.url} with ${catalogue.name} (${catalogue.sources.length} sources in ${dir})\n  health: curl ${server.url}/healthz\n`);
+    const db = resolve(values.db ?? defaultStorePath());
+    const stack = await openStack({ datasets: dir, db, threads });
+    const log = new JsonLinesLog((t) => io.stdout(t));
+    let server;
+    try {
+      server = await startServer({ service: stack.engine, store: stack.store, port, host: values.host, transport, log: values.quiet ? { ...SILENT_LOG, error: (e) => log.error(e) } : log });
+    } catch (err) {
+      await stack.close();
+      throw err;
+    }
+    const lines = [`propintel listening on ${server.url} (${server.api.transport}) with ${catalogue.name} (${catalogue.sources.length} sources in ${dir})`, `  store: ${db}`, `  reference: ${server.url}/api/v1/docs`];
+    if (catalogue.synthetic && !values['no-dev-keys']) {
+      const keys = await issueDevelopmentKeys(stack.store);
+      const sandbox = await stack.engine.sandbox();
+      const a = sandbox[0]?.address ?? '91 Cumberland Grove, Northcote VIC 3070';
+      const p = sandbox.find((s) => s.state === 'NSW') ?? sandbox[0];
+      lines.push(
+        '',
+        'Development keys (sample world only; fresh on every start, the previous ones are revoked):',
+        `  full licence with geometry:  ${keys.full.key}`,
+        `  all components, no geometry: ${keys['no-geometry'].key}`,
+        `  scores only:                 ${keys['scores-only'].key}`,
+        '',
+        'Try:',
+        `  curl -s '${server.url}/api/v1/property/sample' | head -c 600`,
+        `  curl -s -H 'Authorization: Bearer ${keys.full.key}' '${server.url}/api/v1/property?address=${encodeURIComponent(a)}'`,
+        `  curl -s -H 'Authorization: Bearer ${keys.full.key}' '${server.url}/api/v1/property?lat=${p?.lat ?? -33.81}&lng=${p?.lng ?? 151.01}&include_surfaces=1&surfaces=contours,heat'`,
+      );
+    }
+    io.stdout(`${lines.join('\n')}\n`);
     const signal = await io.shutdown;
-    io.stderr(`propintel: ${signal}, shutting down\n`);
+    io.stderr(`propintel: ${signal}, finishing ${server.api.inFlight} request(s) in flight and shutting down\n`);
     await server.close();
+    await stack.close();
+    log.flush();
     return EXIT_OK;
   },
 };

@@ -1,8 +1,10 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
 import { VERSION } from '../../engine/version.js';
+import { tempDir } from '../helpers/tmp.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -56,18 +58,62 @@ describe('propintel CLI', () => {
     expect(r.stdout).toMatch(/--port N/);
   });
 
-  it('serve answers /healthz until it is told to stop', async () => {
+  it('serve answers until it is told to stop, and prints development keys that work and example commands', async () => {
     let stop!: (s: string) => void;
     const shutdown = new Promise<string>((r) => (stop = r));
     let stdout = '';
-    const done = main(['serve', '--port', '0'], { stdout: (t) => (stdout += t), stderr: () => {}, shutdown });
-    for (let i = 0; i < 100 && !/listening on/.test(stdout); i++) await new Promise((r) => setTimeout(r, 20));
+    const db = join(tempDir(), 'serve.sqlite');
+    const done = main(['serve', '--port', '0', '--db', db, '--quiet'], { stdout: (t) => (stdout += t), stderr: () => {}, shutdown });
+    for (let i = 0; i < 500 && !/Try:[\s\S]*curl[\s\S]*curl[\s\S]*curl/.test(stdout); i++) await new Promise((r) => setTimeout(r, 20));
     const url = /listening on (\S+)/.exec(stdout)![1];
     const health = (await (await fetch(`${url}/healthz`)).json()) as { status: string };
     expect(health.status).toBe('ok');
+    const full = /full licence with geometry:\s+(pi_\S+)/.exec(stdout)![1];
+    const scoresOnly = /scores only:\s+(pi_\S+)/.exec(stdout)![1];
+    expect(stdout.match(/^  curl /gm)).toHaveLength(3);
+    const address = /address=([^'&]+)/.exec(stdout)![1];
+    const r = await fetch(`${url}/api/v1/property?address=${address}&components=das`, { headers: { authorization: `Bearer ${full}` } });
+    expect(r.status).toBe(200);
+    const core = await fetch(`${url}/api/v1/property/core?address=${address}`, { headers: { authorization: `Bearer ${scoresOnly}` } });
+    expect(core.status).toBe(403);
     stop('SIGTERM');
     expect(await done).toBe(0);
-  });
+  }, 60_000);
+
+  it('serve, as a process, exits cleanly on SIGTERM and revokes the previous development keys on restart', async () => {
+    const db = join(tempDir(), 'serve-process.sqlite');
+    const start = () => {
+      const child = spawn(process.execPath, ['bin/propintel.js', 'serve', '--port', '0', '--db', db, '--quiet'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d));
+      const ready = new Promise<{ url: string; key: string }>((resolve, reject) => {
+        const check = () => {
+          const key = /full licence with geometry:\s+(pi_\S+)/.exec(out);
+          if (key) resolve({ url: /listening on (\S+)/.exec(out)![1], key: key[1] });
+        };
+        child.stdout.on('data', check);
+        child.once('exit', (code) => reject(new Error(`serve exited early (${code}): ${out}`)));
+      });
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      return { child, ready, exited };
+    };
+    const a = start();
+    const first = await a.ready;
+    const path = '/api/v1/property/core?lat=-37.75157&lng=144.98738';
+    expect((await fetch(`${first.url}${path}`, { headers: { authorization: `Bearer ${first.key}` } })).status).toBe(200);
+    a.child.kill('SIGTERM');
+    expect(await a.exited).toBe(0);
+    const b = start();
+    const second = await b.ready;
+    try {
+      expect(second.key).not.toBe(first.key);
+      expect((await fetch(`${second.url}${path}`, { headers: { authorization: `Bearer ${first.key}` } })).status).toBe(401);
+      expect((await fetch(`${second.url}${path}`, { headers: { authorization: `Bearer ${second.key}` } })).status).toBe(200);
+    } finally {
+      b.child.kill('SIGTERM');
+      expect(await b.exited).toBe(0);
+    }
+  }, 90_000);
 
   it('runs as the installed bin from the built output', () => {
     const out = execFileSync(process.execPath, ['bin/propintel.js', 'version'], { cwd: root, encoding: 'utf8' });
