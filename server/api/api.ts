@@ -10,13 +10,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isEngineError } from '../../engine/errors.js';
-import { checkLicence, type PropertyLicence, type PropertyOptions, type PropertyService, type PropertySubject } from '../../engine/property/contract.js';
+import { checkLicence, type LicenceRefusal, type PropertyLicence, type PropertyOptions, type PropertyService, type PropertySubject } from '../../engine/property/contract.js';
 import { resolveOptions, validateSubject } from '../../engine/property/options.js';
 import { LAYER_TTL_MS, SCORE_TTL_MS } from '../../engine/property/property-lookup.js';
 import { VERSION } from '../../engine/version.js';
 import { bearerToken, keyIdOf, keyMatches } from '../keys/api-key.js';
 import { BillingPeriodCache } from '../metering/billing-period.js';
 import { meterLookup } from '../metering/meter.js';
+import { chain, type MaybePromise } from '../maybe-promise.js';
 import { documentationStamp, openApiDocument } from '../openapi/openapi.js';
 import { renderDocsPage } from '../openapi/docs-page.js';
 import { SILENT_LOG, type RequestLog } from '../request-log.js';
@@ -48,7 +49,8 @@ export interface ApiResponse {
   status: number;
   contentType: string;
   headers: Record<string, string>;
-  body: Buffer | string;
+  /** One buffer or string, or parts to send in order (not joined: transports write them as they are). */
+  body: Buffer | string | readonly Buffer[];
 }
 
 /** Options of {@link Api}. */
@@ -80,6 +82,8 @@ interface ValidQuery {
   subject: PropertySubject;
   options: PropertyOptions;
   canonical: string;
+  /** Per licence: the licence check's outcome and the response cache key. */
+  byLicence: Map<string, { refusal: LicenceRefusal | null; base: string }>;
 }
 
 const clientClosed = () => new ApiError(499, 'client_closed', 'the client closed the request');
@@ -105,6 +109,7 @@ export class Api {
   private readonly periods = new BillingPeriodCache();
   private readonly queries = new Map<string, ValidQuery>();
   private readonly statics = new Map<string, Promise<StaticBody | null>>();
+  private readonly staticsDone = new Map<string, StaticBody | null>();
   private readonly bootId = randomBytes(4).toString('hex');
   private counter = 0;
   private readonly documentation = documentationStamp();
@@ -124,34 +129,44 @@ export class Api {
     return this.responses;
   }
 
-  /** Answers one request. `abort` says when the client went away (see LazyAbort). Never throws. */
-  async handle(req: ApiRequest, abort?: AbortSource): Promise<ApiResponse> {
+  /**
+   * Answers one request; synchronously when nothing has to wait (a repeat lookup on the SQLite store, a
+   * static body), else with a promise. `abort` says when the client went away (see LazyAbort). Never throws
+   * and never rejects.
+   */
+  handle(req: ApiRequest, abort?: AbortSource): MaybePromise<ApiResponse> {
     const id = req.requestId && REQUEST_ID.test(req.requestId) ? req.requestId : `${this.bootId}-${(++this.counter).toString(36)}`;
     const t0 = performance.now();
     this.inFlight++;
     let keyId: string | undefined;
-    let res: ApiResponse;
-    try {
-      const route = this.routes.get(req.path);
-      if (!route) throw new ApiError(404, 'not_found', `no endpoint at ${req.path.length > 200 ? `${req.path.slice(0, 200)}...` : req.path}; see /api/v1/docs`);
-      if (req.method !== 'GET') throw new ApiError(405, 'method_not_allowed', `${route.path} answers GET only, not ${req.method}`, {}, { Allow: 'GET' });
-      const h = route.handler;
-      if (h.kind === 'property') {
-        const key = await this.authenticate(req.authorization);
-        keyId = key.id;
-        res = await this.property(req, h.variant, key, abort);
-      } else {
-        rejectUnknown(decodeQuery(req.query), [], route.path);
-        res = await this.publicRoute(route, acceptsGzip(req.acceptEncoding));
-      }
-    } catch (err) {
-      res = this.errorResponse(err, id, req);
-    } finally {
+    const finish = (res: ApiResponse): ApiResponse => {
       this.inFlight--;
+      res.headers['X-Request-Id'] = id;
+      this.log.request({ id, method: req.method, path: req.path, status: res.status, ms: performance.now() - t0, key: keyId });
+      return res;
+    };
+    const fail = (err: unknown) => finish(this.errorResponse(err, id, req));
+    try {
+      const out = this.dispatch(req, abort, (k) => (keyId = k));
+      return out instanceof Promise ? out.then(finish, fail) : finish(out);
+    } catch (err) {
+      return fail(err);
     }
-    res.headers['X-Request-Id'] = id;
-    this.log.request({ id, method: req.method, path: req.path, status: res.status, ms: performance.now() - t0, key: keyId });
-    return res;
+  }
+
+  private dispatch(req: ApiRequest, abort: AbortSource | undefined, onKey: (id: string) => void): MaybePromise<ApiResponse> {
+    const route = this.routes.get(req.path);
+    if (!route) throw new ApiError(404, 'not_found', `no endpoint at ${req.path.length > 200 ? `${req.path.slice(0, 200)}...` : req.path}; see /api/v1/docs`);
+    if (req.method !== 'GET') throw new ApiError(405, 'method_not_allowed', `${route.path} answers GET only, not ${req.method}`, {}, { Allow: 'GET' });
+    const h = route.handler;
+    if (h.kind === 'property') {
+      return chain(this.authenticate(req.authorization), (key) => {
+        onKey(key.id);
+        return this.property(req, h.variant, key, abort);
+      });
+    }
+    rejectUnknown(decodeQuery(req.query), [], route.path);
+    return this.publicRoute(route, acceptsGzip(req.acceptEncoding));
   }
 
   private errorResponse(err: unknown, id: string, req: ApiRequest): ApiResponse {
@@ -165,16 +180,17 @@ export class Api {
   }
 
   /** The key of an `Authorization: Bearer` header, or 401. */
-  private async authenticate(header: string): Promise<ApiKeyRecord> {
+  private authenticate(header: string): MaybePromise<ApiKeyRecord> {
     const token = bearerToken(header);
     if (!token) {
       throw new ApiError(401, header ? 'invalid_authorization' : 'missing_key', header ? 'the Authorization header must be "Bearer <API key>"' : 'this endpoint needs an API key: send the header Authorization: Bearer <API key>', {}, { 'WWW-Authenticate': 'Bearer realm="propintel"' });
     }
     const id = keyIdOf(token);
-    const key = id ? await this.store.keyById(id) : undefined;
-    if (!key || !keyMatches(token, key.hash)) throw new ApiError(401, 'invalid_key', 'the API key is not recognised', {}, { 'WWW-Authenticate': 'Bearer realm="propintel", error="invalid_token"' });
-    if (key.revoked_at) throw new ApiError(401, 'invalid_key', `the API key was revoked at ${key.revoked_at}`, {}, { 'WWW-Authenticate': 'Bearer realm="propintel", error="invalid_token"' });
-    return key;
+    return chain(id ? this.store.keyById(id) : undefined, (key) => {
+      if (!key || !keyMatches(token, key.hash)) throw new ApiError(401, 'invalid_key', 'the API key is not recognised', {}, { 'WWW-Authenticate': 'Bearer realm="propintel", error="invalid_token"' });
+      if (key.revoked_at) throw new ApiError(401, 'invalid_key', `the API key was revoked at ${key.revoked_at}`, {}, { 'WWW-Authenticate': 'Bearer realm="propintel", error="invalid_token"' });
+      return key;
+    });
   }
 
   /** The parsed and validated query, remembered per raw query string (clients repeat theirs). */
@@ -183,7 +199,7 @@ export class Api {
     let v = this.queries.get(id);
     if (!v) {
       const q = parsePropertyQuery(raw, variant);
-      v = { subject: validateSubject(q.subject as Record<string, unknown>), options: q.options, canonical: q.canonical };
+      v = { subject: validateSubject(q.subject as Record<string, unknown>), options: q.options, canonical: q.canonical, byLicence: new Map() };
       resolveOptions(q.options);
       if (this.queries.size >= 10_000) this.queries.clear();
       this.queries.set(id, v);
@@ -191,32 +207,42 @@ export class Api {
     return v;
   }
 
-  private async property(req: ApiRequest, variant: 'full' | 'core', key: ApiKeyRecord, abort?: AbortSource): Promise<ApiResponse> {
+  private property(req: ApiRequest, variant: 'full' | 'core', key: ApiKeyRecord, abort?: AbortSource): MaybePromise<ApiResponse> {
     const q = this.query(req.query, variant);
-    const subject = q.subject;
     const licence: PropertyLicence = { components: key.components, geometry: key.geometry };
-    const refusal = checkLicence({ ...q.options, licence, variant });
+    // The licence decision and the cache key depend only on the query and the licence: worked out once each.
+    const licenceId = `${[...key.components].sort().join(',')}|${key.geometry ? 'g' : '-'}`;
+    let decided = q.byLicence.get(licenceId);
+    if (!decided) {
+      decided = { refusal: checkLicence({ ...q.options, licence, variant }), base: `${variant}|${licenceId}|${q.canonical}` };
+      q.byLicence.set(licenceId, decided);
+    }
+    const refusal = decided.refusal;
     if (refusal) throw new ApiError(403, 'not_licensed', refusal.message, { requested: refusal.requested, licensed_components: key.components, geometry_licence: key.geometry });
 
     const now = this.clock();
     const period = this.periods.get(now, key.period, key.effective_date);
-    const licenceId = `${[...key.components].sort().join(',')}|${key.geometry ? 'g' : '-'}`;
-    const base = `${variant}|${licenceId}|${q.canonical}`;
+    const base = decided.base;
     const revision = this.service.dataRevision();
     const cacheKey = `${revision}|${base}`;
-    const entry = this.responses.get(cacheKey, now.getTime()) ?? (await this.lookup(cacheKey, revision, base, subject, q.options, licence, variant, now, abort?.signal));
-    if (abort?.aborted) throw clientClosed();
-
-    const metered = await meterLookup(this.store, key, period, { addressKey: entry.addressKey, label: entry.label, sandbox: entry.sandbox, chargeable: entry.chargeable, notChargedReason: entry.notChargedReason }, now);
-    const gzip = acceptsGzip(req.acceptEncoding);
-    return { status: 200, contentType: JSON_TYPE, headers: gzip ? { 'Cache-Control': 'no-store', 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } : { 'Cache-Control': 'no-store', Vary: 'Accept-Encoding' }, body: finishPayload(entry.body, metered.usage, metered.notChargedReason, gzip) };
+    const entry = this.responses.get(cacheKey, now.getTime()) ?? this.lookup(cacheKey, revision, base, q.subject, q.options, licence, variant, now, abort);
+    return chain(entry, (e) => {
+      if (abort?.aborted) throw clientClosed();
+      const lookup = { addressKey: e.addressKey, label: e.label, sandbox: e.sandbox, chargeable: e.chargeable, notChargedReason: e.notChargedReason };
+      return chain(meterLookup(this.store, key, period, lookup, now), (metered): ApiResponse => {
+        const gzip = acceptsGzip(req.acceptEncoding);
+        const headers: Record<string, string> = { 'Cache-Control': 'no-store', Vary: 'Accept-Encoding' };
+        if (gzip) headers['Content-Encoding'] = 'gzip';
+        return { status: 200, contentType: JSON_TYPE, headers, body: finishPayload(e.body, metered.usage, metered.notChargedReason, gzip) };
+      });
+    });
   }
 
   /**
    * Runs a lookup, sharing it with identical requests already waiting for one (a burst of first lookups of
    * one address computes it once). It is cancelled only when every waiting client has gone.
    */
-  private lookup(cacheKey: string, revision: number, base: string, subject: PropertySubject, options: PropertyOptions, licence: PropertyLicence, variant: 'full' | 'core', now: Date, signal?: AbortSignal): Promise<CachedResponse> {
+  private lookup(cacheKey: string, revision: number, base: string, subject: PropertySubject, options: PropertyOptions, licence: PropertyLicence, variant: 'full' | 'core', now: Date, abort?: AbortSource): Promise<CachedResponse> {
     let p = this.pending.get(cacheKey);
     if (!p) {
       const controller = new AbortController();
@@ -250,55 +276,63 @@ export class Api {
       shared.controller.abort();
       if (this.pending.get(cacheKey) === shared) this.pending.delete(cacheKey);
     };
-    if (!signal) return shared.promise;
-    if (signal.aborted) {
+    if (!abort) return shared.promise;
+    if (abort.aborted) {
       release();
       return Promise.reject(clientClosed());
     }
+    const signal = abort.signal;
     signal.addEventListener('abort', release, { once: true });
     return shared.promise.finally(() => signal.removeEventListener('abort', release));
   }
 
-  private async publicRoute(route: Route, gzip: boolean): Promise<ApiResponse> {
+  private publicRoute(route: Route, gzip: boolean): MaybePromise<ApiResponse> {
     const h = route.handler;
     if (h.kind === 'health') {
       return { status: 200, contentType: JSON_TYPE, headers: { 'Cache-Control': 'no-store' }, body: JSON.stringify({ status: 'ok', version: VERSION, server: this.transport, in_flight: this.inFlight - 1 }) };
     }
     let contentType = JSON_TYPE;
-    let body: StaticBody | null;
+    let body: MaybePromise<StaticBody | null>;
     switch (h.kind) {
       case 'docs':
         contentType = 'text/html; charset=utf-8';
-        body = await this.once('docs', async () => staticBody(renderDocsPage(openApiDocument())));
+        body = this.once('docs', async () => staticBody(renderDocsPage(openApiDocument())));
         break;
       case 'openapi':
-        body = await this.once('openapi', async () => staticBody(JSON.stringify(openApiDocument())));
+        body = this.once('openapi', async () => staticBody(JSON.stringify(openApiDocument())));
         break;
       case 'sandbox':
-        body = await this.once('sandbox', async () => staticBody(JSON.stringify({ addresses: await this.service.sandbox() })));
+        body = this.once('sandbox', async () => staticBody(JSON.stringify({ addresses: await this.service.sandbox() })));
         break;
       case 'sample':
-        body = await this.once(`sample:${h.name}`, async () => {
+        body = this.once(`sample:${h.name}`, async () => {
           const doc = await this.service.sample(h.name);
           return doc === null ? null : staticBody(JSON.stringify(doc));
         });
-        if (!body) throw new ApiError(404, 'sample_unavailable', `the ${h.name} sample is not installed on this server (datasets/samples/${h.name}.json)`);
         break;
       default:
         throw new ApiError(404, 'not_found', `no endpoint at ${route.path}`);
     }
-    const headers: Record<string, string> = { 'Cache-Control': 'public, max-age=300', Vary: 'Accept-Encoding' };
-    if (gzip) headers['Content-Encoding'] = 'gzip';
-    return { status: 200, contentType, headers, body: gzip ? body!.gzip : body!.identity };
+    return chain(body, (b) => {
+      if (!b) throw new ApiError(404, 'sample_unavailable', `the ${h.kind === 'sample' ? h.name : h.kind} sample is not installed on this server (datasets/samples/)`);
+      const headers: Record<string, string> = { 'Cache-Control': 'public, max-age=300', Vary: 'Accept-Encoding' };
+      if (gzip) headers['Content-Encoding'] = 'gzip';
+      return { status: 200, contentType, headers, body: gzip ? b.gzip : b.identity };
+    });
   }
 
-  /** A body computed once (a failure is not remembered: the next request tries again). */
-  private once(name: string, make: () => Promise<StaticBody | null>): Promise<StaticBody | null> {
+  /** A body computed once, then served without waiting (a failure is not remembered: the next request tries again). */
+  private once(name: string, make: () => Promise<StaticBody | null>): MaybePromise<StaticBody | null> {
+    const done = this.staticsDone.get(name);
+    if (done !== undefined) return done;
     let p = this.statics.get(name);
     if (!p) {
       p = make();
       this.statics.set(name, p);
-      p.catch(() => this.statics.delete(name));
+      p.then(
+        (b) => this.staticsDone.set(name, b),
+        () => this.statics.delete(name),
+      );
     }
     return p;
   }

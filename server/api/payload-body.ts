@@ -52,13 +52,14 @@ function suffixOf(body: PayloadBody, usage: Record<string, unknown>, reason?: st
 }
 
 /**
- * The finished body: the payload with `meta.not_charged_reason` = `reason` (unless the engine set one, or
- * `reason` is undefined) and `usage`; gzip-compressed when `gzip` is true.
+ * The finished body, as the parts to send in order (the transport writes them without joining them first:
+ * a 70 KB copy per request is measurable): the payload with `meta.not_charged_reason` = `reason` (unless
+ * the engine set one, or `reason` is undefined) and `usage`; gzip-compressed when `gzip` is true.
  */
-export function finishPayload(body: PayloadBody, usage: Record<string, unknown>, reason: string | undefined, gzip: boolean): Buffer {
+export function finishPayload(body: PayloadBody, usage: Record<string, unknown>, reason: string | undefined, gzip: boolean): Buffer[] {
   const suffix = suffixOf(body, usage, reason);
-  if (!gzip) return Buffer.concat([body.prefix, suffix]);
-  return Buffer.concat([body.gzPrefix, storedBlocks(suffix), gzipTrailer(crc32(suffix, body.crc), body.prefix.length + suffix.length)]);
+  if (!gzip) return [body.prefix, suffix];
+  return [body.gzPrefix, storedBlocks(suffix), gzipTrailer(crc32(suffix, body.crc), body.prefix.length + suffix.length)];
 }
 
 /** `data` as final stored deflate blocks (RFC 1951 3.2.4), at most 65,535 bytes each. */

@@ -24,12 +24,15 @@ export interface CachedResponse {
   notChargedReason?: string;
   /** Epoch ms after which the entry is not served. */
   expiresAt: number;
+  /** The cache's use counter when the entry was last moved to the recent end (LRU bookkeeping). */
+  touched?: number;
 }
 
 /** The response cache. */
 export class ResponseCache {
   private readonly map = new Map<string, CachedResponse>();
   private held = 0;
+  private uses = 0;
 
   constructor(
     /** Bytes of payload kept at most (default 128 MiB). */
@@ -54,8 +57,12 @@ export class ResponseCache {
       this.remove(key, e);
       return undefined;
     }
-    this.map.delete(key);
-    this.map.set(key, e);
+    // Move to the recent end only when it has drifted: a hot entry costs a lookup, not a reinsertion.
+    if (++this.uses - (e.touched ?? 0) > this.map.size) {
+      e.touched = this.uses;
+      this.map.delete(key);
+      this.map.set(key, e);
+    }
     return e;
   }
 
@@ -64,6 +71,7 @@ export class ResponseCache {
     if (entry.body.bytes > this.maxBytes / 4) return;
     const old = this.map.get(key);
     if (old) this.remove(key, old);
+    entry.touched = this.uses;
     this.map.set(key, entry);
     this.held += entry.body.bytes;
     for (const [k, e] of this.map) {

@@ -8,7 +8,8 @@
  * The `usage` block reports the count after the call whatever happened.
  */
 import { ApiError } from '../api/api-error.js';
-import type { ApiKeyRecord, UsageMeter } from '../store/store.js';
+import { chain, type MaybePromise } from '../maybe-promise.js';
+import type { ApiKeyRecord, ChargeOutcome, UsageMeter } from '../store/store.js';
 import { inOnboarding, type BillingPeriod } from './billing-period.js';
 
 /** What the meter decided for one lookup. */
@@ -45,15 +46,23 @@ export function usageBlock(key: ApiKeyRecord, period: BillingPeriod, used: numbe
   };
 }
 
-/** Meters one lookup for `key` at `now`; throws 429 `quota_exceeded` when a new address does not fit. */
-export async function meterLookup(meter: UsageMeter, key: ApiKeyRecord, period: BillingPeriod, lookup: MeteredLookup, now: Date): Promise<MeterResult> {
+/**
+ * Meters one lookup for `key` at `now` (synchronously on a synchronous store); throws 429 `quota_exceeded`
+ * when a new address does not fit.
+ */
+export function meterLookup(meter: UsageMeter, key: ApiKeyRecord, period: BillingPeriod, lookup: MeteredLookup, now: Date): MaybePromise<MeterResult> {
   let reason: string | undefined;
   if (lookup.sandbox) reason = 'sandbox address: never metered';
   else if (inOnboarding(now, key.onboarding_until)) reason = `onboarding window: nothing is metered through ${key.onboarding_until} (Australia/Melbourne)`;
   else if (!lookup.chargeable) reason = lookup.notChargedReason ?? 'core components failed';
-  if (reason !== undefined) return { usage: usageBlock(key, period, await meter.used(key.id, period.key), false), notChargedReason: reason };
+  if (reason !== undefined) {
+    const why = reason;
+    return chain(meter.used(key.id, period.key), (used) => ({ usage: usageBlock(key, period, used, false), notChargedReason: why }));
+  }
+  return chain(meter.charge(key.id, period.key, lookup.addressKey, key.quota, now), (c) => outcomeOf(c, key, period, lookup, now));
+}
 
-  const c = await meter.charge(key.id, period.key, lookup.addressKey, key.quota, now);
+function outcomeOf(c: ChargeOutcome, key: ApiKeyRecord, period: BillingPeriod, lookup: MeteredLookup, now: Date): MeterResult {
   if (c.outcome === 'quota_exceeded') {
     const retryS = Math.max(1, Math.ceil((period.resetsAt.getTime() - now.getTime()) / 1000));
     throw new ApiError(

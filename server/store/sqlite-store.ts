@@ -125,37 +125,32 @@ export class SqliteStore implements ServerStore {
     return new SqliteStore(path, db, options);
   }
 
-  async insertKey(record: ApiKeyRecord): Promise<void> {
+  insertKey(record: ApiKeyRecord): void {
     this.stmts.insertKey.run({ ...record, components: JSON.stringify(record.components), geometry: record.geometry ? 1 : 0, childcare: record.childcare ? JSON.stringify(record.childcare) : null });
   }
 
-  async keyById(id: string): Promise<ApiKeyRecord | undefined> {
-    return this.keyByIdSync(id);
-  }
-
-  /** {@link keyById} without the promise: the request path's hot read. */
-  keyByIdSync(id: string): ApiKeyRecord | undefined {
+  keyById(id: string): ApiKeyRecord | undefined {
     const r = this.stmts.keyById.get(id) as KeyRow | undefined;
     return r ? toRecord(r) : undefined;
   }
 
-  async listKeys(): Promise<ApiKeyRecord[]> {
+  listKeys(): ApiKeyRecord[] {
     return (this.stmts.listKeys.all() as KeyRow[]).map(toRecord);
   }
 
-  async revokeKey(id: string, at: Date): Promise<boolean> {
+  revokeKey(id: string, at: Date): boolean {
     return this.stmts.revoke.run(at.toISOString(), id).changes === 1;
   }
 
-  async setQuota(id: string, quota: number): Promise<boolean> {
+  setQuota(id: string, quota: number): boolean {
     return this.stmts.setQuota.run(quota, id).changes === 1;
   }
 
-  async charge(keyId: string, periodKey: string, addressKey: string, quota: number, at: Date): Promise<ChargeOutcome> {
+  charge(keyId: string, periodKey: string, addressKey: string, quota: number, at: Date): ChargeOutcome {
     return this.chargeTx(keyId, periodKey, addressKey, quota, at.toISOString());
   }
 
-  async used(keyId: string, periodKey: string): Promise<number> {
+  used(keyId: string, periodKey: string): number {
     return (this.stmts.used.get(keyId, periodKey) as number | undefined) ?? 0;
   }
 
@@ -165,7 +160,7 @@ export class SqliteStore implements ServerStore {
     return c;
   }
 
-  async dropCachesExcept(keep: readonly string[]): Promise<number> {
+  dropCachesExcept(keep: readonly string[]): number {
     const marks = keep.map(() => '?').join(', ');
     return this.db.prepare(`DELETE FROM cache${keep.length ? ` WHERE ns NOT IN (${marks})` : ''}`).run(...keep).changes;
   }

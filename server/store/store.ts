@@ -1,13 +1,15 @@
 /**
  * The server's storage behind one interface: API keys, the usage meter and the engine's caches. The embedded
- * default is SQLite (sqlite-store.ts); the interface is asynchronous so that a PostgreSQL implementation, with
- * several server replicas sharing one meter, can follow without changing callers. The engine's `Cache` is
- * synchronous (it is read inside a lookup): a networked store would put an in-memory tier in front of it.
+ * default is SQLite (sqlite-store.ts), which answers synchronously; every method may also return a promise
+ * (`MaybePromise`), so that a PostgreSQL implementation, with several server replicas sharing one meter, can
+ * follow without changing callers (they are written with `chain`). The engine's `Cache` is synchronous (it
+ * is read inside a lookup): a networked store would put an in-memory tier in front of it.
  */
 import type { Cache } from '../../engine/cache/ttl-cache.js';
 import type { StateCode } from '../../engine/catalogue/states.js';
 import type { PropertyBlock } from '../../engine/property/contract.js';
 import type { PeriodKind } from '../metering/billing-period.js';
+import type { MaybePromise } from '../maybe-promise.js';
 
 /** A key's childcare market-intelligence entitlement (the childcare API reads it). */
 export interface ChildcareEntitlement {
@@ -62,15 +64,15 @@ export interface ChargeOutcome {
 /** API keys. */
 export interface KeyStore {
   /** Stores a new key; throws when the id exists. */
-  insertKey(record: ApiKeyRecord): Promise<void>;
+  insertKey(record: ApiKeyRecord): MaybePromise<void>;
   /** The key with `id` (revoked ones included), or undefined. */
-  keyById(id: string): Promise<ApiKeyRecord | undefined>;
+  keyById(id: string): MaybePromise<ApiKeyRecord | undefined>;
   /** Every key, oldest first. */
-  listKeys(): Promise<ApiKeyRecord[]>;
+  listKeys(): MaybePromise<ApiKeyRecord[]>;
   /** Marks a key revoked at `at`; false when no live key has that id. */
-  revokeKey(id: string, at: Date): Promise<boolean>;
+  revokeKey(id: string, at: Date): MaybePromise<boolean>;
   /** Sets a live key's quota (a top-up); false when no live key has that id. */
-  setQuota(id: string, quota: number): Promise<boolean>;
+  setQuota(id: string, quota: number): MaybePromise<boolean>;
 }
 
 /** The usage meter: unique addresses per key per billing period. */
@@ -80,9 +82,9 @@ export interface UsageMeter {
    * while fewer than `quota` are counted and refused otherwise. Concurrent calls (from any process sharing
    * the store) never exceed the quota or count one address twice.
    */
-  charge(keyId: string, periodKey: string, addressKey: string, quota: number, at: Date): Promise<ChargeOutcome>;
+  charge(keyId: string, periodKey: string, addressKey: string, quota: number, at: Date): MaybePromise<ChargeOutcome>;
   /** Unique addresses counted for the key in the period. */
-  used(keyId: string, periodKey: string): Promise<number>;
+  used(keyId: string, periodKey: string): MaybePromise<number>;
 }
 
 /** The whole store. */
@@ -90,7 +92,7 @@ export interface ServerStore extends KeyStore, UsageMeter {
   /** A persistent cache for the engine (layer lookups, scores and surfaces), one namespace each. */
   cache(namespace: string): Cache;
   /** Deletes every cached entry outside `keep` (namespaces of another dataset or engine version). */
-  dropCachesExcept(keep: readonly string[]): Promise<number>;
+  dropCachesExcept(keep: readonly string[]): MaybePromise<number>;
   /** Closes the store; later calls fail. */
-  close(): Promise<void>;
+  close(): MaybePromise<void>;
 }

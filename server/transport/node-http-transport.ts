@@ -2,9 +2,9 @@
  * The same API on node:http: the reference the server benchmark measures uWebSockets.js against (same
  * handler, same bodies), and a fallback for platforms without a uWS binary.
  */
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Api } from '../api/api.js';
+import type { Api, ApiResponse } from '../api/api.js';
 import { LazyAbort } from './lazy-abort.js';
 import { checkPort, drain, type RunningServer } from './running-server.js';
 
@@ -18,6 +18,24 @@ export function startNodeHttpServer(api: Api, options: { port?: number; host?: s
     return Promise.reject(err);
   }
   let draining = false;
+  const write = (res: ServerResponse, out: ApiResponse) => {
+    const headers: Record<string, string | number> = { 'Content-Type': out.contentType, ...out.headers, ...(draining ? { Connection: 'close' } : {}) };
+    const body = out.body;
+    if (typeof body === 'string' || Buffer.isBuffer(body)) {
+      res.writeHead(out.status, headers);
+      res.end(body);
+      return;
+    }
+    // Parts: a Content-Length (so no chunked encoding) and one corked write of them all.
+    let n = 0;
+    for (const p of body) n += p.length;
+    headers['Content-Length'] = n;
+    res.writeHead(out.status, headers);
+    res.cork();
+    for (let i = 0; i < body.length - 1; i++) res.write(body[i]);
+    res.end(body[body.length - 1]);
+    res.uncork();
+  };
   const server = createServer((req, res) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -34,11 +52,15 @@ export function startNodeHttpServer(api: Api, options: { port?: number; host?: s
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
     });
-    api.handle(request, abort).then(
-      (out) => {
-        if (abort.aborted || out.status === 499) return;
-        res.writeHead(out.status, { 'Content-Type': out.contentType, ...out.headers, ...(draining ? { Connection: 'close' } : {}) });
-        res.end(out.body);
+    const out = api.handle(request, abort);
+    if (!(out instanceof Promise)) {
+      write(res, out);
+      return;
+    }
+    out.then(
+      (o) => {
+        if (abort.aborted || o.status === 499) return;
+        write(res, o);
       },
       (err: unknown) => {
         if (res.headersSent) return;

@@ -17,6 +17,23 @@ const statusLine = (s: number) => {
   return l;
 };
 
+let scratch = Buffer.allocUnsafeSlow(256 * 1024);
+
+/**
+ * A body in one piece. Parts are copied into one reused buffer: `end` copies the body before it returns
+ * (uWS docs: "Ends this response by copying the contents of body"), so the buffer is free again at once and
+ * a response costs no allocation.
+ */
+function onePiece(body: ApiResponse['body']): string | Buffer {
+  if (typeof body === 'string' || Buffer.isBuffer(body)) return body;
+  let n = 0;
+  for (const p of body) n += p.length;
+  if (n > scratch.length) scratch = Buffer.allocUnsafeSlow(Math.max(n, scratch.length * 2));
+  let o = 0;
+  for (const p of body) o += p.copy(scratch, o);
+  return scratch.subarray(0, n);
+}
+
 /** Starts `api` on uWebSockets.js and resolves once listening. */
 export function startUwsServer(api: Api, options: { port?: number; host?: string } = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
@@ -31,7 +48,7 @@ export function startUwsServer(api: Api, options: { port?: number; host?: string
     res.cork(() => {
       res.writeStatus(statusLine(out.status)).writeHeader('Content-Type', out.contentType);
       for (const k in out.headers) res.writeHeader(k, out.headers[k]);
-      res.end(out.body, draining);
+      res.end(onePiece(out.body), draining);
     });
   };
   const app = uws.App();
@@ -45,16 +62,22 @@ export function startUwsServer(api: Api, options: { port?: number; host?: string
       acceptEncoding: req.getHeader('accept-encoding'),
     };
     const abort = new LazyAbort();
+    const out = api.handle(request, abort);
+    // Answered without waiting: written here, inside the callback (corked by uWS already).
+    if (!(out instanceof Promise)) {
+      write(res, out);
+      return;
+    }
     let done = false;
     res.onAborted(() => {
       done = true;
       abort.abort();
     });
-    api.handle(request, abort).then(
-      (out) => {
-        if (done || out.status === 499) return;
+    out.then(
+      (o) => {
+        if (done || o.status === 499) return;
         done = true;
-        write(res, out);
+        write(res, o);
       },
       (err: unknown) => {
         // Api.handle never rejects; this is the last line of defence, so uWS never sees an exception.

@@ -3,7 +3,10 @@
 import fc from 'fast-check';
 import { gunzipSync, inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { acceptsGzip, finishPayload, serialisePayload, staticBody, storedBlocks } from '../../server/api/payload-body.js';
+import { acceptsGzip, finishPayload as finishParts, serialisePayload, staticBody, storedBlocks } from '../../server/api/payload-body.js';
+
+/** The parts joined, as a transport sends them. */
+const finishPayload = (...args: Parameters<typeof finishParts>) => Buffer.concat(finishParts(...args));
 
 const payload = {
   query: { address: '1 Main St', lat: -37.8, lng: 145 },
