@@ -14,9 +14,10 @@ import { scoresSuite } from './suites/scores.js';
 import { handSuite } from './suites/hand.js';
 import { contoursSuite } from './suites/contours.js';
 import { propertySuite } from './suites/property.js';
+import { serverSuite } from './suites/server.js';
 
 /** Every suite, in run order. */
-export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, sampleWorldSuite, contoursSuite, noiseSuite, handSuite, walkabilitySuite, scoresSuite, propertySuite];
+export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, sampleWorldSuite, contoursSuite, noiseSuite, handSuite, walkabilitySuite, scoresSuite, propertySuite, serverSuite];
 
 async function main(argv: string[]): Promise<number> {
   const quick = argv.includes('--quick');

@@ -29,6 +29,11 @@ export function setDefaultMaxTime(seconds: number): void {
   defaultMaxTime = seconds;
 }
 
+/** The sampling budget in seconds (below 1 under --quick). */
+export function getDefaultMaxTime(): number {
+  return defaultMaxTime;
+}
+
 /** A place to put results so the optimiser keeps the work that produced them. */
 export const sink: { value: unknown } = { value: 0 };
 

@@ -1,0 +1,37 @@
+/**
+ * A server in its own process for the server benchmark: the engine on the sample world, an in-memory store
+ * with one unmetered-in-practice key, and the chosen transport on a free port. Prints one JSON line when
+ * ready ({ url, key, sandbox, addresses }) and shuts down gracefully on SIGTERM.
+ *
+ *   node dist/bench/lib/server-process.js --transport uws|node [--threads N] [--addresses N]
+ */
+import { parseArgs } from 'node:util';
+import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
+import { STATES } from '../../engine/catalogue/states.js';
+import { startServer } from '../../server/http-server.js';
+import { createKey } from '../../server/keys/key-admin.js';
+import { openStack } from '../../server/stack.js';
+
+const { values } = parseArgs({ options: { transport: { type: 'string', default: 'uws' }, threads: { type: 'string' }, addresses: { type: 'string', default: '0' } } });
+const dir = defaultDataDir();
+await ensureSampleWorld(dir);
+const stack = await openStack({ datasets: dir, db: ':memory:', threads: values.threads ? Number(values.threads) : undefined, persistentCache: false });
+const { key } = await createKey(stack.store, { components: 'all', geometry: true, quota: 10_000_000 });
+const server = await startServer({ service: stack.engine, store: stack.store, port: 0, transport: values.transport === 'node' ? 'node' : 'uws' });
+const sandbox = (await stack.engine.sandbox()).map((s) => s.address);
+// Distinct street addresses, not sandbox ones, spread over the states: first lookups for the cold rows.
+const want = Number(values.addresses);
+const addresses: string[] = [];
+const index = want > 0 ? stack.engine.addresses() : null;
+for (let i = 1500; index && addresses.length < want; i += 37) {
+  for (const s of STATES) {
+    const r = index.byId(`${s}${String(i).padStart(7, '0')}`);
+    if (r && r.unit === null && !sandbox.includes(r.text) && addresses.length < want) addresses.push(r.text);
+  }
+}
+process.stdout.write(`${JSON.stringify({ url: server.url, key, sandbox, addresses })}\n`);
+process.once('SIGTERM', async () => {
+  await server.close(10_000);
+  await stack.close();
+  process.exit(0);
+});
