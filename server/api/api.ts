@@ -65,8 +65,6 @@ export interface ApiOptions {
   log?: RequestLog;
   /** Bytes of finished payloads kept for repeat requests (default 128 MiB; 0 disables the cache). */
   responseCacheBytes?: number;
-  /** Named in /healthz (`server`), e.g. `uWebSockets.js`. */
-  transport?: string;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -98,7 +96,8 @@ interface PendingLookup {
 export class Api {
   /** Requests being answered now (graceful shutdown waits for 0). */
   inFlight = 0;
-  transport: string;
+  /** Named in /healthz (`server`); the transport sets it, e.g. `uWebSockets.js`. */
+  transport = 'unknown';
   private readonly service: PropertyService;
   private readonly store: ServerStore;
   private readonly clock: () => Date;
@@ -120,7 +119,6 @@ export class Api {
     this.clock = options.clock ?? (() => new Date());
     this.log = options.log ?? SILENT_LOG;
     this.responses = new ResponseCache(options.responseCacheBytes ?? 128 * 1024 * 1024);
-    this.transport = options.transport ?? 'unknown';
     for (const r of ROUTES) this.routes.set(r.path, r);
   }
 

@@ -6,17 +6,11 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Api, ApiResponse } from '../api/api.js';
 import { LazyAbort } from './lazy-abort.js';
-import { checkPort, drain, type RunningServer } from './running-server.js';
+import { drain, lastResort, listenAddress, type RunningServer } from './running-server.js';
 
 /** Starts `api` on node:http and resolves once listening. */
-export function startNodeHttpServer(api: Api, options: { port?: number; host?: string } = {}): Promise<RunningServer> {
-  const host = options.host ?? '127.0.0.1';
-  const requested = options.port ?? 8080;
-  try {
-    checkPort(requested);
-  } catch (err) {
-    return Promise.reject(err);
-  }
+export async function startNodeHttpServer(api: Api, options: { port?: number; host?: string } = {}): Promise<RunningServer> {
+  const { host, port: requested } = listenAddress(options);
   let draining = false;
   const write = (res: ServerResponse, out: ApiResponse) => {
     const headers: Record<string, string | number> = { 'Content-Type': out.contentType, ...out.headers, ...(draining ? { Connection: 'close' } : {}) };
@@ -63,9 +57,8 @@ export function startNodeHttpServer(api: Api, options: { port?: number; host?: s
         write(res, o);
       },
       (err: unknown) => {
-        if (res.headersSent) return;
-        res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify({ error: 'internal_error', message: String((err as Error)?.message ?? err) }));
+        // Api.handle never rejects; this is the last line of defence.
+        if (!res.headersSent) write(res, lastResort(err));
       },
     );
   });

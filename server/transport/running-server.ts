@@ -1,4 +1,5 @@
-/** What both transports return once listening. */
+/** What both transports share. */
+import type { ApiResponse } from '../api/api.js';
 
 /** A running server. */
 export interface RunningServer {
@@ -20,7 +21,14 @@ export async function drain(inFlight: () => number, graceMs: number): Promise<vo
   while (inFlight() > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
 }
 
-/** Checks a port number before listening. */
-export function checkPort(port: number): void {
+/** Where to listen: the host (default 127.0.0.1) and a checked port (default 8080; 0 picks a free one). */
+export function listenAddress(options: { port?: number; host?: string }): { host: string; port: number } {
+  const port = options.port ?? 8080;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`port must be an integer from 0 to 65535, got ${port}`);
+  return { host: options.host ?? '127.0.0.1', port };
+}
+
+/** What a transport sends if Api.handle ever rejected (it does not: this is the last line of defence). */
+export function lastResort(err: unknown): ApiResponse {
+  return { status: 500, contentType: 'application/json; charset=utf-8', headers: {}, body: JSON.stringify({ error: 'internal_error', message: String((err as Error)?.message ?? err) }) };
 }

@@ -8,7 +8,7 @@ import type { Api, ApiResponse } from '../api/api.js';
 import { STATUS_TEXT } from '../api/api-error.js';
 import { uws } from '../uws.js';
 import { LazyAbort } from './lazy-abort.js';
-import { checkPort, drain, type RunningServer } from './running-server.js';
+import { drain, lastResort, listenAddress, type RunningServer } from './running-server.js';
 
 const statusLines = new Map<number, string>();
 const statusLine = (s: number) => {
@@ -35,14 +35,8 @@ function onePiece(body: ApiResponse['body']): string | Buffer {
 }
 
 /** Starts `api` on uWebSockets.js and resolves once listening. */
-export function startUwsServer(api: Api, options: { port?: number; host?: string } = {}): Promise<RunningServer> {
-  const host = options.host ?? '127.0.0.1';
-  const requested = options.port ?? 8080;
-  try {
-    checkPort(requested);
-  } catch (err) {
-    return Promise.reject(err);
-  }
+export async function startUwsServer(api: Api, options: { port?: number; host?: string } = {}): Promise<RunningServer> {
+  const { host, port: requested } = listenAddress(options);
   let draining = false;
   const write = (res: HttpResponse, out: ApiResponse) => {
     res.cork(() => {
@@ -83,7 +77,7 @@ export function startUwsServer(api: Api, options: { port?: number; host?: string
         // Api.handle never rejects; this is the last line of defence, so uWS never sees an exception.
         if (done) return;
         done = true;
-        write(res, { status: 500, contentType: 'application/json; charset=utf-8', headers: {}, body: JSON.stringify({ error: 'internal_error', message: String((err as Error)?.message ?? err) }) });
+        write(res, lastResort(err));
       },
     );
   });
