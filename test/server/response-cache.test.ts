@@ -19,7 +19,7 @@ describe('the response cache', () => {
     expect(payloadExpiry({ meta: {} }, now, 7 * DAY, 31 * DAY)).toBe(now + 7 * DAY);
     const c = new ResponseCache();
     c.set('k', entry(10, now + 1000));
-    expect(c.get('k', now + 999)).toBeDefined();
+    expect(c.get('k', now + 999)?.addressKey).toBe('A');
     expect(c.get('k', now + 1000)).toBeUndefined();
     expect(c.size).toBe(0);
     expect(c.bytes).toBe(0);
@@ -33,9 +33,9 @@ describe('the response cache', () => {
     c.set('e', entry(4000));
     expect(c.size).toBe(4);
     expect(c.bytes).toBeLessThanOrEqual(one * 4 + 10);
-    expect(c.get('a', 0)).toBeDefined();
+    expect(c.get('a', 0)?.addressKey).toBe('A');
     expect(c.get('b', 0)).toBeUndefined();
-    expect(c.get('e', 0)).toBeDefined();
+    expect(c.get('e', 0)?.addressKey).toBe('A');
     // Replacing an entry does not count its bytes twice.
     c.set('e', entry(4000));
     expect(c.bytes).toBe(one * 4);
