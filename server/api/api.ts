@@ -222,12 +222,10 @@ export class Api {
     const period = this.periods.get(now, key.period, key.effective_date);
     const base = decided.base;
     const revision = this.service.dataRevision();
-    const cacheKey = `${revision}|${base}`;
-    const entry = this.responses.get(cacheKey, now.getTime()) ?? this.lookup(cacheKey, revision, base, q.subject, q.options, licence, variant, now, abort);
+    const entry = this.responses.get(`${revision}|${base}`, now.getTime()) ?? this.lookup(revision, base, q.subject, q.options, licence, variant, now, abort);
     return chain(entry, (e) => {
       if (abort?.aborted) throw clientClosed();
-      const lookup = { addressKey: e.addressKey, label: e.label, sandbox: e.sandbox, chargeable: e.chargeable, notChargedReason: e.notChargedReason };
-      return chain(meterLookup(this.store, key, period, lookup, now), (metered): ApiResponse => {
+      return chain(meterLookup(this.store, key, period, e, now), (metered): ApiResponse => {
         const gzip = acceptsGzip(req.acceptEncoding);
         const headers: Record<string, string> = { 'Cache-Control': 'no-store', Vary: 'Accept-Encoding' };
         if (gzip) headers['Content-Encoding'] = 'gzip';
@@ -240,7 +238,8 @@ export class Api {
    * Runs a lookup, sharing it with identical requests already waiting for one (a burst of first lookups of
    * one address computes it once). It is cancelled only when every waiting client has gone.
    */
-  private lookup(cacheKey: string, revision: number, base: string, subject: PropertySubject, options: PropertyOptions, licence: PropertyLicence, variant: 'full' | 'core', now: Date, abort?: AbortSource): Promise<CachedResponse> {
+  private lookup(revision: number, base: string, subject: PropertySubject, options: PropertyOptions, licence: PropertyLicence, variant: 'full' | 'core', now: Date, abort?: AbortSource): Promise<CachedResponse> {
+    const cacheKey = `${revision}|${base}`;
     let p = this.pending.get(cacheKey);
     if (!p) {
       const controller = new AbortController();
@@ -255,7 +254,7 @@ export class Api {
           expiresAt: payloadExpiry(result.payload, now.getTime(), LAYER_TTL_MS, SCORE_TTL_MS),
         };
         // Only a complete payload, and only if the DA records did not change while it was computed.
-        if (result.payload.completeness === 'full' && this.service.dataRevision() === revision) this.responses.set(`${revision}|${base}`, entry);
+        if (result.payload.completeness === 'full' && this.service.dataRevision() === revision) this.responses.set(cacheKey, entry);
         return entry;
       });
       p = { promise, controller, waiters: 0 };

@@ -6,7 +6,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Api, ApiResponse } from '../api/api.js';
 import { LazyAbort } from './lazy-abort.js';
-import { drain, lastResort, listenAddress, type RunningServer } from './running-server.js';
+import { drain, lastResort, listenAddress, runningServer, type RunningServer } from './running-server.js';
 
 /** Starts `api` on node:http and resolves once listening. */
 export async function startNodeHttpServer(api: Api, options: { port?: number; host?: string } = {}): Promise<RunningServer> {
@@ -68,24 +68,16 @@ export async function startNodeHttpServer(api: Api, options: { port?: number; ho
     server.once('error', reject);
     server.listen(requested, host, () => {
       server.off('error', reject);
-      const port = (server.address() as AddressInfo).port;
-      let closing: Promise<void> | undefined;
-      resolve({
-        port,
-        host,
-        url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-        close: (graceMs = 30_000) => {
-          closing ??= (async () => {
-            draining = true;
-            const stopped = new Promise<void>((r) => server.close(() => r()));
-            server.closeIdleConnections();
-            await drain(() => api.inFlight, graceMs);
-            server.closeAllConnections();
-            await stopped;
-          })();
-          return closing;
-        },
-      });
+      resolve(
+        runningServer(host, (server.address() as AddressInfo).port, async (graceMs) => {
+          draining = true;
+          const stopped = new Promise<void>((r) => server.close(() => r()));
+          server.closeIdleConnections();
+          await drain(() => api.inFlight, graceMs);
+          server.closeAllConnections();
+          await stopped;
+        }),
+      );
     });
   });
 }

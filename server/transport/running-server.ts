@@ -15,6 +15,20 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
+/**
+ * The RunningServer of a listening transport: its URL, and a `close` that runs `stop` once (later calls get
+ * the same promise).
+ */
+export function runningServer(host: string, port: number, stop: (graceMs: number) => Promise<void>): RunningServer {
+  let closing: Promise<void> | undefined;
+  return {
+    port,
+    host,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    close: (graceMs = 30_000) => (closing ??= stop(graceMs)),
+  };
+}
+
 /** Resolves once `inFlight()` is 0, or after `graceMs`. */
 export async function drain(inFlight: () => number, graceMs: number): Promise<void> {
   const until = Date.now() + graceMs;

@@ -8,7 +8,7 @@ import type { Api, ApiResponse } from '../api/api.js';
 import { STATUS_TEXT } from '../api/api-error.js';
 import { uws } from '../uws.js';
 import { LazyAbort } from './lazy-abort.js';
-import { drain, lastResort, listenAddress, type RunningServer } from './running-server.js';
+import { drain, lastResort, listenAddress, runningServer, type RunningServer } from './running-server.js';
 
 const statusLines = new Map<number, string>();
 const statusLine = (s: number) => {
@@ -89,20 +89,13 @@ export async function startUwsServer(api: Api, options: { port?: number; host?: 
         return;
       }
       const port = uws.us_socket_local_port(socket as unknown as Parameters<typeof uws.us_socket_local_port>[0]);
-      let closing: Promise<void> | undefined;
-      resolve({
-        port,
-        host,
-        url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-        close: (graceMs = 30_000) => {
-          closing ??= (async () => {
-            draining = true;
-            uws.us_listen_socket_close(socket);
-            await drain(() => api.inFlight, graceMs);
-          })();
-          return closing;
-        },
-      });
+      resolve(
+        runningServer(host, port, async (graceMs) => {
+          draining = true;
+          uws.us_listen_socket_close(socket);
+          await drain(() => api.inFlight, graceMs);
+        }),
+      );
     });
   });
 }
