@@ -1,5 +1,6 @@
 /** The benchmark table: rows, printing, and the machine-readable results file. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { availableParallelism, cpus, platform, release } from 'node:os';
 
 /** One result row. */
@@ -74,8 +75,38 @@ export function machineInfo() {
   };
 }
 
-/** Writes the results as JSON. */
+/** One suite's rows in the results file, with when and where they were measured. */
+export interface SuiteResult {
+  ranAt: string;
+  machine: ReturnType<typeof machineInfo>;
+  rows: BenchRow[];
+}
+
+/**
+ * Writes the results as JSON. Suites run now replace their entries; suites not run keep their last result
+ * (each entry carries its own `ranAt`), so `npm run bench -- noise` does not erase the contours numbers.
+ */
 export function writeResults(file: string, suites: Record<string, BenchRow[]>): void {
-  mkdirSync(new URL('.', `file://${file}`).pathname, { recursive: true });
-  writeFileSync(file, `${JSON.stringify({ generatedAt: new Date().toISOString(), machine: machineInfo(), suites }, null, 2)}\n`);
+  mkdirSync(dirname(file), { recursive: true });
+  const now = new Date().toISOString();
+  const machine = machineInfo();
+  const merged: Record<string, SuiteResult> = { ...previousSuites(file) };
+  for (const [name, rows] of Object.entries(suites)) merged[name] = { ranAt: now, machine, rows };
+  writeFileSync(file, `${JSON.stringify({ generatedAt: now, suites: merged }, null, 2)}\n`);
+}
+
+/** The suites of an earlier results file in the current shape; anything unreadable or older is dropped. */
+function previousSuites(file: string): Record<string, SuiteResult> {
+  if (!existsSync(file)) return {};
+  try {
+    const json = JSON.parse(readFileSync(file, 'utf8')) as { suites?: Record<string, unknown> };
+    const out: Record<string, SuiteResult> = {};
+    for (const [name, v] of Object.entries(json.suites ?? {})) {
+      const r = v as Partial<SuiteResult>;
+      if (r && typeof r.ranAt === 'string' && Array.isArray(r.rows)) out[name] = r as SuiteResult;
+    }
+    return out;
+  } catch {
+    return {};
+  }
 }
