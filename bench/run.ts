@@ -37,17 +37,27 @@ async function main(argv: string[]): Promise<number> {
   process.stdout.write(`propintel benchmarks on ${m.cpu} (${m.cores} cores), node ${m.node}\n`);
   const results: Record<string, BenchRow[]> = {};
   const all: BenchRow[] = [];
+  const failed: string[] = [];
   for (const suite of chosen) {
     process.stdout.write(`running ${suite.name}: ${suite.description} ...\n`);
-    const rows = await suite.run();
-    results[suite.name] = rows;
+    let rows: BenchRow[];
+    try {
+      rows = await suite.run();
+      results[suite.name] = rows;
+    } catch (err) {
+      // One failing suite must not cost the table of the others; it shows as a failed row and the exit code.
+      failed.push(suite.name);
+      process.stderr.write(`suite ${suite.name} failed: ${(err as Error)?.stack ?? String(err)}\n`);
+      rows = [{ benchmark: 'FAILED', size: '', msPerOp: Number.NaN, note: String((err as Error)?.message ?? err).slice(0, 160) }];
+    }
     all.push(...rows.map((r) => ({ ...r, benchmark: `${suite.name}: ${r.benchmark}` })));
   }
   process.stdout.write(`\n${formatTable(all)}\n`);
   const file = fileURLToPath(new URL('../../bench/results/latest.json', import.meta.url));
   writeResults(file, results);
   process.stdout.write(`\nresults written to ${file}\n`);
-  return 0;
+  if (failed.length) process.stderr.write(`failed suites (last good results kept): ${failed.join(', ')}\n`);
+  return failed.length ? 1 : 0;
 }
 
 process.exitCode = await main(process.argv.slice(2));

@@ -62,23 +62,29 @@ export function measure(fn: () => unknown, options: MeasureOptions = {}): Promis
   return runOne({ fn: () => void (sink.value = fn()), ...options });
 }
 
-/** Measures an asynchronous function (one operation per awaited call). */
-export function measureAsync(fn: () => Promise<unknown>, options: MeasureOptions = {}): Promise<Measurement> {
-  return runOne({
+/**
+ * Measures an asynchronous function (one operation per awaited call). An operation that rejects ends the
+ * measurement with that error (after the current sampling cycle) instead of hanging or killing the run.
+ */
+export async function measureAsync(fn: () => Promise<unknown>, options: MeasureOptions = {}): Promise<Measurement> {
+  let failure: unknown;
+  const m = await runOne({
     defer: true,
     fn: (deferred: { resolve(): void }) => {
+      if (failure !== undefined) return deferred.resolve();
       fn().then(
         (v) => {
           sink.value = v;
           deferred.resolve();
         },
         (err) => {
-          // Surface the error instead of hanging the benchmark.
-          process.stderr.write(`benchmark operation failed: ${(err as Error)?.stack ?? err}\n`);
-          process.exit(1);
+          failure = err ?? new Error('benchmark operation rejected');
+          deferred.resolve();
         },
       );
     },
     ...options,
   });
+  if (failure !== undefined) throw failure instanceof Error ? failure : new Error(String(failure));
+  return m;
 }
