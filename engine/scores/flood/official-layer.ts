@@ -3,11 +3,13 @@
  * layer is authoritative over the score).
  *
  * For the subject's state, from the overlay sources the catalogue lists for it:
- * - `hit`: a feature of a verified source covers the address (a flood control, or the SA evidence-required
- *   control, which the note calls out as a neutral evidence trigger);
+ * - `hit`: a feature of a verified source covers the address, or an evidence-required control of any source
+ *   held for the state does (spec 2.6: "an official overlay or evidence control covers the address"; the SA
+ *   control is not score-bearing, so its source need not be verified, and the note calls it a neutral trigger);
  * - `checked_no_hit`: no hit, and a verified source with complete (statewide) coverage was checked;
- * - `checked_partial_coverage`: no hit, and the sources held cover the state only partly or are not
- *   verified, so a miss proves nothing;
+ * - `checked_partial_coverage`: no hit, and the sources held cover the state only partly, are not verified or
+ *   are not score-bearing (a statewide evidence control says nothing where it is absent), so a miss proves
+ *   nothing;
  * - `none`: no overlay source is held for the state.
  * A failed overlay lookup is reported as `checked_partial_coverage` with a note (the closed enumeration has no
  * "unavailable", and a lookup that did not run must never read as `checked_no_hit`).
@@ -84,7 +86,10 @@ export function officialLayer(
   const names = new Map(sources.map((s) => [s.source, s.name ?? s.source]));
   const verified = inState.filter((s) => s.verified);
   const verifiedIds = new Set(verified.map((s) => s.source));
-  const officialHits = hits.filter((h) => h.verified && verifiedIds.has(h.source));
+  const inStateIds = new Set(inState.map((s) => s.source));
+  const officialHits = hits.filter(
+    (h) => (h.verified && verifiedIds.has(h.source)) || (h.kind === 'flood_evidence' && inStateIds.has(h.source)),
+  );
   const otherHits = hits.filter((h) => !officialHits.includes(h));
 
   const status: OverlayBasis['status'] = verified.some((s) => s.coverage === 'complete')
@@ -123,7 +128,8 @@ export function officialLayer(
   if (options.lookupFailed) {
     notes.push(`The flood overlay lookup for ${st} failed; retry before treating the absence of a hit as meaningful.`);
   } else if (value === 'checked_partial_coverage') {
-    notes.push(`Overlay mapping held for ${st} is ${verified.length > 0 ? 'partial' : 'not verified'}; the absence of a hit proves nothing.`);
+    const why = verified.length > 0 ? 'partial' : 'not verified as score-bearing flood mapping';
+    notes.push(`Overlay mapping held for ${st} is ${why}; the absence of a hit proves nothing.`);
   } else if (value === 'none') {
     notes.push(`No flood overlay source is published for ${st}.`);
   }

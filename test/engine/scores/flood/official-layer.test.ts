@@ -69,6 +69,24 @@ describe('official_layer', () => {
     expect(r.official_layer_note).toMatch(/supply flood evidence/);
   });
 
+  it('counts the SA evidence control as a hit even though it is not score-bearing (unverified), and a miss proves nothing', () => {
+    // As in the sample world: PlanSA's statewide control is held but not verified as score-bearing flood mapping.
+    const unverified: OverlaySourceInfo = { ...SA, verified: false };
+    const evidence = hit('sa_code_overlays', 'SA', 'flood_evidence', false, 'FLOOD_EVIDENCE', 'Hazards (Flooding - Evidence Required) Overlay', SA.response_path);
+    const r = officialLayer('SA', [unverified], [evidence]);
+    expect(r.official_layer).toBe('hit');
+    expect(r.overlay_basis.status).toBe('unverified_only');
+    expect(r.overlay_basis.sources[0].used_in_score).toBe(false);
+    expect(r.official_layer_note).toMatch(/neutral trigger, not a flood severity/);
+    // An unverified flood control (not an evidence control) is still no hit.
+    const control = { ...evidence, kind: 'flood_control' as const };
+    expect(officialLayer('SA', [unverified], [control]).official_layer).toBe('checked_partial_coverage');
+    // A statewide evidence control that is absent is not a statewide score-bearing overlay: not checked_no_hit.
+    const miss = officialLayer('SA', [unverified], []);
+    expect(miss.official_layer).toBe('checked_partial_coverage');
+    expect(miss.official_layer_note).toMatch(/not verified as score-bearing flood mapping; the absence of a hit proves nothing/);
+  });
+
   it('never reports a failed overlay lookup as a clear miss', () => {
     const r = officialLayer('VIC', [VIC], [], [], { lookupFailed: true });
     expect(r.official_layer).toBe('checked_partial_coverage');
