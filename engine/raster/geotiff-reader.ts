@@ -4,6 +4,9 @@
  * `openRaster` validates everything it can before any pixel is read: TIFF structure, georeferencing, the CRS
  * from the GeoKeys, and that every strip or tile lies inside the file (a truncated download is caught here,
  * not halfway through a read). Reads return float grids with no-data as NaN, or the native typed array.
+ * What cannot be checked without decoding every tile (and so reading the whole file, which would defeat window
+ * reads of a large COG) is a tile whose compressed bytes are garbled: the read that touches it fails as a
+ * whole with `INVALID_DATA` naming the file ("cannot decode pixels"), never returning a partial grid.
  */
 import { stat } from 'node:fs/promises';
 import { fromFile, getDecoder, type GeoTIFF, type GeoTIFFImage } from 'geotiff';

@@ -232,6 +232,25 @@ describe('GeoTIFF bad input: a named error at open, never half-loaded data', () 
     await expectEngineError(() => openRaster(file), 'INVALID_DATA', 'truncated.tif', /truncated/);
   });
 
+  it('a tile whose compressed bytes are garbled: the header opens (a COG is read by window, so tiles are decoded when read), and the first read touching it fails naming the file', async () => {
+    // 64-pixel tiles: 4 x 3 of them. The encoder writes the IFD first and the tiles after it in order, so the
+    // end of the file is the last (south-east) tile's DEFLATE stream.
+    const bytes = encodeGeoTiff(planeGrid(), { tileSize: 64 });
+    const bad = Uint8Array.from(bytes);
+    bad.fill(0xff, bad.length - 200, bad.length - 20);
+    const file = join(dir, 'garbled.tif');
+    writeFileSync(file, bad);
+    const r = await openRaster(file);
+    try {
+      await expectEngineError(() => r.readPixels([0, 0, 200, 150]), 'INVALID_DATA', 'garbled.tif', /cannot decode pixels/);
+      // Tiles the damage does not touch still read: the failure is the read's, not the raster's.
+      const first = await r.readPixels([0, 0, 16, 16]);
+      expect(first.data[0]).toBe(100);
+    } finally {
+      await r.close();
+    }
+  });
+
   it('rejects an unsupported CRS naming it', async () => {
     const file = join(dir, 'nztm.tif');
     const buf = writeArrayBuffer(new Float32Array(100), { width: 10, height: 10, ModelPixelScale: [10, 10, 0], ModelTiepoint: [0, 0, 0, 1750000, 5900000, 0], GTModelTypeGeoKey: 1, ProjectedCSTypeGeoKey: 2193 } as never);
