@@ -184,6 +184,26 @@ export class PolygonIndex {
     return sortNeighbours(hits);
   }
 
+  /**
+   * The `k` features nearest to (lon, lat), no farther than `maxDistance` metres: those containing the point
+   * first (distance 0), then by distance to their nearest edge, ties by id. The search radius grows from
+   * 100 m until k features are found or it spans the whole index, so the answer is exact, not box-based.
+   */
+  nearest(lon: number, lat: number, k = 1, maxDistance = Infinity): PolygonHit[] {
+    if (!Number.isInteger(k) || k < 1) throw invalidArgument('k', `k must be a positive integer, got ${k}`);
+    if (!(maxDistance >= 0)) throw invalidArgument('maxDistance', `maxDistance must be a non-negative number of metres, got ${maxDistance}`);
+    if (this.count === 0) return [];
+    const { minX, minY, maxX, maxY } = this.tree;
+    const far = Math.max(distanceMetres(lon, lat, minX, minY), distanceMetres(lon, lat, minX, maxY), distanceMetres(lon, lat, maxX, minY), distanceMetres(lon, lat, maxX, maxY)) * 1.01 + 1;
+    const limit = Math.min(maxDistance, far);
+    let r = Math.min(limit, 100);
+    for (;;) {
+      const hits = this.within(lon, lat, r);
+      if (hits.length >= k || r >= limit) return hits.slice(0, k);
+      r = Math.min(limit, r * 2.5);
+    }
+  }
+
   /** Feature `id` as a GeoJSON geometry (Polygon for one part, else MultiPolygon). */
   geometry(id: number): Polygon | MultiPolygon {
     const parts: Position[][][] = [];

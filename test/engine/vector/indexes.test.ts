@@ -253,6 +253,29 @@ describe('PolygonIndex and point-in-polygon', () => {
     }
   });
 
+  it('finds exactly the brute-force k nearest polygons (containing ones first), within maxDistance', () => {
+    const bruteDistance = (p: Polygon, lon: number, lat: number) => {
+      if (booleanPointInPolygon([lon, lat], p)) return 0;
+      let best = Infinity;
+      for (const ring of p.coordinates) best = Math.min(best, nearestPointOnLine(ring, lon, lat)!.distance);
+      return best;
+    };
+    for (let q = 0; q < 60; q++) {
+      // Some queries start well outside the data, so the radius has to grow several times.
+      const lon = BOX.lon - 0.2 * BOX.dLon + rnd.next() * 1.4 * BOX.dLon;
+      const lat = BOX.lat - 0.2 * BOX.dLat + rnd.next() * 1.4 * BOX.dLat;
+      const k = 1 + Math.floor(rnd.next() * 8);
+      const all = polys.map((p, i) => ({ id: i, distance: bruteDistance(p, lon, lat) })).sort((a, b) => a.distance - b.distance || a.id - b.id);
+      const got = index.nearest(lon, lat, k);
+      expect(got.map((h) => h.id)).toEqual(all.slice(0, k).map((h) => h.id));
+      got.forEach((h, i) => expect(h.distance).toBeCloseTo(all[i].distance, 6));
+      const cap = all[Math.min(k, all.length) - 1].distance * 0.5;
+      expect(index.nearest(lon, lat, k, cap).map((h) => h.id)).toEqual(all.filter((h) => h.distance <= cap).slice(0, k).map((h) => h.id));
+    }
+    expect(PolygonIndex.build([]).nearest(BOX.lon, BOX.lat, 3)).toEqual([]);
+    expect(() => index.nearest(BOX.lon, BOX.lat, 0)).toThrow(/k must be a positive integer/);
+  });
+
   it('reattaches from shared buffers', () => {
     const again = PolygonIndex.fromShared(structuredClone(index.toShared()));
     for (let q = 0; q < 50; q++) {
