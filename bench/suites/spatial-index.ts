@@ -57,7 +57,9 @@ export const spatialIndexSuite: BenchSuite = {
     let q = 0;
     // Check before timing: the index and the scan agree on every query used.
     for (const [lon, lat] of queries.slice(0, 16)) {
-      if (index.within(lon, lat, 500).length !== linearWithin(coords, lon, lat, 500)) throw new Error('index and linear scan disagree');
+      if (index.within(lon, lat, 500).length !== linearWithin(coords, lon, lat, 500)) throw new Error('index and linear scan disagree on within 500 m');
+      const knnIds = index.nearest(lon, lat, 10).map((h) => h.id).join(',');
+      if (knnIds !== linearNearest(coords, lon, lat, 10).join(',')) throw new Error('index and linear scan disagree on the 10 nearest');
     }
     const within = await measure(() => {
       const [lon, lat] = queries[q++ % QUERIES];
