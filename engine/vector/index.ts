@@ -2,6 +2,7 @@ export * from './csv.js';
 export * from './records.js';
 export * from './geometry-validate.js';
 export * from './geojson-reader.js';
+export * from './mvt-reader.js';
 export * from './metric-search.js';
 export * from './point-index.js';
 export * from './segment-index.js';
