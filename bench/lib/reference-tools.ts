@@ -21,11 +21,31 @@ function works(command: string, args: string[]): boolean {
   return r.status === 0;
 }
 
+/** Set once `apt-get update` has run in this process: a stale package index is refreshed at most once. */
+let aptUpdated = false;
+
+function aptGet(args: string[]): number | null {
+  const r = spawnSync('apt-get', args, { stdio: 'ignore', timeout: 600_000, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  return r.status;
+}
+
+/**
+ * Installs Debian package `pkg`. A failed install is retried once after `apt-get update` (a fresh container
+ * often has an empty or stale package index); returns why it could not be installed, or undefined.
+ */
 function aptInstall(pkg: string): string | undefined {
   if (typeof process.getuid !== 'function' || process.getuid() !== 0) return `${pkg} is not installed and this is not root, so it cannot be apt-installed`;
   process.stdout.write(`  installing ${pkg} (apt-get install -y ${pkg}) ...\n`);
-  const r = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', pkg], { stdio: 'ignore', timeout: 600_000 });
-  return r.status === 0 ? undefined : `apt-get install -y ${pkg} failed (exit ${r.status})`;
+  const install = () => aptGet(['install', '-y', '--no-install-recommends', pkg]);
+  let status = install();
+  if (status !== 0 && !aptUpdated) {
+    aptUpdated = true;
+    process.stdout.write(`  apt-get install -y ${pkg} failed (exit ${status}); running apt-get update once and retrying ...\n`);
+    const updated = aptGet(['update']);
+    if (updated !== 0) return `apt-get install -y ${pkg} failed, and apt-get update failed too (exit ${updated})`;
+    status = install();
+  }
+  return status === 0 ? undefined : `apt-get install -y ${pkg} failed (exit ${status}), after apt-get update`;
 }
 
 /**

@@ -2,8 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeArrayBuffer } from 'geotiff';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
+import { TILES } from '../../datasets/generator/tiles.js';
+import { defaultDataDir } from '../../datasets/sample-world.js';
+import { openRaster } from '../../engine/raster/geotiff-reader.js';
+import { sampleAtLonLat } from '../../engine/scores/view-quality/grid-sample.js';
 import { contoursSurface } from '../../engine/surfaces/contours/contours-surface.js';
 import { renameTiffTags, TAG } from '../helpers/tiff.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -52,6 +57,35 @@ describe('propintel contours', () => {
     expect(exact.levels[0]).toBe(88.5);
   });
 
+  it('runs on the sample world\'s NSW DEM: every line lies on its level of the DEM', async () => {
+    const dem = join(defaultDataDir(), 'nsw', 'dem-5m.tif');
+    const nsw = TILES.find((t) => t.id === 'nsw')!;
+    const r = await run(['contours', '--dem', dem, '--lon', String(nsw.lon), '--lat', String(nsw.lat)]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const layer = JSON.parse(r.stdout);
+    // No interval asked: the default 5 m (the tile's relief, creek bed to hill tops, is far under 250 m).
+    expect(layer).toMatchObject({ available: true, source: 'cli_dem', source_name: dem, native_interval_m: 1, interval_m: 5, interval_source: 'auto', truncated: false });
+    expect(layer.coverage).toBeUndefined();
+    expect(layer.levels.length).toBeGreaterThan(3);
+    expect(layer.levels.every((l: number) => l % 5 === 0)).toBe(true);
+    const features = layer.features.features as { geometry: { type: string; coordinates: number[][] }; properties: { elevation: number } }[];
+    expect(features.length).toBeGreaterThan(0);
+    expect(new Set(features.map((f) => f.properties.elevation))).toEqual(new Set(layer.levels));
+    // Each vertex is a crossing on a cell edge, linearly interpolated: the DEM, interpolated bilinearly at the
+    // vertex, gives the line's level back (to the 6-decimal rounding of lon/lat, about 0.1 m on the ground).
+    const raster = await openRaster(dem);
+    const grid = await raster.readPixels([0, 0, raster.info.width, raster.info.height]);
+    await raster.close();
+    let worst = 0;
+    for (const f of features) {
+      expect(f.geometry.type).toBe('LineString');
+      expect(f.geometry.coordinates.length).toBeGreaterThanOrEqual(2);
+      for (const [lon, lat] of f.geometry.coordinates) worst = Math.max(worst, Math.abs(sampleAtLonLat(grid, lon, lat) - f.properties.elevation));
+    }
+    expect(worst).toBeLessThan(0.05);
+  });
+
   it('reports bad input: interval out of range (exit 2, naming contour_interval_m), missing flags, missing file', async () => {
     const { source } = await writeDem(dir, 'cli-bad', cone);
     for (const bad of ['0', '-1', '201', 'abc']) {
@@ -65,6 +99,17 @@ describe('propintel contours', () => {
     const missing = await run(['contours', '--dem', `${dir}/nope.tif`, ...at]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/nope\.tif: raster file not found \[NOT_FOUND\]/);
+  });
+
+  it('names the CRS of a DEM in an unsupported one (exit 1: the file, not the command line, is at fault)', async () => {
+    // A GeoTIFF in New Zealand Transverse Mercator, which propintel does not transform.
+    const file = join(dir, 'cli-nztm.tif');
+    const buf = writeArrayBuffer(new Float32Array(100), { width: 10, height: 10, ModelPixelScale: [10, 10, 0], ModelTiepoint: [0, 0, 0, 1750000, 5900000, 0], GTModelTypeGeoKey: 1, ProjectedCSTypeGeoKey: 2193 } as never);
+    writeFileSync(file, new Uint8Array(buf));
+    const r = await run(['contours', '--dem', file, ...at]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/cli-nztm\.tif: unsupported CRS EPSG:2193; supported are .* \[UNSUPPORTED\]/);
   });
 
   it('--crs declares the CRS of a DEM that has none', async () => {

@@ -44,6 +44,11 @@ export interface ContoursAvailable {
   native_interval_m: number;
   /** Spacing used, metres. */
   interval_m: number;
+  /**
+   * Why `interval_m` is what it is: `requested`, `auto`, `raised_to_floor` or `widened_to_fit` (see
+   * `INTERVAL_SOURCES` in interval.ts). `widened_to_fit` also covers a request rounded up to a multiple of a
+   * contour-line dataset's spacing (15 m on 10 m lines gives 20 m), besides one with too many levels.
+   */
   interval_source: IntervalSource;
   /** `partial` when the window is only partly inside the source's footprint (lines stop at its boundary). */
   coverage?: 'partial';

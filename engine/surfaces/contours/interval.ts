@@ -28,7 +28,17 @@ export const MAX_LEVELS = 120;
  */
 export const AUTO_MAX_LEVELS = 50;
 
-/** Where the interval in use came from (spec §2.7, a closed enumeration). */
+/**
+ * Where the interval in use came from (spec §2.7, a closed enumeration):
+ * - `requested`: the caller's `contour_interval_m`, used as asked;
+ * - `auto`: none was asked: the default 5 m (or the source's floor), widened over steep relief;
+ * - `raised_to_floor`: the request was finer than the source's floor, and the floor is used;
+ * - `widened_to_fit`: the request was widened: it gave too many levels for the window, or (a choice made
+ *   here) it is not a whole multiple of a contour-line dataset's spacing and was rounded up to the next
+ *   multiple (15 m on Vicmap's statewide 10 m lines gives 20 m). The spec's four values have no closer fit
+ *   for the second case: the request is not finer than the floor, and the spec describes `widened_to_fit`
+ *   as a state query that could not deliver the interval asked, which is what happened.
+ */
 export const INTERVAL_SOURCES = ['requested', 'auto', 'raised_to_floor', 'widened_to_fit'] as const;
 /** One of {@link INTERVAL_SOURCES}. */
 export type IntervalSource = (typeof INTERVAL_SOURCES)[number];
