@@ -116,7 +116,13 @@ export interface NoiseSurface {
   score: (number | null)[];
   /** Path of each node. */
   node_paths: NoiseModelPath[];
-  /** `transfer` or `physics` when every node took that path, else `mixed`. */
+  /**
+   * `transfer` or `physics` when every node took that path, else `mixed`. Spec section 2.7 says only that
+   * `model_path` "states which model path produced nodes (transfer and physics are not blended silently)"; it
+   * names no closed set of values. A grid whose nodes took different paths has no single path to state, and
+   * naming the majority would hide the others, so `mixed` says so and `node_paths` gives each node's path
+   * (no node value is itself a blend of the two). `scores.noise.lden_source` stays `transfer` | `physics`.
+   */
   model_path: NoiseModelPath | 'mixed';
   model_path_note: string;
   /** Node positions, row-major. */
