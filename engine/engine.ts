@@ -12,7 +12,7 @@ import { openDataStore, type DataStore } from './data/dataset-store.js';
 import { EngineError, isEngineError } from './errors.js';
 import { createWindow, type Window } from './geo/window.js';
 import { noiseScore } from './noise/noise-score.js';
-import { noiseSurfaceOnPool } from './noise/noise-grid.js';
+import { DEFAULT_NOISE_CELLS, noiseGridSpec, noiseSurfaceOnPool } from './noise/noise-grid.js';
 import type { NoiseNetwork } from './noise/noise-network.js';
 import { createWorkerPool, type WorkerPool } from './pool/worker-pool.js';
 import { anefLayerFor, bushfireLayersFor, contaminationRegisterFor, contourSourcesFor, floodInputFor, noiseNetworkFor, stateAt, walkabilityIndexesFor } from './property/inputs/domain-inputs.js';
@@ -78,6 +78,7 @@ export interface ScoresResult {
 export interface SurfacesOptions {
   state?: StateCode | null;
   layers?: readonly SurfaceLayer[];
+  /** Noise grid nodes per side: 5, 7 (default) or 9; anything else is INVALID_ARGUMENT naming `noise_cells`. */
   noiseCells?: 5 | 7 | 9;
   /** Contour interval, metres; absent means automatic (interval_source `auto`). */
   contourIntervalM?: number;
@@ -289,6 +290,9 @@ export class Engine implements PropertyService {
   /** The surfaces of spec 2.7 around a point. */
   async surfaces(lon: number, lat: number, options: SurfacesOptions = {}): Promise<SurfacesResult> {
     this.assertOpen();
+    // Bad arguments are the caller's error, thrown before any job starts: a job's failure becomes
+    // `unavailable.<layer>`, which would misreport a bad noise_cells as a lookup failure.
+    const noiseGrid = noiseGridSpec(options.noiseCells ?? DEFAULT_NOISE_CELLS);
     const state = this.resolveState(lon, lat, options.state);
     const layers = new Set(options.layers ?? ['noise', 'heat', 'contours']);
     const window = createWindow(lon, lat);
@@ -307,7 +311,7 @@ export class Engine implements PropertyService {
             unavailable.noise = { reason: 'no_source', note: `No road network is held for ${state ?? 'this location'}.` };
             return;
           }
-          surfaces.noise = await noiseSurfaceOnPool(this.pool, net, lon, lat, { cells: options.noiseCells ?? 7, signal: options.signal });
+          surfaces.noise = await noiseSurfaceOnPool(this.pool, net, lon, lat, { cells: noiseGrid.cells, signal: options.signal });
         } catch (err) {
           fail('noise', err);
         }

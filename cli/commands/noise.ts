@@ -1,14 +1,22 @@
 /**
- * `propintel noise`: scores.noise and surfaces.noise for one point, from explicit data files (the
- * catalogue's `--data DIR` will feed the same loader). Prints `{ "score": ..., "surface": ... }` as JSON.
+ * `propintel noise`: scores.noise and surfaces.noise for one point, from a dataset directory (`--data DIR`,
+ * default the sample world: the state's network as the property lookup builds it) or from explicit data
+ * files (`--roads FILE` and friends). Prints `{ "score": ..., "surface": ... }` as JSON.
  */
+import { resolve } from 'node:path';
+import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
+import { openDataStore } from '../../engine/data/dataset-store.js';
+import { EngineError } from '../../engine/errors.js';
 import { loadNoiseNetworkFiles, type NoiseFiles } from '../../engine/noise/load-noise-files.js';
-import { noiseSurface } from '../../engine/noise/noise-grid.js';
+import { noiseGridSpec, noiseSurface } from '../../engine/noise/noise-grid.js';
+import type { NoiseNetwork } from '../../engine/noise/noise-network.js';
 import { noiseScore } from '../../engine/noise/noise-score.js';
-import { EXIT_OK, UsageError, type Command } from '../command.js';
+import { noiseNetworkFor, stateAt } from '../../engine/property/inputs/domain-inputs.js';
+import { EXIT_OK, UsageError, type Command, type CommandIO } from '../command.js';
 import { numberFlag, parseFlags, type FlagValues, joinNegativeValues } from '../args.js';
 
 const FLAGS = {
+  data: { type: 'string' },
   roads: { type: 'string' },
   rail: { type: 'string' },
   counters: { type: 'string' },
@@ -22,10 +30,30 @@ const FLAGS = {
 } as const;
 
 
-/** The data files named on the command line (kept apart so a catalogue source can replace it). */
-export function noiseFilesFromFlags(values: FlagValues<typeof FLAGS>): NoiseFiles {
-  if (!values.roads) throw new UsageError('--roads FILE.geojson is required');
+const FILE_FLAGS = ['roads', 'rail', 'counters', 'loggers', 'anef'] as const;
+
+/** The data files named on the command line, or null when none is (the dataset directory answers). */
+export function noiseFilesFromFlags(values: FlagValues<typeof FLAGS>): NoiseFiles | null {
+  const named = FILE_FLAGS.filter((k) => values[k] !== undefined);
+  if (named.length === 0) return null;
+  if (values.data !== undefined) throw new UsageError(`pass either --data DIR or data files (--${named.join(', --')}), not both`);
+  if (!values.roads) throw new UsageError(`--roads FILE.geojson is required with --${named.join(', --')}`);
   return { roads: values.roads, rail: values.rail, counters: values.counters, loggers: values.loggers, anef: values.anef };
+}
+
+/**
+ * The network of the state at (lon, lat) from a dataset directory (the sample world, generated when absent,
+ * by default), built the way the property lookup builds it, and that state.
+ */
+async function networkFromData(dir: string | undefined, lon: number, lat: number, io: CommandIO): Promise<{ network: NoiseNetwork; state: string }> {
+  const root = resolve(dir ?? defaultDataDir());
+  if (dir === undefined) await ensureSampleWorld(root, (line) => io.stderr(`${line}\n`));
+  const store = await openDataStore(root);
+  const state = stateAt(store, lon, lat);
+  if (!state) throw new EngineError('NOT_FOUND', `no state's administrative boundaries in ${root} contain ${lon}, ${lat}`, { lon, lat, data: root });
+  const network = noiseNetworkFor(store, state);
+  if (!network) throw new EngineError('NOT_FOUND', `no road network (scores.noise.roads) is held for ${state} in ${root}`, { state, data: root });
+  return { network, state };
 }
 
 /** The `noise` subcommand. */
@@ -33,11 +61,14 @@ export const noiseCommand: Command = {
   name: 'noise',
   summary: 'road, rail and aircraft noise score and surface for a point',
   usage: [
+    'propintel noise [--data DIR] --lon X --lat Y [--cells 5|7|9] [--state CODE] [--compact]',
     'propintel noise --roads FILE.geojson [--rail FILE.geojson] [--counters FILE.csv] [--loggers FILE.csv]',
     '                [--anef FILE.geojson] --lon X --lat Y [--cells 5|7|9] [--state CODE] [--compact]',
     '',
     'Prints { "score": <scores.noise>, "surface": <surfaces.noise> } for the point as JSON.',
     '',
+    `  --data DIR       dataset directory; the network of the state at the point (default: the sample world`,
+    `                   in ${defaultDataDir()}, generated when absent). Not with the file flags below.`,
     '  --roads FILE     roads GeoJSON (road_id, name, road_class, aadt, heavy_share, speed_kmh, gradient_pct,',
     '                   crowd_sourced, source)',
     '  --rail FILE      rail and tram GeoJSON (line_id, name, mode, services_day, speed_kmh, source)',
@@ -46,7 +77,8 @@ export const noiseCommand: Command = {
     '  --anef FILE      ANEF contours GeoJSON (anef_min, anef_max, airport, source)',
     '  --lon X --lat Y  the subject, degrees',
     '  --cells N        surface nodes per side: 5 (500 m), 7 (375 m, default) or 9 (300 m)',
-    '  --state CODE     state for measured_validation (default: that of the nearest logger)',
+    '  --state CODE     state for measured_validation (default: the state at the point with --data, else',
+    '                   that of the nearest logger)',
     '  --compact        one-line JSON',
   ].join('\n'),
   async run(args, io) {
@@ -56,9 +88,18 @@ export const noiseCommand: Command = {
     const lon = numberFlag('lon', values.lon, NaN, { min: -180, max: 180 });
     const lat = numberFlag('lat', values.lat, NaN, { min: -90, max: 90 });
     const cells = numberFlag('cells', values.cells, 7);
-    const network = await loadNoiseNetworkFiles(files);
+    noiseGridSpec(cells); // a bad --cells fails before any data is loaded
+    let network: NoiseNetwork;
+    let state: string | undefined = values.state;
+    if (files) {
+      network = await loadNoiseNetworkFiles(files);
+    } else {
+      const found = await networkFromData(values.data, lon, lat, io);
+      network = found.network;
+      state ??= found.state;
+    }
     const surface = noiseSurface(network, lon, lat, { cells });
-    const score = noiseScore(network, lon, lat, values.state ? { state: values.state } : {});
+    const score = noiseScore(network, lon, lat, state ? { state } : {});
     io.stdout(`${JSON.stringify({ score, surface }, null, values.compact ? 0 : 2)}\n`);
     return EXIT_OK;
   },

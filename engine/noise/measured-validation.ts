@@ -17,7 +17,7 @@ import { reportDb } from './decibels.js';
 import { decideNoisePath, type NoiseModelPath } from './model-path.js';
 import type { NoiseNetwork } from './noise-network.js';
 import { evaluateNoisePoint } from './point-evaluation.js';
-import { applyTransfer, type ResolvedTransferOptions } from './transfer-calibration.js';
+import { nonRoadEnergy, transferredLden, type ResolvedTransferOptions } from './transfer-calibration.js';
 
 /** Documented target: mean absolute error at loggers, dB. */
 export const VALIDATION_TARGET_MAE_DB = 3;
@@ -39,12 +39,13 @@ export interface MeasuredValidation {
   note: string | null;
 }
 
-/** Physics Lden at every logger of the network (cached). */
-export function loggerPhysics(network: NoiseNetwork): Float64Array {
+/** Physics Lden energies at every logger of the network (cached): road, and rail + tram + aircraft. */
+export function loggerPhysics(network: NoiseNetwork): { road: Float64Array; other: Float64Array } {
   const key = 'validation:logger-physics';
-  let x = network.cache.get(key) as Float64Array | undefined;
+  let x = network.cache.get(key) as { road: Float64Array; other: Float64Array } | undefined;
   if (!x) {
-    x = Float64Array.from(network.loggers, (l) => evaluateNoisePoint(network, l.lon, l.lat).ldenDb);
+    const evs = network.loggers.map((l) => evaluateNoisePoint(network, l.lon, l.lat));
+    x = { road: Float64Array.from(evs, (ev) => ev.road.den), other: Float64Array.from(evs, nonRoadEnergy) };
     network.cache.set(key, x);
   }
   return x;
@@ -77,10 +78,9 @@ export function measuredValidation(network: NoiseNetwork, state: string | null, 
     let sumAbs = 0, maxAbs = 0, sum = 0, n = 0;
     for (const i of idx) {
       const l = network.loggers[i];
-      const x = physics[i];
-      if (!Number.isFinite(x)) continue; // nothing audible modelled there: not a comparison of the model
+      if (!(physics.road[i] + physics.other[i] > 0)) continue; // nothing audible modelled there: not a comparison of the model
       const d = decideNoisePath(network, l.lon, l.lat, options, i);
-      const predicted = d.relation ? applyTransfer(d.relation, x) : x;
+      const predicted = transferredLden(d.relation, physics.road[i], physics.other[i]).totalDb;
       paths[d.path]++;
       const e = predicted - l.ldenDb;
       sum += e;

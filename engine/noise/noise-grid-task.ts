@@ -8,9 +8,12 @@ export interface NoiseGridInput {
   nodesY: Float64Array;
 }
 
-/** Output of the `noise-grid` task: physics-path road + rail Lden energy (`10^(Lden/10)`) per node. */
+/** Output of the `noise-grid` task: physics-path Lden energy (`10^(Lden/10)`) per node, row-major. */
 export interface NoiseGridOutput {
-  energy: Float64Array;
+  /** Road segments (the part the transfer relation calibrates). */
+  road: Float64Array;
+  /** Rail and tram segments (never scaled by the road relation). */
+  other: Float64Array;
   /** Segments examined (the work done). */
   segments: number;
 }

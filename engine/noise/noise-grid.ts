@@ -19,13 +19,13 @@ import type { GeoTransform } from '../geo/geo-transform.js';
 import { createWindow, windowToLonLat } from '../geo/window.js';
 import type { WorkerPool } from '../pool/worker-pool.js';
 import { aircraftNoiseAt } from './point-evaluation.js';
-import { energyToDb, reportDb } from './decibels.js';
+import { dbToEnergy, reportDb } from './decibels.js';
 import type { NoiseModelPath } from './model-path.js';
 import { countersNear, type NoiseNetwork } from './noise-network.js';
 import { noiseScoreFromLden } from './noise-score-scale.js';
 import type { NoiseScene } from './noise-scene.js';
 import { gridLdenEnergy } from './propagation.js';
-import { applyTransfer, calibrateTransferAt, resolveTransferOptions, type TransferOptions, type TransferRelation } from './transfer-calibration.js';
+import { calibrateTransferAt, resolveTransferOptions, transferredLden, type TransferOptions, type TransferRelation } from './transfer-calibration.js';
 
 /** Node spacing in metres for each accepted `noise_cells` value (spec section 4). */
 export const NOISE_GRID_SPACING_M: Readonly<Record<5 | 7 | 9, number>> = Object.freeze({ 5: 500, 7: 375, 9: 300 });
@@ -84,11 +84,18 @@ export function noiseGridNodes(network: NoiseNetwork, lon: number, lat: number, 
   return { ...spec, crs: network.crs, x0: w.x, y0: w.y, x, y, lon: lo, lat: la };
 }
 
-/** The physics path's road + rail Lden energy at each node (the part the worker task computes). */
-export function noiseGridEnergy(scene: NoiseScene, nodesX: Float64Array, nodesY: Float64Array): Float64Array {
-  const out = new Float64Array(nodesX.length);
-  gridLdenEnergy(scene, nodesX, nodesY, out);
-  return out;
+/** Physics-path Lden energies per node, row-major: road apart from rail and tram. */
+export interface NoiseGridEnergy {
+  road: Float64Array;
+  other: Float64Array;
+}
+
+/** The physics path's road and rail + tram Lden energy at each node (the part the worker task computes). */
+export function noiseGridEnergy(scene: NoiseScene, nodesX: Float64Array, nodesY: Float64Array): NoiseGridEnergy {
+  const road = new Float64Array(nodesX.length);
+  const other = new Float64Array(nodesX.length);
+  gridLdenEnergy(scene, nodesX, nodesY, road, other);
+  return { road, other };
 }
 
 /** The `surfaces.noise` object. */
@@ -109,7 +116,13 @@ export interface NoiseSurface {
   score: (number | null)[];
   /** Path of each node. */
   node_paths: NoiseModelPath[];
-  /** `transfer` or `physics` when every node took that path, else `mixed`. */
+  /**
+   * `transfer` or `physics` when every node took that path, else `mixed`. Spec section 2.7 says only that
+   * `model_path` "states which model path produced nodes (transfer and physics are not blended silently)"; it
+   * names no closed set of values. A grid whose nodes took different paths has no single path to state, and
+   * naming the majority would hide the others, so `mixed` says so and `node_paths` gives each node's path
+   * (no node value is itself a blend of the two). `scores.noise.lden_source` stays `transfer` | `physics`.
+   */
   model_path: NoiseModelPath | 'mixed';
   model_path_note: string;
   /** Node positions, row-major. */
@@ -122,8 +135,11 @@ export interface NoiseSurfaceOptions extends TransferOptions {
   cells?: unknown;
 }
 
-/** Mixes aircraft, applies the per-node path and the score mapping to the physics energies. */
-export function assembleNoiseSurface(network: NoiseNetwork, nodes: NoiseGridNodes, physicsEnergy: Float64Array, options: NoiseSurfaceOptions = {}, relation?: TransferRelation | null): NoiseSurface {
+/**
+ * Applies the per-node path (the relation to road energy only, then rail, tram and aircraft added unscaled:
+ * {@link transferredLden}, the formula the single-point score uses) and the score mapping.
+ */
+export function assembleNoiseSurface(network: NoiseNetwork, nodes: NoiseGridNodes, physicsEnergy: NoiseGridEnergy, options: NoiseSurfaceOptions = {}, relation?: TransferRelation | null): NoiseSurface {
   const t = resolveTransferOptions(options);
   const n = nodes.cells;
   const k = (n - 1) / 2;
@@ -133,9 +149,9 @@ export function assembleNoiseSurface(network: NoiseNetwork, nodes: NoiseGridNode
   const paths: NoiseModelPath[] = [];
   for (let j = 0; j < n * n; j++) {
     const air = aircraftNoiseAt(network, nodes.lon[j], nodes.lat[j]);
-    const physics = energyToDb(physicsEnergy[j] + (air ? Math.pow(10, air.ldenDb / 10) : 0));
+    const other = physicsEnergy.other[j] + (air ? dbToEnergy(air.ldenDb) : 0);
     const counted = rel !== null && countersNear(network, nodes.lon[j], nodes.lat[j], t.counterRangeM).length > 0;
-    const level = counted && Number.isFinite(physics) ? applyTransfer(rel!, physics) : physics;
+    const level = transferredLden(counted ? rel : null, physicsEnergy.road[j], other).totalDb;
     paths.push(counted ? 'transfer' : 'physics');
     const reported = reportDb(level);
     lden.push(reported);
@@ -188,5 +204,5 @@ export async function noiseSurfaceOnPool(pool: WorkerPool, network: NoiseNetwork
     { scene: network.scene.toShared(), nodesX, nodesY },
     { signal: options.signal, timeoutMs: options.timeoutMs, transfer: [nodesX.buffer, nodesY.buffer] },
   );
-  return assembleNoiseSurface(network, nodes, out.energy, options);
+  return assembleNoiseSurface(network, nodes, { road: out.road, other: out.other }, options);
 }

@@ -18,7 +18,7 @@ import { decideNoisePath, type NoiseModelPath } from './model-path.js';
 import type { NoiseFeature, NoiseNetwork, TrafficBasis } from './noise-network.js';
 import { noiseScoreFromLden } from './noise-score-scale.js';
 import { evaluateNoisePoint, featureLdenAt, loudestNoiseFeature, type PeriodEnergies, type PointEvaluation } from './point-evaluation.js';
-import { applyTransfer, resolveTransferOptions, type TransferOptions } from './transfer-calibration.js';
+import { nonRoadEnergy, resolveTransferOptions, transferredLden, type TransferOptions, type TransferRelation } from './transfer-calibration.js';
 
 /** Options of {@link noiseScore}. */
 export interface NoiseScoreOptions extends TransferOptions {
@@ -104,10 +104,27 @@ export interface NoiseScore {
   lden_source: NoiseModelPath;
   /** Why that path answered. */
   path_reason: string;
-  /** The physics path's Lden, always shown (on the transfer path it is the relation's input). */
+  /** The physics path's Lden of every source, always shown, dB. */
   physics_lden_db: number | null;
-  /** The transfer relation used (transfer path only). */
-  transfer: { a: number; b: number; fit: 'offset' | 'linear'; n_pairs: number; loo_rmse_db: number | null; counter_id: string; counter_distance_m: number; counter_source: string } | null;
+  /**
+   * The transfer relation used (transfer path only). It is calibrated on road noise and applied to the
+   * physics road Lden (`physics_road_lden_db` -> `road_lden_db`); rail, tram and aircraft are energy-summed
+   * onto it unscaled, so `lden_db` is the energy sum of the four components.
+   */
+  transfer: {
+    a: number;
+    b: number;
+    fit: 'offset' | 'linear';
+    n_pairs: number;
+    loo_rmse_db: number | null;
+    counter_id: string;
+    counter_distance_m: number;
+    counter_source: string;
+    /** The relation's input: physics road Lden at the subject, dB. */
+    physics_road_lden_db: number | null;
+    /** The relation's output: calibrated road Lden, dB (= components.road.value). */
+    road_lden_db: number | null;
+  } | null;
   /** [low, high] Lden, dB. */
   confidence_range_db: [number, number] | null;
   confidence_half_width_db: number;
@@ -152,12 +169,15 @@ function inferState(network: NoiseNetwork, lon: number, lat: number): string | n
   return near ? network.loggers[near.id].state : null;
 }
 
-function kindComponent(kind: 'road' | 'rail' | 'tram', ev: PointEvaluation, network: NoiseNetwork, path: NoiseModelPath): ScoreComponent<number | null> {
+/** One source kind's component; `relation` (road on the transfer path only) calibrates the road level. */
+function kindComponent(kind: 'road' | 'rail' | 'tram', ev: PointEvaluation, network: NoiseNetwork, relation: TransferRelation | null): ScoreComponent<number | null> {
   const e: PeriodEnergies = ev[kind];
   const supplied = kind === 'road' ? network.layers.roads : network.layers.rail;
   const label = kind === 'road' ? 'road traffic' : kind === 'rail' ? 'train' : 'tram';
   const loudest = loudestNoiseFeature(ev, (f) => network.features[f].kind === kind);
-  const lden = energyToDb(e.den);
+  const physics = energyToDb(e.den);
+  const calibrated = kind === 'road' && relation !== null;
+  const lden = calibrated ? transferredLden(relation, e.den, 0).roadDb : physics;
   const max = network.receiver.maxDistanceM;
   if (!supplied) return component({ value: null, unit: 'dB', level: 'unknown', resolution: null, source: null, caveat: `no ${kind === 'road' ? 'road' : 'rail'} layer was supplied; ${label} noise was not assessed` });
   if (!loudest) return component({ value: null, unit: 'dB', level: 'very_low', resolution: null, source: null, caveat: `no ${label} source within ${max} m in the supplied network` });
@@ -169,7 +189,9 @@ function kindComponent(kind: 'road' | 'rail' | 'tram', ev: PointEvaluation, netw
     level: levelOf(noiseScoreFromLden(lden)),
     resolution: null,
     source: f.source || null,
-    caveat: `${label} Lden by the physics path (${emission}, CoRTN propagation${kind === 'road' ? '' : ' without ground term'})${path === 'transfer' ? '; the transfer relation adjusts the total, not this split' : ''}; loudest: ${f.name || f.id}`,
+    caveat: calibrated
+      ? `${label} Lden by the transfer path: the physics road Lden (${emission}, CoRTN propagation) of ${reportDb(physics)} dB through the relation calibrated on road noise at loggers beside counters; rail, tram and aircraft are added to it unscaled; loudest: ${f.name || f.id}`
+      : `${label} Lden by the physics path (${emission}, CoRTN propagation${kind === 'road' ? '' : ' without ground term'})${kind === 'road' ? '' : '; never scaled by the road-calibrated transfer relation'}; loudest: ${f.name || f.id}`,
   });
 }
 
@@ -181,7 +203,10 @@ export function noiseScore(network: NoiseNetwork, lon: number, lat: number, opti
   const ev = evaluateNoisePoint(network, lon, lat);
   const decision = decideNoisePath(network, lon, lat, transferOptions);
   const physics = ev.ldenDb;
-  const lden = Number.isFinite(physics) ? (decision.relation ? applyTransfer(decision.relation, physics) : physics) : -Infinity;
+  // Road through the (road-calibrated) relation, then rail, tram and aircraft added unscaled: one formula
+  // with the grid (transferredLden), so the total is the energy sum of its components on both paths.
+  const byPath = transferredLden(decision.relation, ev.road.den, nonRoadEnergy(ev));
+  const lden = byPath.totalDb;
   const features = network.features;
 
   // Dominant contribution: the loudest feature, or the aircraft band when it is louder.
@@ -295,6 +320,8 @@ export function noiseScore(network: NoiseNetwork, lon: number, lat: number, opti
             counter_id: decision.counter.id,
             counter_distance_m: metres(decision.counter.distanceM),
             counter_source: decision.counter.source,
+            physics_road_lden_db: reportDb(energyToDb(ev.road.den)),
+            road_lden_db: reportDb(byPath.roadDb),
           }
         : null,
     confidence_range_db: ldenOut === null ? null : [reportDb(lden - conf.halfWidthDb)!, reportDb(lden + conf.halfWidthDb)!],
@@ -305,7 +332,7 @@ export function noiseScore(network: NoiseNetwork, lon: number, lat: number, opti
     sources: rows,
     search_radius_m: searchRadius,
     measured_validation: validation,
-    components: { road: kindComponent('road', ev, network, decision.path), rail: kindComponent('rail', ev, network, decision.path), tram: kindComponent('tram', ev, network, decision.path), aircraft: aircraftComponent },
+    components: { road: kindComponent('road', ev, network, decision.relation), rail: kindComponent('rail', ev, network, null), tram: kindComponent('tram', ev, network, null), aircraft: aircraftComponent },
     defaults_used: {
       count: defaulted,
       note: defaulted ? `${defaulted} of the ${ev.features.length} sources within ${r.maxDistanceM} m lacked traffic data and took class or mode defaults (flagged per source in \`defaulted\`)` : null,

@@ -24,6 +24,7 @@ import { cortnBarrierCorrection, cortnPathDifference, cortnScreenedPathCorrectio
 import {
   ENERGY_STRIDE,
   GEOMETRY_STRIDE,
+  KIND_ROAD,
   NoiseScene,
   OFFSET_BARRIER_HEIGHT,
   OFFSET_BARRIER_OFFSET,
@@ -162,13 +163,14 @@ const C_STRIDE = 10;
 const C_X = 0, C_Y = 1, C_UX = 2, C_UY = 3, C_LEN = 4, C_E = 5, C_OFF = 6, C_MIN = 7, C_DZ2 = 8, C_HW = 9;
 
 /**
- * Lden energy (relative, `10^(Lden/10)`) at each receiver node from every road and rail segment, written to
- * `out`. The segments near any node are gathered once into a compact record (position, direction, length,
- * Lden strength, source offset, heights, ground half-width) that every node then reuses, so the per-node
- * cost is one tight loop and a 9x9 grid costs about 81/49 of a 7x7 one, not more. Segments of features
- * with a noise wall go through the general {@link segmentFactor}.
+ * Lden energy (relative, `10^(Lden/10)`) at each receiver node, road segments written to `road` and rail and
+ * tram segments to `other` (kept apart because the transfer relation is calibrated on, and applied to, road
+ * noise only). The segments near any node are gathered once into a compact record (position, direction,
+ * length, Lden strength, source offset, heights, ground half-width), roads first, that every node then
+ * reuses, so the per-node cost is one tight loop and a 9x9 grid costs about 81/49 of a 7x7 one, not more.
+ * Segments of features with a noise wall go through the general {@link segmentFactor}.
  */
-export function gridLdenEnergy(scene: NoiseScene, nodesX: ArrayLike<number>, nodesY: ArrayLike<number>, out: Float64Array): { segments: number } {
+export function gridLdenEnergy(scene: NoiseScene, nodesX: ArrayLike<number>, nodesY: ArrayLike<number>, road: Float64Array, other: Float64Array): { segments: number } {
   const n = nodesX.length;
   const r = scene.receiver.maxDistanceM;
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
@@ -178,17 +180,26 @@ export function gridLdenEnergy(scene: NoiseScene, nodesX: ArrayLike<number>, nod
     if (nodesY[j] < y0) y0 = nodesY[j];
     if (nodesY[j] > y1) y1 = nodesY[j];
   }
-  out.fill(0, 0, n);
+  road.fill(0, 0, n);
+  other.fill(0, 0, n);
   if (n === 0) return { segments: 0 };
   const ids = scene.segmentsInBox(x0 - r, y0 - r, x1 + r, y1 + r);
   const seg = scene.segments;
   const feat = scene.segmentFeature;
   const geo = scene.featureGeometry;
   const energy = scene.featureEnergy;
+  const kinds = scene.featureKind;
   const compact = new Float64Array(ids.length * C_STRIDE);
   const walled: number[] = [];
   let m = 0;
-  for (const s of ids) {
+  let roadEnd = 0; // records [0, roadEnd) are road segments, the rest rail and tram
+  const ordered: number[] = [];
+  for (const s of ids) if (kinds[feat[s]] === KIND_ROAD) ordered.push(s);
+  const roads = ordered.length;
+  for (const s of ids) if (kinds[feat[s]] !== KIND_ROAD) ordered.push(s);
+  for (let q = 0; q < ordered.length; q++) {
+    const s = ordered[q];
+    if (q === roads) roadEnd = m;
     const f = feat[s];
     const g = f * GEOMETRY_STRIDE;
     const e = energy[f * ENERGY_STRIDE + OFFSET_DEN];
@@ -212,18 +223,27 @@ export function gridLdenEnergy(scene: NoiseScene, nodesX: ArrayLike<number>, nod
     compact[c + C_HW] = hw === hw ? hw : -1;
     m++;
   }
+  if (roads === ordered.length) roadEnd = m;
   const r2 = r * r;
   const table = scene.groundFactor;
   for (let j = 0; j < n; j++) {
     const px = nodesX[j];
     const py = nodesY[j];
-    let sum = 0;
+    let sumRoad = 0;
+    let sumOther = 0;
+    const split = roadEnd * C_STRIDE;
     for (let c = 0; c < m * C_STRIDE; c += C_STRIDE) {
       const f = openFactor(compact[c + C_X] - px, compact[c + C_Y] - py, compact[c + C_UX], compact[c + C_UY], compact[c + C_LEN], compact[c + C_OFF], compact[c + C_MIN], compact[c + C_DZ2], compact[c + C_HW], table, r2);
-      sum += compact[c + C_E] * f;
+      if (c < split) sumRoad += compact[c + C_E] * f;
+      else sumOther += compact[c + C_E] * f;
     }
-    for (const s of walled) sum += energy[feat[s] * ENERGY_STRIDE + OFFSET_DEN] * segmentFactor(scene, s, px, py);
-    out[j] = sum;
+    for (const s of walled) {
+      const e = energy[feat[s] * ENERGY_STRIDE + OFFSET_DEN] * segmentFactor(scene, s, px, py);
+      if (kinds[feat[s]] === KIND_ROAD) sumRoad += e;
+      else sumOther += e;
+    }
+    road[j] = sumRoad;
+    other[j] = sumOther;
   }
   return { segments: ids.length };
 }

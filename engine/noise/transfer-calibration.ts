@@ -1,12 +1,18 @@
 /**
  * The transfer path: a relation calibrated on monitored traffic counters and noise loggers near the
- * subject, mapping the physics path's Lden to measured Lden.
+ * subject, mapping the physics path's ROAD Lden to measured road Lden. The relation is road-calibrated, so it
+ * is applied to road energy only; rail, tram and aircraft are energy-summed onto the calibrated road level
+ * afterwards, unscaled ({@link transferredLden}), so the total is the energy sum of its components on both
+ * paths.
  *
  * What is fitted, on which pairs:
  * - A calibration pair is a noise logger with a matched traffic counter within {@link TransferOptions.pairRadiusM}
  *   (default 300 m), i.e. a measured noise level beside measured traffic. Its predictor x is the physics
- *   path's Lden at the logger (roads carrying counted traffic use the counter's volume, heavy share and
- *   speed; everything else as the network resolves it); its response y is the logger's `lden_db`.
+ *   path's road Lden at the logger (roads carrying counted traffic use the counter's volume, heavy share and
+ *   speed; everything else as the network resolves it); its response y is the logger's road share: the
+ *   measured `lden_db` less the modelled rail, tram and aircraft energy, `10 lg(10^(Lm/10) - E_other)`. A
+ *   logger where the modelled non-road energy is more than half the measured energy (road under 3 dB above
+ *   the rest) is not a road pair: the subtraction there would be dominated by the non-road model's error.
  * - The pairs used are those within {@link TransferOptions.calibrationRadiusM} (default 25 km) of the point
  *   being predicted: the relation is local, absorbing regional differences in fleet, surfaces and facades.
  * - With at least `minPairsForSlope` pairs (default 12) an ordinary least-squares line y = a + b x is fitted,
@@ -21,8 +27,9 @@
  * seeded site error), so calibrating CoRTN on them is not circular.
  */
 import { invalidArgument } from '../errors.js';
+import { dbToEnergy, energyToDb } from './decibels.js';
 import { countersNear, type NoiseNetwork } from './noise-network.js';
-import { evaluateNoisePoint } from './point-evaluation.js';
+import { evaluateNoisePoint, type PointEvaluation } from './point-evaluation.js';
 
 /** Options of the transfer path. */
 export interface TransferOptions {
@@ -71,10 +78,12 @@ export interface CalibrationPair {
   lon: number;
   lat: number;
   state: string;
-  /** Physics Lden at the logger, dB. */
+  /** Physics road Lden at the logger, dB. */
   x: number;
-  /** Measured Lden, dB. */
+  /** Measured road Lden: the logger's Lden less the modelled rail, tram and aircraft energy, dB. */
   y: number;
+  /** The logger's measured Lden, all sources, dB. */
+  measuredDb: number;
 }
 
 /** A fitted relation y = a + b x. */
@@ -99,9 +108,13 @@ export function calibrationPairs(network: NoiseNetwork, pairRadiusM: number): Ca
   network.loggers.forEach((l, i) => {
     const near = countersNear(network, l.lon, l.lat, pairRadiusM)[0];
     if (!near) return;
-    const x = evaluateNoisePoint(network, l.lon, l.lat).ldenDb;
+    const ev = evaluateNoisePoint(network, l.lon, l.lat);
+    const x = energyToDb(ev.road.den);
     if (!Number.isFinite(x)) return;
-    pairs.push({ logger: i, counterId: near.counter.id, counterDistanceM: near.distance, lon: l.lon, lat: l.lat, state: l.state, x, y: l.ldenDb });
+    const measured = dbToEnergy(l.ldenDb);
+    const other = nonRoadEnergy(ev);
+    if (other > measured / 2) return; // road not the main measured source: see the module comment
+    pairs.push({ logger: i, counterId: near.counter.id, counterDistanceM: near.distance, lon: l.lon, lat: l.lat, state: l.state, x, y: energyToDb(measured - other), measuredDb: l.ldenDb });
   });
   network.cache.set(key, pairs);
   return pairs;
@@ -162,7 +175,31 @@ export function calibrateTransferAt(network: NoiseNetwork, lon: number, lat: num
   return fitTransfer(chosen, options.minPairs, options.minPairsForSlope);
 }
 
-/** Applies a relation to a physics Lden. */
+/** Applies a relation to a physics road Lden, dB. */
 export function applyTransfer(relation: Pick<TransferRelation, 'a' | 'b'>, physicsLden: number): number {
   return relation.a + relation.b * physicsLden;
+}
+
+/** Lden energy (`10^(L/10)`) of rail, tram and aircraft at an evaluated point: what the relation never scales. */
+export function nonRoadEnergy(ev: PointEvaluation): number {
+  return ev.rail.den + ev.tram.den + (ev.aircraft ? dbToEnergy(ev.aircraft.ldenDb) : 0);
+}
+
+/** A point's Lden by its path, split into the road level and the total. */
+export interface TransferredLden {
+  /** Road Lden: the relation applied to the physics road Lden (transfer) or the physics road Lden, dB. */
+  roadDb: number;
+  /** Road energy (as above) plus rail, tram and aircraft energy, unscaled, dB; -Infinity when silent. */
+  totalDb: number;
+}
+
+/**
+ * The one formula both the single point and every grid node use: with a relation, the road energy goes
+ * through it (road-calibrated, so road only) and the non-road energy is added afterwards unscaled; without
+ * one (physics path) the energies simply add. Energies are relative (`10^(L/10)`).
+ */
+export function transferredLden(relation: Pick<TransferRelation, 'a' | 'b'> | null, roadEnergy: number, otherEnergy: number): TransferredLden {
+  const physicsRoad = energyToDb(roadEnergy);
+  const roadDb = relation && Number.isFinite(physicsRoad) ? applyTransfer(relation, physicsRoad) : physicsRoad;
+  return { roadDb, totalDb: energyToDb((Number.isFinite(roadDb) ? dbToEnergy(roadDb) : 0) + otherEnergy) };
 }

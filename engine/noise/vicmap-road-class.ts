@@ -4,8 +4,10 @@
  * type and the length of the named road in the layer.
  *
  * Rule, first match wins:
- * 1. FTYPE_CODE `tunnel` or `foot_bridge`, or a path-like ROAD_TYPE (TRAIL, WALK, PATH, TRACK, WALKWAY,
- *    ARCADE, MALL): not a noise source (tunnels radiate nothing at the surface; paths carry no motor traffic).
+ * 1. FTYPE_CODE `tunnel` or `foot_bridge`, or a path-like or pedestrian-space ROAD_TYPE (TRAIL, WALK, PATH,
+ *    TRACK, WALKWAY, ARCADE, MALL, CONCOURSE, PLAZA): not a noise source (tunnels radiate nothing at the
+ *    surface; paths and pedestrian spaces carry no motor traffic, and a long named concourse or plaza would
+ *    otherwise reach rule 5 and take a collector's 5,000 vehicles a day).
  * 2. ROAD_TYPE, RD_TYPE1 or RD_TYPE2 FREEWAY, or a name containing FREEWAY, CITYLINK or TOLLWAY: motorway.
  * 3. RAMP or LINK types (motorway connectors), or HIGHWAY: arterial.
  * 4. A major street type (ROAD, PARADE, BOULEVARD, ESPLANADE, HIGHWAY) whose named road runs at least
@@ -16,7 +18,7 @@
  */
 import type { RoadClass } from './road-classes.js';
 
-const NOT_TRAFFIC = new Set(['TRAIL', 'WALK', 'PATH', 'TRACK', 'WALKWAY', 'ARCADE', 'MALL']);
+const NOT_TRAFFIC = new Set(['TRAIL', 'WALK', 'PATH', 'TRACK', 'WALKWAY', 'ARCADE', 'MALL', 'CONCOURSE', 'PLAZA']);
 const MAJOR_TYPES = new Set(['ROAD', 'PARADE', 'BOULEVARD', 'ESPLANADE', 'HIGHWAY']);
 const MOTORWAY_NAME = /FREEWAY|CITYLINK|TOLLWAY/;
 

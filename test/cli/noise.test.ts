@@ -4,6 +4,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
+import { defaultDataDir } from '../../datasets/sample-world.js';
+import { openDataStore } from '../../engine/data/dataset-store.js';
+import { noiseSurface } from '../../engine/noise/noise-grid.js';
+import { noiseScore } from '../../engine/noise/noise-score.js';
+import { noiseNetworkFor, stateAt } from '../../engine/property/inputs/domain-inputs.js';
 import { at, railLine } from '../engine/noise/noise-fixtures.js';
 import { truthWorld } from '../engine/noise/truth-world.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -74,9 +79,12 @@ describe('propintel noise', () => {
     const cells = await run(['noise', '--roads', files.roads, ...point, '--cells', '6']);
     expect(cells.code).toBe(2);
     expect(cells.stderr).toMatch(/noise_cells must be 5, 7 or 9, got 6/);
-    const noRoads = await run(['noise', ...point]);
+    const noRoads = await run(['noise', '--rail', files.rail, ...point]);
     expect(noRoads.code).toBe(2);
-    expect(noRoads.stderr).toMatch(/--roads FILE.geojson is required/);
+    expect(noRoads.stderr).toMatch(/--roads FILE.geojson is required with --rail/);
+    const both = await run(['noise', '--data', defaultDataDir(), '--roads', files.roads, ...point]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/either --data DIR or data files \(--roads\), not both/);
     const noPoint = await run(['noise', '--roads', files.roads]);
     expect(noPoint.code).toBe(2);
     const missing = await run(['noise', '--roads', join(dir, 'nope.geojson'), ...point]);
@@ -85,6 +93,39 @@ describe('propintel noise', () => {
     const bad = await run(['noise', '--roads', files.roads, '--counters', files.badCounters, ...point]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/bad-counters\.csv: record 1 \(line 2\): aadt must be a number/);
+  });
+
+  // Sandbox address "1/91 Harding Road, Northcote VIC 3070" (datasets/sample-world/sandbox.json): on the tram road.
+  const HARDING = { lon: 144.9771534, lat: -37.7522032 };
+
+  it('reads the state network from a dataset directory (--data), as the property lookup builds it', async () => {
+    const r = await run(['noise', '--data', defaultDataDir(), '--lon', String(HARDING.lon), '--lat', String(HARDING.lat), '--compact']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(Object.keys(out).sort()).toEqual(['score', 'surface']);
+    // The same answer computed directly from the store's VIC network (apart from the lookup time).
+    const store = await openDataStore(defaultDataDir());
+    expect(stateAt(store, HARDING.lon, HARDING.lat)).toBe('VIC');
+    const net = noiseNetworkFor(store, 'VIC')!;
+    const expected = noiseScore(net, HARDING.lon, HARDING.lat, { state: 'VIC' });
+    expect({ ...out.score, as_at: null }).toEqual(JSON.parse(JSON.stringify({ ...expected, as_at: null })));
+    expect(out.surface).toEqual(JSON.parse(JSON.stringify(noiseSurface(net, HARDING.lon, HARDING.lat, { cells: 7 }))));
+    // The sandbox note: road and tram noise; the subject is the centre node of the default 7x7 grid.
+    expect(out.score.components.road.value).toBeGreaterThan(0);
+    expect(out.score.components.tram.value).toBeGreaterThan(0);
+    expect(out.score.measured_validation.state).toBe('VIC');
+    expect(out.surface).toMatchObject({ cells: 7, spacing_m: 375, subject: { row: 3, col: 3 } });
+    expect(out.surface.lden_db[24]).toBe(out.score.lden_db);
+    const nine = JSON.parse((await run(['noise', '--data', defaultDataDir(), '--lon', String(HARDING.lon), '--lat', String(HARDING.lat), '--cells', '9', '--compact'])).stdout);
+    expect(nine.surface).toMatchObject({ cells: 9, spacing_m: 300 });
+    expect(nine.surface.lden_db[40]).toBe(out.score.lden_db);
+  });
+
+  it('says so when the point is in no state of the dataset', async () => {
+    const r = await run(['noise', '--data', defaultDataDir(), '--lon', '160', '--lat', '-40']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/no state's administrative boundaries in .* contain 160, -40 \[NOT_FOUND\]/);
   });
 
   it('is listed in --help and runs from the built bin', () => {

@@ -1,4 +1,4 @@
-/** Task `noise-grid`: attaches to the shared noise scene and sums every segment's Lden energy at every node. */
+/** Task `noise-grid`: attaches to the shared noise scene and sums every segment's Lden energy at every node, road apart from rail and tram. */
 import { invalidArgument } from '../../engine/errors.js';
 import { NoiseScene } from '../../engine/noise/noise-scene.js';
 import { gridLdenEnergy } from '../../engine/noise/propagation.js';
@@ -11,7 +11,8 @@ export function noiseGridTask(input: NoiseGridInput): NoiseGridOutput {
     throw invalidArgument('nodes', 'noise-grid needs Float64Array nodesX and nodesY of equal length');
   }
   const scene = NoiseScene.fromShared(input.scene);
-  const energy = new Float64Array(input.nodesX.length);
-  const { segments } = gridLdenEnergy(scene, input.nodesX, input.nodesY, energy);
-  return { energy, segments };
+  const road = new Float64Array(input.nodesX.length);
+  const other = new Float64Array(input.nodesX.length);
+  const { segments } = gridLdenEnergy(scene, input.nodesX, input.nodesY, road, other);
+  return { road, other, segments };
 }

@@ -98,8 +98,11 @@ describe('the noise-grid worker task', () => {
     const nodesX = nodes.x.slice(), nodesY = nodes.y.slice();
     const out = await pool.run('noise-grid', { scene: net.scene.toShared(), nodesX, nodesY }, { transfer: [nodesX.buffer, nodesY.buffer] });
     expect(nodesX.byteLength).toBe(0); // handed over, not copied
-    expect(out.energy).toBeInstanceOf(Float64Array);
-    expect(Array.from(out.energy)).toEqual(Array.from(noiseGridEnergy(net.scene, nodes.x, nodes.y)));
+    expect(out.road).toBeInstanceOf(Float64Array);
+    expect(out.other).toBeInstanceOf(Float64Array);
+    const inProcess = noiseGridEnergy(net.scene, nodes.x, nodes.y);
+    expect(Array.from(out.road)).toEqual(Array.from(inProcess.road));
+    expect(Array.from(out.other)).toEqual(Array.from(inProcess.other));
     expect(out.segments).toBeGreaterThan(0);
     const onPool = await noiseSurfaceOnPool(pool, net, LON, LAT, { cells: 9 });
     expect(onPool).toEqual(noiseSurface(net, LON, LAT, { cells: 9 }));

@@ -130,4 +130,12 @@ describe('Vicmap class inference', () => {
     expect(inferVicmapRoadClass({ ROAD_TYPE: 'TRAIL', EZI_RDNAME: 'MAIN YARRA TRAIL' }, 9000)).toBeNull();
     expect(inferVicmapRoadClass({ ROAD_TYPE: 'FREEWAY', FTYPE_CODE: 'tunnel' }, 9000)).toBeNull();
   });
+
+  it('treats pedestrian spaces (CONCOURSE, PLAZA) as no traffic, however long and in any case', () => {
+    // Long enough that rule 5 would make them collectors if they were streets.
+    expect(inferVicmapRoadClass({ ROAD_TYPE: 'STREET', EZI_RDNAME: 'FED STREET' }, 2500)).toBe('collector');
+    expect(inferVicmapRoadClass({ ROAD_TYPE: 'CONCOURSE', EZI_RDNAME: 'SOUTHBANK CONCOURSE' }, 2500)).toBeNull();
+    expect(inferVicmapRoadClass({ ROAD_TYPE: 'PLAZA', EZI_RDNAME: 'CITY PLAZA' }, 2500)).toBeNull();
+    expect(inferVicmapRoadClass({ ROAD_TYPE: 'plaza', EZI_RDNAME: 'CITY PLAZA' }, 100)).toBeNull();
+  });
 });

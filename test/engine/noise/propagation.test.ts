@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cortnBarrierCorrection, cortnPathDifference } from '../../../engine/noise/cortn.js';
 import { buildNoiseNetwork, type NoiseNetworkOptions } from '../../../engine/noise/noise-network.js';
 import type { RoadInput } from '../../../engine/noise/noise-inputs.js';
-import { ENERGY_STRIDE, OFFSET_DEN } from '../../../engine/noise/noise-scene.js';
+import { ENERGY_STRIDE, KIND_ROAD, OFFSET_DEN } from '../../../engine/noise/noise-scene.js';
 import { evaluateNoisePoint } from '../../../engine/noise/point-evaluation.js';
 import { accumulateReceiverFactors, gridLdenEnergy, subtendedAngle } from '../../../engine/noise/propagation.js';
 import { seededRandom } from '../../../engine/random/seeded-random.js';
@@ -130,19 +130,27 @@ describe('the grid kernel', () => {
       xs.push(scene.segments[0] + rnd.range(-1500, 1500));
       ys.push(scene.segments[1] + rnd.range(-1500, 1500));
     }
-    const out = new Float64Array(xs.length);
-    gridLdenEnergy(scene, xs, ys, out);
+    const roadOut = new Float64Array(xs.length);
+    const other = new Float64Array(xs.length);
+    gridLdenEnergy(scene, xs, ys, roadOut, other);
     const factors = new Float64Array(scene.featureCount);
+    let heardTram = 0;
     for (let j = 0; j < xs.length; j++) {
       const touched: number[] = [];
       accumulateReceiverFactors(scene, xs[j], ys[j], factors, touched);
-      let e = 0;
+      let eRoad = 0, eOther = 0;
       for (const f of touched) {
-        e += factors[f] * scene.featureEnergy[f * ENERGY_STRIDE + OFFSET_DEN];
+        const e = factors[f] * scene.featureEnergy[f * ENERGY_STRIDE + OFFSET_DEN];
+        if (scene.featureKind[f] === KIND_ROAD) eRoad += e;
+        else eOther += e;
         factors[f] = 0;
       }
-      expect(out[j]).toBeGreaterThan(0);
-      expect(Math.abs(out[j] - e) / e).toBeLessThan(1e-12);
+      // Road and rail/tram land in their own outputs (the transfer relation scales road only).
+      expect(roadOut[j]).toBeGreaterThan(0);
+      expect(Math.abs(roadOut[j] - eRoad) / eRoad).toBeLessThan(1e-12);
+      if (eOther > 0) heardTram++;
+      expect(Math.abs(other[j] - eOther)).toBeLessThanOrEqual(eOther * 1e-12);
     }
+    expect(heardTram).toBeGreaterThan(0);
   });
 });

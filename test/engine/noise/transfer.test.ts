@@ -3,11 +3,13 @@ import { measuredValidation, VALIDATION_TARGET_MAE_DB } from '../../../engine/no
 import { decideNoisePath } from '../../../engine/noise/model-path.js';
 import { buildNoiseNetwork } from '../../../engine/noise/noise-network.js';
 import { noiseScore } from '../../../engine/noise/noise-score.js';
+import { energyToDb } from '../../../engine/noise/decibels.js';
+import { noiseSurface } from '../../../engine/noise/noise-grid.js';
 import { evaluateNoisePoint } from '../../../engine/noise/point-evaluation.js';
-import { applyTransfer, calibrationPairs, fitTransfer, resolveTransferOptions } from '../../../engine/noise/transfer-calibration.js';
+import { applyTransfer, calibrationPairs, fitTransfer, nonRoadEnergy, resolveTransferOptions } from '../../../engine/noise/transfer-calibration.js';
 import { seededRandom } from '../../../engine/random/seeded-random.js';
 import { expectEngineError } from '../../helpers/expect-engine-error.js';
-import { at, logger } from './noise-fixtures.js';
+import { anefBand, at, logger, railLine } from './noise-fixtures.js';
 import { SITE_ERROR_SD_DB, truthWorld } from './truth-world.js';
 
 const world = truthWorld();
@@ -53,7 +55,9 @@ describe('transfer vs physics selection and labelling', () => {
     expect(pairs.length).toBeGreaterThanOrEqual(12);
     for (const p of pairs) {
       expect(p.counterDistanceM).toBeLessThanOrEqual(300);
-      expect(p.x).toBeCloseTo(evaluateNoisePoint(net, p.lon, p.lat).ldenDb, 10);
+      // x is the physics ROAD Lden (this world has no rail or aircraft, so y is the measured level itself)
+      expect(p.x).toBeCloseTo(energyToDb(evaluateNoisePoint(net, p.lon, p.lat).road.den), 10);
+      expect(p.y).toBeCloseTo(p.measuredDb, 10);
     }
   });
 
@@ -96,6 +100,71 @@ describe('transfer vs physics selection and labelling', () => {
     expect(far.confidence_half_width_db).toBeGreaterThan(near.confidence_half_width_db);
     expect(far.confidence_half_width_db).toBeCloseTo(Math.hypot(3, 3), 1); // the local road's volume is a class default
     expect(far.confidence_range_db![1] - far.confidence_range_db![0]).toBeCloseTo(2 * far.confidence_half_width_db, 1);
+  });
+});
+
+describe('the transfer path scales road noise only', () => {
+  // The truth world plus a rail line 60 m north of the subject and an ANEF 20-25 band around it. The subject
+  // (1450, 500) is 500 m from the counter on ew-2 at x = 1300, so it takes the transfer path.
+  const rail = [railLine('rail-x', 'rail', [[-2000, 560], [4000, 560]], { servicesPerDay: 250, speedKmh: 90, source: 'gov_rail' })];
+  const anef = [anefBand(1000, 320, 2000, 800, 20, 25)];
+  const mixed = buildNoiseNetwork({ roads: world.roads, counters: world.counters, loggers: world.loggers, rail, anef });
+  const [lon, lat] = at(1450, 500);
+
+  it('applies the road-calibrated relation to road energy and adds rail and aircraft unscaled: total = energy sum of components', () => {
+    const s = noiseScore(mixed, lon, lat);
+    expect(s.lden_source).toBe('transfer');
+    const rel = decideNoisePath(mixed, lon, lat, options).relation!;
+    // The slope is fitted (30 pairs, linear), so a relation applied to the total would differ from this.
+    expect(rel.fit).toBe('linear');
+    const ev = evaluateNoisePoint(mixed, lon, lat);
+    const c = s.components;
+    // Rail and aircraft are the physics levels, not passed through a + b x.
+    expect(c.rail.value).toBeCloseTo(energyToDb(ev.rail.den), 1);
+    expect(c.aircraft.value).toBe(22.5 + 35); // ANEF band midpoint + 35 dB
+    expect(c.rail.caveat).toMatch(/never scaled by the road-calibrated transfer relation/);
+    // Road is the relation applied to the physics road level.
+    const physicsRoad = energyToDb(ev.road.den);
+    expect(s.transfer!.physics_road_lden_db).toBeCloseTo(physicsRoad, 1);
+    expect(c.road.value).toBeCloseTo(applyTransfer(rel, physicsRoad), 1);
+    expect(s.transfer!.road_lden_db).toBe(c.road.value);
+    expect(c.road.caveat).toMatch(/by the transfer path/);
+    // total == 10 lg sum 10^(component/10), to the 0.1 dB reporting of each level
+    const sum = energyToDb([c.road.value!, c.rail.value!, c.aircraft.value!].reduce((e, l) => e + 10 ** (l / 10), 0));
+    expect(c.tram.value).toBeNull();
+    expect(Math.abs(s.lden_db! - sum)).toBeLessThanOrEqual(0.1);
+    // Exactly, before rounding: 10 lg(10^((a + b Lroad)/10) + E_rail + E_air)
+    const exact = energyToDb(10 ** (applyTransfer(rel, physicsRoad) / 10) + ev.rail.den + 10 ** ((22.5 + 35) / 10));
+    expect(Math.abs(s.lden_db! - exact)).toBeLessThanOrEqual(0.05 + 1e-9);
+    // ... and it is not the old answer (the relation applied to the whole physics total).
+    expect(Math.abs(exact - applyTransfer(rel, ev.ldenDb))).toBeGreaterThan(0.1);
+  });
+
+  it('the grid uses the same formula: its centre node equals the point score', () => {
+    const s = noiseScore(mixed, lon, lat);
+    for (const cells of [5, 7, 9] as const) {
+      const g = noiseSurface(mixed, lon, lat, { cells });
+      const centre = g.subject.row * g.cells + g.subject.col;
+      expect(g.node_paths[centre]).toBe('transfer');
+      expect(g.lden_db[centre]).toBe(s.lden_db);
+    }
+  });
+
+  it('calibrates on road noise: y is the measured level less non-road energy, and a logger where rail dominates is no pair', () => {
+    // Two loggers 5 m from the rail line, 144 m from the counter on ns-2 at (0, 700).
+    const [plon, plat] = at(50, 565);
+    const other = nonRoadEnergy(evaluateNoisePoint(mixed, plon, plat));
+    expect(other).toBeGreaterThan(0);
+    const railLoud = logger('rail-loud', 50, 565, energyToDb(1.5 * other)); // non-road is 2/3 of it: not a road pair
+    const roadLoud = logger('road-loud', 50, 565, energyToDb(3 * other)); // non-road is 1/3: road share 2 * other
+    const n2 = buildNoiseNetwork({ roads: world.roads, counters: world.counters, loggers: [...world.loggers, railLoud, roadLoud], rail, anef });
+    const pairs = calibrationPairs(n2, options.pairRadiusM);
+    const k = world.loggers.length;
+    expect(pairs.some((p) => p.logger === k)).toBe(false);
+    const kept = pairs.find((p) => p.logger === k + 1)!;
+    expect(kept.measuredDb).toBeCloseTo(energyToDb(3 * other), 9);
+    expect(kept.y).toBeCloseTo(energyToDb(2 * other), 9);
+    expect(kept.x).toBeCloseTo(energyToDb(evaluateNoisePoint(n2, plon, plat).road.den), 9);
   });
 });
 

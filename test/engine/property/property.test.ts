@@ -199,6 +199,38 @@ describe('payload semantics', () => {
   });
 });
 
+describe('meta.noise_sources and meta.as_at (spec 2.8)', () => {
+  it('credits every source scores.noise used, and stamps when its sources were looked up', async () => {
+    // Beside the sandbox's tram road (1/91 Harding Road, Northcote), 22 m south so no other test has cached it.
+    const s = find(/tram road/);
+    const now = new Date('2026-10-03T04:05:06Z');
+    const r = await prop(engine, { lat: s.lat - 0.0002, lng: s.lng }, { components: ['scores.noise'], now });
+    const noise = r.payload.scores.noise;
+    const meta = r.payload.meta;
+    // The measured sources the score lists (no crowd-sourced rows) include a road and the tram.
+    expect(noise.sources.length).toBeGreaterThan(0);
+    expect(noise.sources.some((x: { kind: string }) => x.kind === 'tram')).toBe(true);
+    // noise_sources: credit strings (the catalogue attribution of each source id scores.noise used), sorted by id.
+    const catalogue = engine.store.catalogue;
+    const credit = (id: string) => catalogue.sources.find((c) => c.id === id)!.attribution;
+    expect(noise.source_ids.length).toBeGreaterThan(0);
+    expect(meta.noise_sources).toEqual(noise.source_ids.map(credit));
+    for (const c of meta.noise_sources) expect(typeof c === 'string' && c.length > 0).toBe(true);
+    for (const row of noise.sources) expect(meta.noise_sources).toContain(credit(row.source));
+    expect(noise.lden_source).toBe('transfer'); // a counter is in range: its source and the loggers' are credited
+    expect(meta.noise_sources).toContain(credit(noise.transfer.counter_source));
+    expect(noise.source_ids).toContain('sample_vic_noise_loggers');
+    // as_at: the lookup time of the noise sources, with the other per-lookup stamps.
+    expect(Object.keys(meta.as_at).sort()).toEqual(['layer_features', 'proximity_features', 'scores', 'scores.noise.sources']);
+    expect(meta.as_at['scores.noise.sources']).toBe(now.toISOString());
+    expect(meta.as_at['scores.noise.sources']).toBe(noise.as_at);
+    // Without scores.noise neither field appears.
+    const without = await prop(engine, { lat: s.lat - 0.0002, lng: s.lng }, { components: ['das'], now });
+    expect(without.payload.meta.noise_sources).toBeUndefined();
+    expect(without.payload.meta.as_at['scores.noise.sources']).toBeUndefined();
+  }, 60_000);
+});
+
 describe('licence and components', () => {
   const scoreOnly: PropertyLicence = { components: ['scores'], geometry: false };
 
@@ -263,6 +295,17 @@ describe('surfaces', () => {
     expect(r.payload.meta.surfaces.delivered_layers.sort()).toEqual(['contours', 'heat', 'noise']);
     expect(r.payload.surfaces.noise.model_path).toBeDefined();
     expect(validateFull(r.payload) ? [] : validateFull.errors).toEqual([]);
+  }, 60_000);
+
+  it('engine.surfaces rejects a bad noise_cells with an EngineError naming it, before any job (not as unavailable.noise)', async () => {
+    const s = sandbox[0];
+    const e = await expectEngineError(() => engine.surfaces(s.lng, s.lat, { noiseCells: 8 as never }), 'INVALID_ARGUMENT', /noise_cells must be 5, 7 or 9, got 8/);
+    expect(e.details.parameter).toBe('noise_cells');
+    // Even when noise is not among the layers asked for: the argument itself is wrong.
+    await expectEngineError(() => engine.surfaces(s.lng, s.lat, { layers: ['heat'], noiseCells: 6 as never }), 'INVALID_ARGUMENT', /noise_cells/);
+    const ok = await engine.surfaces(s.lng, s.lat, { layers: ['noise'], noiseCells: 5 });
+    expect(ok.unavailable).toEqual({});
+    expect(ok.surfaces.noise).toMatchObject({ cells: 5, spacing_m: 500 });
   }, 60_000);
 
   it('a narrowed surfaces list computes only those layers', async () => {
