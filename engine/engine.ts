@@ -29,6 +29,7 @@ import { unavailableLayer } from './scores/view-quality/layer-input.js';
 import type { WalkabilityIndexes } from './scores/walkability/walkability-layers.js';
 import { readHeatSurface, type HeatSurface } from './surfaces/heat/heat-surface.js';
 import { unpackContours, type ContoursLayer } from './surfaces/contours/contours-layer.js';
+import { validateInterval } from './surfaces/contours/interval.js';
 import type { PropertyOptions, PropertyResult, PropertyService, PropertySubject, SandboxAddress, SurfaceLayer } from './property/contract.js';
 import { readSample } from './property/samples.js';
 import { propertyLookup, type PropertyDeps } from './property/property-lookup.js';
@@ -291,8 +292,9 @@ export class Engine implements PropertyService {
   async surfaces(lon: number, lat: number, options: SurfacesOptions = {}): Promise<SurfacesResult> {
     this.assertOpen();
     // Bad arguments are the caller's error, thrown before any job starts: a job's failure becomes
-    // `unavailable.<layer>`, which would misreport a bad noise_cells as a lookup failure.
+    // `unavailable.<layer>`, which would misreport a bad noise_cells or contour interval as a lookup failure.
     const noiseGrid = noiseGridSpec(options.noiseCells ?? DEFAULT_NOISE_CELLS);
+    validateInterval(options.contourIntervalM);
     const state = this.resolveState(lon, lat, options.state);
     const layers = new Set(options.layers ?? ['noise', 'heat', 'contours']);
     const window = createWindow(lon, lat);

@@ -297,12 +297,17 @@ describe('surfaces', () => {
     expect(validateFull(r.payload) ? [] : validateFull.errors).toEqual([]);
   }, 60_000);
 
-  it('engine.surfaces rejects a bad noise_cells with an EngineError naming it, before any job (not as unavailable.noise)', async () => {
+  it('engine.surfaces rejects a bad noise_cells or contour interval with an EngineError naming it, before any job (not as unavailable.<layer>)', async () => {
     const s = sandbox[0];
     const e = await expectEngineError(() => engine.surfaces(s.lng, s.lat, { noiseCells: 8 as never }), 'INVALID_ARGUMENT', /noise_cells must be 5, 7 or 9, got 8/);
     expect(e.details.parameter).toBe('noise_cells');
     // Even when noise is not among the layers asked for: the argument itself is wrong.
     await expectEngineError(() => engine.surfaces(s.lng, s.lat, { layers: ['heat'], noiseCells: 6 as never }), 'INVALID_ARGUMENT', /noise_cells/);
+    // The same for contour_interval_m: a bad interval is the caller's error, not unavailable.contours.
+    for (const bad of [0, -5, 250, Number.NaN]) {
+      const c = await expectEngineError(() => engine.surfaces(s.lng, s.lat, { layers: ['contours'], contourIntervalM: bad }), 'INVALID_ARGUMENT', /contour_interval_m/);
+      expect(c.details.parameter).toBe('contour_interval_m');
+    }
     const ok = await engine.surfaces(s.lng, s.lat, { layers: ['noise'], noiseCells: 5 });
     expect(ok.unavailable).toEqual({});
     expect(ok.surfaces.noise).toMatchObject({ cells: 5, spacing_m: 500 });
