@@ -18,7 +18,10 @@ import type { GeoTransform } from '../geo/geo-transform.js';
 import { worldToPixel } from '../geo/geo-transform.js';
 import type { GridSpec, Window } from '../geo/window.js';
 import type { Grid, TypedArray } from './grid.js';
+import { registerNativeDeflate } from './native-deflate.js';
 import { resampleGrid, type ResampleMethod } from './resample.js';
+
+registerNativeDeflate();
 
 /** What `openRaster` learned about a raster before reading any pixels. */
 export interface RasterInfo {
