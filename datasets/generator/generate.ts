@@ -23,6 +23,7 @@ import { writeTransport } from './layers/transport.js';
 import type { TileContext } from './context.js';
 import { Frame } from './frame.js';
 import { COL, layOut } from './layout.js';
+import { assertReplaceableOutDir } from './out-dir.js';
 import { sandboxAddresses, type SandboxAddress } from './sandbox.js';
 import { SourceRegistry } from './sources.js';
 import { Terrain } from './terrain.js';
@@ -36,7 +37,10 @@ export const DEFAULT_SEED = 20261101;
 
 /** Options for {@link generateSampleWorld}. */
 export interface GenerateOptions {
-  /** Output directory (created; existing generated files are replaced). */
+  /**
+   * Output directory: created when absent, replaced when it holds a sample world; any other non-empty
+   * directory is refused (INVALID_ARGUMENT) so a user's files are never wiped.
+   */
   out: string;
   /** Seed, default {@link DEFAULT_SEED}. */
   seed?: number;
@@ -142,6 +146,7 @@ export async function generateSampleWorld(options: GenerateOptions): Promise<Gen
   const seed = options.seed ?? DEFAULT_SEED;
   const ids = options.tiles ?? TILES.map((t) => t.id);
   const specs = ids.map(tileById);
+  assertReplaceableOutDir(options.out);
   rmSync(options.out, { recursive: true, force: true });
   const threads = Math.max(1, Math.min(options.threads ?? availableParallelism(), specs.length));
   const report = (r: TileResult) => {
