@@ -60,6 +60,23 @@ describe('the catalogue loader', () => {
     expect(err!.message).toMatch(/inconsistent CRS: declared EPSG:28355 but dem.tif says EPSG:7855/);
   });
 
+  it('lists every defect of one source: an unknown path and state do not hide a missing file or a CRS mismatch', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.geojson'), JSON.stringify({ type: 'FeatureCollection', crs: { type: 'name', properties: { name: 'urn:ogc:def:crs:EPSG::7855' } }, features: [] }));
+    writeCatalogue(dir, [
+      { ...base, id: 'many_defects', paths: ['planning.zone', 'planning.zoning'], coverage: { VIK: 'complete' }, format: 'geojson', files: [{ path: 'nope.geojson' }, { path: 'a.geojson', crs: 'EPSG:7856' }, { path: '../outside.geojson' }] },
+    ]);
+    const e = await expectEngineError(() => loadCatalogue(dir), 'INVALID_DATA', /5 problems in the catalogue/);
+    const problems = e.details.problems as { source: string; field: string; message: string }[];
+    expect(problems.map((p) => `${p.source}/${p.field}: ${p.message}`).sort()).toEqual([
+      'many_defects/coverage.VIK: unknown state "VIK" (states are VIC, NSW, QLD, WA, SA, TAS, ACT, NT)',
+      'many_defects/files[0].path: file not found: nope.geojson',
+      'many_defects/files[1].crs: inconsistent CRS: declared EPSG:7856 but a.geojson says EPSG:7855',
+      'many_defects/files[2].path: must stay inside the dataset directory, got "../outside.geojson"',
+      'many_defects/paths[1]: unknown payload path "planning.zoning"',
+    ].sort());
+  });
+
   it('rejects a missing catalogue and one that is not JSON', async () => {
     const dir = tempDir();
     await expectEngineError(() => loadCatalogue(dir), 'NOT_FOUND', /no catalogue/);
