@@ -67,7 +67,8 @@ export interface GenerateResult {
   ms: number;
 }
 
-function tileSeed(seed: number, id: string): number {
+/** The seed of tile `id`'s random stream (FNV-1a of the id over the world seed); its terrain draws first. */
+export function tileSeed(seed: number, id: string): number {
   let h = seed >>> 0;
   for (const ch of id) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
   return h;
