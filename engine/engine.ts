@@ -187,6 +187,8 @@ export class Engine implements PropertyService {
   private async contextInputs(window: Window, state: StateCode | null): Promise<ContextInputs> {
     const { lon, lat } = window;
     const s = state ?? 'NSW'; // an undetermined state still gets national layers; state-held layers read as absent
+    // One DEM read serves view quality and the terrain slope of bushfire and walkability, so the catalogue
+    // names it once, under scores.view_quality.
     const demRef = rasterAt(this.store.rastersFor('scores.view_quality', state), lon, lat);
     const lstRef = rasterAt(this.store.rastersFor('scores.heat_island', state).filter((r) => r.source.options?.unit === 'degC'), lon, lat);
     const lcRef = rasterAt(this.store.rastersFor('surfaces.heat', state), lon, lat);

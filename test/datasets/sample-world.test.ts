@@ -5,12 +5,13 @@ import { Frame, TILE_HALF_M } from '../../datasets/generator/frame.js';
 import { DEFAULT_SEED, generateSampleWorld, tileSeed } from '../../datasets/generator/generate.js';
 import { Terrain } from '../../datasets/generator/terrain.js';
 import { TILES } from '../../datasets/generator/tiles.js';
-import { defaultDataDir, isCurrentSampleWorld } from '../../datasets/sample-world.js';
+import { defaultDataDir, isCurrentSampleWorld, staleReason } from '../../datasets/sample-world.js';
 import { heldExtent, sourcesFor, type CoverageStatus } from '../../engine/catalogue/coverage.js';
 import { PAYLOAD_PATHS, type PayloadPath } from '../../engine/catalogue/payload-paths.js';
 import { STATES } from '../../engine/catalogue/states.js';
 import { openDataStore, type DataStore, type RasterRef } from '../../engine/data/dataset-store.js';
 import { createEngine } from '../../engine/engine.js';
+import { floodInputFor } from '../../engine/property/inputs/domain-inputs.js';
 import { mgaCrsForLon } from '../../engine/geo/crs.js';
 import { openRaster } from '../../engine/raster/geotiff-reader.js';
 import { gridStats } from '../../engine/raster/grid-stats.js';
@@ -56,11 +57,18 @@ describe('the sample world', () => {
     for (const f of ma.filter((x) => tiles.some((t) => x.path.startsWith(`${t}/`)))) expect(shared.get(f.path), f.path).toBe(f.sha256);
   }, 180_000);
 
-  it('changes with the seed', async () => {
+  it('changes with the seed; a world of fewer tiles or another seed is not the current sample world', async () => {
     const c = tempDir();
     await generateSampleWorld({ out: c, tiles: ['act'], seed: 7, threads: 1 });
     const dem = manifest(c).files.find((f) => f.path === 'act/dem-5m.tif')!;
     expect(new Map(manifest(world).files.map((f) => [f.path, f.sha256])).get('act/dem-5m.tif')).not.toBe(dem.sha256);
+    // The stamp records the tiles written; the default directory needs all eight.
+    expect(JSON.parse(readFileSync(join(c, 'catalogue.json'), 'utf8')).generator.tiles).toEqual(['act']);
+    expect(staleReason(c, 7)).toBe('it lacks tiles vic, nsw, qld, wa, sa, tas, nt');
+    expect(isCurrentSampleWorld(c, 7)).toBe(false);
+    expect(isCurrentSampleWorld(c, 7, ['act'])).toBe(true);
+    expect(staleReason(c, DEFAULT_SEED, ['act'])).toBe(`it was made with seed 7, not ${DEFAULT_SEED}`);
+    expect(store.catalogue.generator?.tiles).toEqual(TILES.map((t) => t.id));
   }, 60_000);
 
   it('has eight tiles, one per state, every source prefixed sample_ and attributed as synthetic', () => {
@@ -208,6 +216,13 @@ describe('the sample world', () => {
   it('feeds every payload path of spec section 2 the engine fills from at least one source', () => {
     const missing = PAYLOAD_PATHS.filter((p) => sourcesFor(store.catalogue, p, null).length === 0);
     expect(missing).toEqual([]);
+  });
+
+  it('feeds the flood study to the engine through its own paths: depth via study_depth, hazard via hazard_class', () => {
+    for (const t of TILES.filter((x) => x.has.floodStudy)) {
+      const studies = floodInputFor(store, t.state, t.lon, t.lat, false).studies ?? [];
+      expect(studies.map((s) => [s.source, s.depth?.endsWith(`${t.id}/flood-study-1pct-depth.tif`), s.hazard?.endsWith(`${t.id}/flood-study-1pct-hazard.tif`)]), t.id).toEqual([[`sample_${t.id}_flood_study`, true, true]]);
+    }
   });
 
   it('holds paths completely, partially and not at all across states (the coverage pattern)', () => {
