@@ -1,6 +1,6 @@
 /**
  * The sample world: generating it (all eight tiles, on the worker pool) and loading it with every index built
- * (the engine's startup cost). Targets from issue 3: generation well under a minute on 2 cores; loading and
+ * (the data store alone, then the engine with every lazily built index forced: its real startup cost). Targets from issue 3: generation well under a minute on 2 cores; loading and
  * indexing under 5 s.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateSampleWorld } from '../../datasets/generator/generate.js';
 import { openDataStore } from '../../engine/data/dataset-store.js';
+import { createEngine } from '../../engine/engine.js';
 import type { BenchRow, BenchSuite } from '../lib/report.js';
 
 export const sampleWorldSuite: BenchSuite = {
@@ -31,7 +32,23 @@ export const sampleWorldSuite: BenchSuite = {
         files = store.files.length;
       }
       times.sort((a, b) => a - b);
-      rows.push({ benchmark: 'load + index every layer', size: `${files} files`, msPerOp: times[1], note: `median of 3; target under 5,000 ms` });
+      rows.push({ benchmark: 'load + index every layer', size: `${files} files`, msPerOp: times[1], note: `median of 3; data store only` });
+      // The issue's target: open the engine (data store + worker pool) and force every lazily built index.
+      const engineTimes: { total: number; parts: Record<string, number> }[] = [];
+      for (let i = 0; i < 3; i++) {
+        const t0 = performance.now();
+        const engine = await createEngine({ datasets: dir });
+        try {
+          const parts = await engine.buildIndexes();
+          engineTimes.push({ total: performance.now() - t0, parts: { store: engine.store.loadMs, ...parts } });
+        } finally {
+          await engine.close();
+        }
+      }
+      engineTimes.sort((a, b) => a.total - b.total);
+      const mid = engineTimes[1];
+      const slowest = Object.entries(mid.parts).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ');
+      rows.push({ benchmark: 'open engine + build every index', size: `${files} files, 8 states`, msPerOp: mid.total, note: `median of 3; target under 5,000 ms; slowest ms: ${slowest}` });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { DEFAULT_SEED, generateSampleWorld } from '../../datasets/generator/generate.js';
+import { assertReplaceableOutDir } from '../../datasets/generator/out-dir.js';
 import { TILES } from '../../datasets/generator/tiles.js';
 import { defaultDataDir } from '../../datasets/sample-world.js';
 import { EXIT_OK, UsageError, type Command } from '../command.js';
@@ -14,7 +15,8 @@ export const sampleWorldCommand: Command = {
     'Writes a deterministic synthetic dataset (same seed, byte-identical files) in the formats real publishers use:',
     'GeoTIFF rasters, GeoJSON layers, CSV and JSON-lines records, a catalogue.json and the sandbox addresses.',
     '',
-    `  --out DIR       output directory (default ${defaultDataDir()}); replaced if it exists`,
+    `  --out DIR       output directory (default ${defaultDataDir()}); replaced if it holds a sample world,`,
+    '                  refused (exit 2, left untouched) if it is non-empty and holds none',,
     `  --seed N        seed (default ${DEFAULT_SEED})`,
     `  --tiles LIST    tiles to write (default all: ${TILES.map((t) => t.id).join(',')})`,
     '  --threads N     worker threads (default: the number of cores)',
@@ -27,6 +29,8 @@ export const sampleWorldCommand: Command = {
     const tiles = values.tiles?.split(',').map((t) => t.trim().toLowerCase()).filter(Boolean);
     const unknown = tiles?.filter((t) => !TILES.some((x) => x.id === t)) ?? [];
     if (unknown.length) throw new UsageError(`unknown tile${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; tiles are ${TILES.map((t) => t.id).join(', ')}`);
+    // Refuse before printing anything, so a refused run does not look like it started.
+    assertReplaceableOutDir(out);
     io.stdout(`Generating the sample world (seed ${seed}) into ${out}:\n`);
     const r = await generateSampleWorld({ out, seed, tiles, threads, onProgress: (line) => io.stdout(`${line}\n`) });
     const bytes = r.files.reduce((s, f) => s + f.bytes, 0);

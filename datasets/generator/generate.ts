@@ -23,6 +23,7 @@ import { writeTransport } from './layers/transport.js';
 import type { TileContext } from './context.js';
 import { Frame } from './frame.js';
 import { COL, layOut } from './layout.js';
+import { assertReplaceableOutDir } from './out-dir.js';
 import { sandboxAddresses, type SandboxAddress } from './sandbox.js';
 import { SourceRegistry } from './sources.js';
 import { Terrain } from './terrain.js';
@@ -30,13 +31,16 @@ import { TILES, tileById, type TileSpec } from './tiles.js';
 import { FileWriter, type WrittenFile } from './writer.js';
 
 /** Bumped whenever the generator's output changes, so a stale sample world is regenerated. */
-export const GENERATOR_VERSION = '3';
+export const GENERATOR_VERSION = '4';
 /** The seed `npm start` and the tests use. */
 export const DEFAULT_SEED = 20261101;
 
 /** Options for {@link generateSampleWorld}. */
 export interface GenerateOptions {
-  /** Output directory (created; existing generated files are replaced). */
+  /**
+   * Output directory: created when absent, replaced when it holds a sample world; any other non-empty
+   * directory is refused (INVALID_ARGUMENT) so a user's files are never wiped.
+   */
   out: string;
   /** Seed, default {@link DEFAULT_SEED}. */
   seed?: number;
@@ -63,7 +67,8 @@ export interface GenerateResult {
   ms: number;
 }
 
-function tileSeed(seed: number, id: string): number {
+/** The seed of tile `id`'s random stream (FNV-1a of the id over the world seed); its terrain draws first. */
+export function tileSeed(seed: number, id: string): number {
   let h = seed >>> 0;
   for (const ch of id) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
   return h;
@@ -142,6 +147,7 @@ export async function generateSampleWorld(options: GenerateOptions): Promise<Gen
   const seed = options.seed ?? DEFAULT_SEED;
   const ids = options.tiles ?? TILES.map((t) => t.id);
   const specs = ids.map(tileById);
+  assertReplaceableOutDir(options.out);
   rmSync(options.out, { recursive: true, force: true });
   const threads = Math.max(1, Math.min(options.threads ?? availableParallelism(), specs.length));
   const report = (r: TileResult) => {
@@ -186,7 +192,8 @@ export async function generateSampleWorld(options: GenerateOptions): Promise<Gen
     name: 'propintel sample world',
     description: `A synthetic dataset in real publishers' formats: ${specs.length} tiles (${specs.map((s) => s.state).join(', ')}). Every source is synthetic; none describes a real parcel or application.`,
     synthetic: true,
-    generator: { name: 'propintel sample-world', version: `${VERSION}+g${GENERATOR_VERSION}`, seed },
+    // The tiles written: a world of fewer than all eight does not count as the default sample world.
+    generator: { name: 'propintel sample-world', version: `${VERSION}+g${GENERATOR_VERSION}`, seed, tiles: specs.map((s) => s.id) },
     sandbox: 'sandbox.json',
     sources,
   };

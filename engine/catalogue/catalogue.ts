@@ -97,7 +97,8 @@ export interface Catalogue {
   description?: string;
   /** True for generated data (the sample world). */
   synthetic: boolean;
-  generator?: { name: string; version: string; seed: number };
+  /** The generator stamp of a generated world: its version, seed and the tile ids it wrote. */
+  generator?: { name: string; version: string; seed: number; tiles?: string[] };
   /** The sandbox address list, relative to `dir`. */
   sandbox?: string;
   sources: CatalogueSource[];

@@ -70,7 +70,7 @@ function checkSource(s: Record<string, unknown>, index: number, problems: Catalo
   else {
     s.files.forEach((f, i) => {
       if (!isObject(f) || !nonEmptyString(f.path)) return add(`files[${i}].path`, 'must be a relative file path');
-      if (isAbsolute(f.path) || normalize(f.path).split(sep).includes('..')) add(`files[${i}].path`, `must stay inside the dataset directory, got ${JSON.stringify(f.path)}`);
+      if (!wellFormedPath(f.path)) add(`files[${i}].path`, `must stay inside the dataset directory, got ${JSON.stringify(f.path)}`);
       if (f.state !== undefined) {
         if (!isStateCode(f.state)) add(`files[${i}].state`, `unknown state ${JSON.stringify(f.state)}`);
         else if (isObject(s.coverage) && !(f.state in s.coverage)) add(`files[${i}].state`, `${f.state} is not in the source's coverage`);
@@ -86,33 +86,48 @@ function checkSource(s: Record<string, unknown>, index: number, problems: Catalo
   if (s.options !== undefined && !isObject(s.options)) add('options', 'must be an object when present');
 }
 
-/** Checks every file exists and that each file's own CRS matches the declared one. */
-async function checkFiles(dir: string, s: CatalogueSource, problems: CatalogueProblem[]): Promise<void> {
+/** A file path that {@link checkSource} accepts: a non-empty relative path that stays inside the directory. */
+function wellFormedPath(p: unknown): p is string {
+  return nonEmptyString(p) && !isAbsolute(p) && !normalize(p).split(sep).includes('..');
+}
+
+/**
+ * Checks that every well-formed `files[i]` exists and that its own CRS matches the declared one. Runs on a raw
+ * entry whatever else is wrong with it (an unknown payload path does not hide a missing file), so one load
+ * lists every problem. Malformed fields were reported by {@link checkSource}; here they are skipped: a CRS
+ * only counts when supported, a format only when known.
+ */
+async function checkFiles(dir: string, s: Record<string, unknown>, index: number, problems: CatalogueProblem[]): Promise<void> {
+  if (!Array.isArray(s.files)) return;
+  const id = nonEmptyString(s.id) ? s.id : `sources[${index}]`;
+  const known = (f: unknown) => ((SOURCE_FORMATS as readonly unknown[]).includes(f) ? (f as string) : undefined);
   for (let i = 0; i < s.files.length; i++) {
-    const f = s.files[i];
+    const f: unknown = s.files[i];
+    if (!isObject(f) || !wellFormedPath(f.path)) continue;
     const abs = join(dir, f.path);
     if (!existsSync(abs)) {
-      problems.push({ source: s.id, field: `files[${i}].path`, message: `file not found: ${f.path}` });
+      problems.push({ source: id, field: `files[${i}].path`, message: `file not found: ${f.path}` });
       continue;
     }
-    const declared = f.crs ? normaliseCrs(f.crs) : null;
-    const format = f.format ?? s.format;
+    const norm = typeof f.crs === 'string' || typeof f.crs === 'number' ? normaliseCrs(f.crs) : null;
+    const declared = norm && isSupportedCrs(norm) ? norm : null;
+    const format = known(f.format) ?? known(s.format);
     try {
       if (format === 'geotiff') {
         const r = await openRaster(abs);
         await r.close();
         if (declared && r.info.crs !== declared) {
-          problems.push({ source: s.id, field: `files[${i}].crs`, message: `inconsistent CRS: declared ${declared} but ${f.path} says ${r.info.crs}` });
+          problems.push({ source: id, field: `files[${i}].crs`, message: `inconsistent CRS: declared ${declared} but ${f.path} says ${r.info.crs}` });
         }
       } else if (format === 'geojson' && declared) {
         const inFile = await geojsonDeclaredCrs(abs);
-        const norm = inFile ? normaliseCrs(inFile) : null;
-        if (norm && norm !== declared) {
-          problems.push({ source: s.id, field: `files[${i}].crs`, message: `inconsistent CRS: declared ${declared} but ${f.path} says ${norm}` });
+        const own = inFile ? normaliseCrs(inFile) : null;
+        if (own && own !== declared) {
+          problems.push({ source: id, field: `files[${i}].crs`, message: `inconsistent CRS: declared ${declared} but ${f.path} says ${own}` });
         }
       }
     } catch (err) {
-      problems.push({ source: s.id, field: `files[${i}].path`, message: (err as Error).message });
+      problems.push({ source: id, field: `files[${i}].path`, message: (err as Error).message });
     }
   }
 }
@@ -136,9 +151,11 @@ export async function validateCatalogue(doc: unknown, dir: string, file = join(d
       seen.add(s.id);
     }
   });
-  // Files are only worth checking for entries whose shape is right.
-  const structurallyValid = sources.filter((s): s is CatalogueSource => isObject(s) && !problems.some((p) => p.source === s.id)) as CatalogueSource[];
-  for (const s of structurallyValid) await checkFiles(dir, s, problems);
+  // Every source's well-formed file entries are checked, whatever else is wrong with the source.
+  for (let i = 0; i < sources.length; i++) {
+    const s = sources[i];
+    if (isObject(s)) await checkFiles(dir, s, i, problems);
+  }
   if (problems.length) throw catalogueError(file, problems);
   return {
     dir,

@@ -19,6 +19,7 @@ import { PointIndex } from '../vector/point-index.js';
 import { PolygonIndex } from '../vector/polygon-index.js';
 import { readRecords } from '../vector/records.js';
 import { SegmentIndex } from '../vector/segment-index.js';
+import { missingColumnsError } from './record-columns.js';
 
 /** Where a loaded item came from. */
 export interface Provenance {
@@ -115,6 +116,8 @@ async function loadFile(dir: string, source: CatalogueSource, file: SourceFile, 
     case 'csv':
     case 'jsonl': {
       const set = await readRecords(path, { format });
+      const missing = missingColumnsError(path, set.columns, source.paths);
+      if (missing) throw missing;
       const table: RecordTable = { kind: 'records', source, file, columns: set.columns, rows: set.rows };
       const cols = coordinateColumns(set.columns);
       if (cols) {

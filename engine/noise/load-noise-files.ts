@@ -6,7 +6,7 @@
 import { readGeoJsonLayer } from '../vector/geojson-reader.js';
 import { readRecords } from '../vector/records.js';
 import { buildNoiseNetwork, type NoiseNetwork, type NoiseNetworkOptions } from './noise-network.js';
-import { parseAnefFeatures, parseCounterRecords, parseLoggerRecords, parseRailFeatures, parseRoadFeatures } from './noise-inputs.js';
+import { COUNTER_COLUMNS, LOGGER_COLUMNS, parseAnefFeatures, parseCounterRecords, parseLoggerRecords, parseRailFeatures, parseRoadFeatures } from './noise-inputs.js';
 
 /** The files of a noise network; only `roads` is required. */
 export interface NoiseFiles {
@@ -21,9 +21,6 @@ export interface NoiseFiles {
   /** ANEF contours GeoJSON. */
   anef?: string;
 }
-
-const COUNTER_COLUMNS = ['counter_id', 'lon', 'lat', 'aadt'] as const;
-const LOGGER_COLUMNS = ['logger_id', 'lon', 'lat', 'state', 'lden_db'] as const;
 
 /** Reads and validates the files and builds the network. Errors name the file (INVALID_DATA, NOT_FOUND). */
 export async function loadNoiseNetworkFiles(files: NoiseFiles, options?: NoiseNetworkOptions): Promise<NoiseNetwork> {

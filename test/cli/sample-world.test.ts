@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
@@ -22,6 +22,32 @@ describe('propintel sample-world', () => {
     for (const f of ['catalogue.json', 'sandbox.json', 'manifest.json', 'act/dem-5m.tif', 'act/addresses.csv', 'act/da-records.jsonl']) expect(existsSync(join(out, f)), f).toBe(true);
     const sandbox = JSON.parse(readFileSync(join(out, 'sandbox.json'), 'utf8'));
     expect(sandbox.addresses).toHaveLength(1);
+  }, 60_000);
+
+  it('refuses to replace a non-empty directory that holds no sample world, leaving its files alone (exit 2)', async () => {
+    const out = tempDir();
+    writeFileSync(join(out, 'notes.txt'), 'my own work');
+    const r = await run(['sample-world', '--out', out, '--tiles', 'act', '--threads', '1']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--out ${out} is not empty and holds no sample world`);
+    expect(r.stdout).toBe('');
+    expect(readFileSync(join(out, 'notes.txt'), 'utf8')).toBe('my own work');
+    expect(readdirSync(out)).toEqual(['notes.txt']);
+    // A real (non-synthetic) dataset directory is refused the same way.
+    writeFileSync(join(out, 'catalogue.json'), JSON.stringify({ catalogue_version: 1, name: 'real', sources: [] }));
+    const again = await run(['sample-world', '--out', out, '--tiles', 'act', '--threads', '1']);
+    expect(again.code).toBe(2);
+    expect(readdirSync(out).sort()).toEqual(['catalogue.json', 'notes.txt']);
+  });
+
+  it('replaces a directory that already holds a sample world', async () => {
+    const out = tempDir();
+    writeFileSync(join(out, 'catalogue.json'), JSON.stringify({ catalogue_version: 1, name: 'old world', synthetic: true, sources: [] }));
+    writeFileSync(join(out, 'stale.txt'), 'left over from an old generator');
+    const r = await run(['sample-world', '--out', out, '--tiles', 'act', '--threads', '1']);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(out, 'stale.txt'))).toBe(false);
+    expect(JSON.parse(readFileSync(join(out, 'catalogue.json'), 'utf8')).name).toBe('propintel sample world');
   }, 60_000);
 
   it('rejects an unknown tile and a bad seed with exit code 2', async () => {

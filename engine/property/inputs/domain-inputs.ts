@@ -9,7 +9,7 @@ import type { CatalogueSource } from '../../catalogue/catalogue.js';
 import { heldExtent } from '../../catalogue/coverage.js';
 import type { PayloadPath } from '../../catalogue/payload-paths.js';
 import { STATES, type StateCode } from '../../catalogue/states.js';
-import type { DataStore, RecordTable, VectorLayer } from '../../data/dataset-store.js';
+import type { DataStore, RasterRef, RecordTable, VectorLayer } from '../../data/dataset-store.js';
 import { buildNoiseNetwork, type NoiseNetwork } from '../../noise/noise-network.js';
 import { parseAnefFeatures, parseCounterRecords, parseLoggerRecords, parseRailFeatures, parseRoadFeatures } from '../../noise/noise-inputs.js';
 import { buildAnefLayer, type AnefCoverage, type AnefLayer } from '../../scores/aircraft-noise/anef-contours.js';
@@ -177,12 +177,14 @@ export function floodInputFor(store: DataStore, state: StateCode, lon: number, l
   const rain = rasterAt(store.rastersFor('scores.flood.rainfall', state), lon, lat);
   const water = store.vectorsFor('scores.flood.water', state);
   const studies = new Map<string, FloodStudy>();
-  for (const r of store.rastersFor('scores.flood.study_depth', state)) {
+  const study = (r: RasterRef): FloodStudy => {
     const s = studies.get(r.source.id) ?? { source: r.source.id, name: r.source.title, response_path: 'Ask the council for a flood information certificate for this property.' };
-    if (r.file.layer === 'hazard') s.hazard = r.path;
-    else s.depth = r.path;
     studies.set(r.source.id, s);
-  }
+    return s;
+  };
+  // A study source feeding both paths tells its depth and hazard rasters apart by file layer.
+  for (const r of store.rastersFor('scores.flood.study_depth', state)) if (r.file.layer !== 'hazard') study(r).depth = r.path;
+  for (const r of store.rastersFor('scores.flood.hazard_class', state)) if (r.file.layer !== 'depth') study(r).hazard = r.path;
   const overlays = floodOverlaySourcesFor(store, state);
   const lines = water.map((l) => ({ source: l.source.id, features: l.features.filter((f) => f.geometry.type === 'LineString' || f.geometry.type === 'MultiLineString') as Feature<LineString | MultiLineString>[] })).filter((l) => l.features.length);
   const bodies = water.map((l) => ({ source: l.source.id, features: l.features.filter((f) => f.geometry.type === 'Polygon' || f.geometry.type === 'MultiPolygon') as Feature<Polygon | MultiPolygon>[] })).filter((l) => l.features.length);

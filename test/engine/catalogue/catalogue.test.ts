@@ -60,6 +60,23 @@ describe('the catalogue loader', () => {
     expect(err!.message).toMatch(/inconsistent CRS: declared EPSG:28355 but dem.tif says EPSG:7855/);
   });
 
+  it('lists every defect of one source: an unknown path and state do not hide a missing file or a CRS mismatch', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.geojson'), JSON.stringify({ type: 'FeatureCollection', crs: { type: 'name', properties: { name: 'urn:ogc:def:crs:EPSG::7855' } }, features: [] }));
+    writeCatalogue(dir, [
+      { ...base, id: 'many_defects', paths: ['planning.zone', 'planning.zoning'], coverage: { VIK: 'complete' }, format: 'geojson', files: [{ path: 'nope.geojson' }, { path: 'a.geojson', crs: 'EPSG:7856' }, { path: '../outside.geojson' }] },
+    ]);
+    const e = await expectEngineError(() => loadCatalogue(dir), 'INVALID_DATA', /5 problems in the catalogue/);
+    const problems = e.details.problems as { source: string; field: string; message: string }[];
+    expect(problems.map((p) => `${p.source}/${p.field}: ${p.message}`).sort()).toEqual([
+      'many_defects/coverage.VIK: unknown state "VIK" (states are VIC, NSW, QLD, WA, SA, TAS, ACT, NT)',
+      'many_defects/files[0].path: file not found: nope.geojson',
+      'many_defects/files[1].crs: inconsistent CRS: declared EPSG:7856 but a.geojson says EPSG:7855',
+      'many_defects/files[2].path: must stay inside the dataset directory, got "../outside.geojson"',
+      'many_defects/paths[1]: unknown payload path "planning.zoning"',
+    ].sort());
+  });
+
   it('rejects a missing catalogue and one that is not JSON', async () => {
     const dir = tempDir();
     await expectEngineError(() => loadCatalogue(dir), 'NOT_FOUND', /no catalogue/);
@@ -95,6 +112,36 @@ describe('the data store', () => {
     ]);
     const e = await expectEngineError(() => openDataStore(dir), 'INVALID_DATA', /2 files could not be loaded/, /broken\.geojson: feature 0 has invalid geometry/, /short\.csv: line 3 has 2 fields/);
     expect(e.details.problems).toHaveLength(2);
+  });
+
+  it('rejects at load a record file missing a column its payload paths need, naming the file and the column', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'addresses.csv'), 'address_id,number,street_type,suburb,state,postcode,lon,lat\n1,12,St,Carlton,VIC,3053,144.96,-37.80\n');
+    writeFileSync(join(dir, 'counters.csv'), 'counter_id,lon,lat,road_name\nC1,144.96,-37.80,Main Rd\n');
+    writeFileSync(join(dir, 'stops.csv'), 'stop_id,name,mode\nS1,Central,bus\n');
+    writeFileSync(join(dir, 'schools.csv'), 'school_id,name,lng,lat\nK1,Carlton PS,144.96,-37.80\n');
+    writeFileSync(join(dir, 'das.jsonl'), '{"id":1,"lat":-37.8,"lng":144.96,"state":"VIC","description":"Two dwellings"}\n');
+    // Accepted: an address file using the alternative names the address reader also takes.
+    writeFileSync(join(dir, 'nsw-addresses.csv'), 'id,number_first,street_name,state,lng,latitude\n7,3,George,NSW,151.2,-33.87\n');
+    const csv = (id: string, path: string, paths: string[]) => ({ ...base, id, paths, coverage: { VIC: 'complete', NSW: 'complete' }, format: 'csv', files: [{ path }] });
+    writeCatalogue(dir, [
+      csv('addresses', 'addresses.csv', ['resolved.address']),
+      csv('counters', 'counters.csv', ['scores.noise.sources']),
+      csv('stops', 'stops.csv', ['transport.pt_stop']),
+      csv('schools', 'schools.csv', ['poi.schools_500m', 'scores.walkability.amenities']),
+      { ...csv('das', 'das.jsonl', ['development_applications']), format: 'jsonl' },
+      csv('nsw_addresses', 'nsw-addresses.csv', ['resolved.address']),
+    ]);
+    const e = await expectEngineError(() => openDataStore(dir), 'INVALID_DATA', /5 files could not be loaded/);
+    const lines = e.message.split('\n').slice(1).sort();
+    expect(lines).toEqual([
+      `  - addresses: ${join(dir, 'addresses.csv')}: missing required column "street_name" needed for resolved.address`,
+      `  - counters: ${join(dir, 'counters.csv')}: missing required column "aadt" needed for scores.noise.sources`,
+      `  - das: ${join(dir, 'das.jsonl')}: missing required column "lodged" needed for development_applications`,
+      // The walkability reader takes exactly lon, so lng (enough for the school point index) is not.
+      `  - schools: ${join(dir, 'schools.csv')}: missing required column "lon" needed for poi.schools_500m, scores.walkability.amenities`,
+      `  - stops: ${join(dir, 'stops.csv')}: missing required columns "lon" (or "lng", "longitude", "long", "x") needed for locating records of transport.pt_stop; "lat" (or "latitude", "y") needed for locating records of transport.pt_stop`,
+    ]);
   });
 
   it('indexes points, lines and polygons and finds sources by payload path and state', async () => {
