@@ -30,8 +30,11 @@ export const OBLIGATION_STATUSES = [
 /** One of {@link OBLIGATION_STATUSES}. */
 export type ObligationStatus = (typeof OBLIGATION_STATUSES)[number];
 
-/** File formats the engine loads. */
-export const SOURCE_FORMATS = ['geojson', 'csv', 'jsonl', 'geotiff'] as const;
+/**
+ * File formats the engine loads. `mvt`: a directory of Mapbox Vector Tiles laid out `z/x/y.mvt` (or `.pbf`), as
+ * tiled vector services publish them; the file entry's `tile_layer` names the layer inside the tiles.
+ */
+export const SOURCE_FORMATS = ['geojson', 'csv', 'jsonl', 'geotiff', 'mvt'] as const;
 /** One of {@link SOURCE_FORMATS}. */
 export type SourceFormat = (typeof SOURCE_FORMATS)[number];
 
@@ -56,6 +59,10 @@ export interface SourceFile {
   layer?: string;
   /** The file's format when it differs from the source's (a road network with a CSV of crossings). */
   format?: SourceFormat;
+  /** `mvt` only: the layer inside the tiles to read (required for `mvt`). */
+  tile_layer?: string;
+  /** `mvt` only: the zoom level to read (default: the deepest zoom present). */
+  zoom?: number;
 }
 
 /** One source in the catalogue. */

@@ -3,7 +3,7 @@
  * maintainer everything that is wrong: unknown payload paths, unknown states, missing files, unsupported or
  * inconsistent CRSs, bad currency dates, duplicate ids.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { isAbsolute, join, normalize, resolve, sep } from 'node:path';
 import { EngineError } from '../errors.js';
@@ -76,6 +76,12 @@ function checkSource(s: Record<string, unknown>, index: number, problems: Catalo
         else if (isObject(s.coverage) && !(f.state in s.coverage)) add(`files[${i}].state`, `${f.state} is not in the source's coverage`);
       }
       if (f.format !== undefined && !(SOURCE_FORMATS as readonly unknown[]).includes(f.format)) add(`files[${i}].format`, `must be one of ${SOURCE_FORMATS.join(', ')}, got ${JSON.stringify(f.format)}`);
+      const isMvt = (f.format ?? s.format) === 'mvt';
+      if (isMvt && !nonEmptyString(f.tile_layer)) add(`files[${i}].tile_layer`, 'must name the layer inside the vector tiles');
+      if (!isMvt && f.tile_layer !== undefined) add(`files[${i}].tile_layer`, 'only applies to mvt files');
+      if (f.zoom !== undefined && (!isMvt || !Number.isInteger(f.zoom) || (f.zoom as number) < 0 || (f.zoom as number) > 24)) {
+        add(`files[${i}].zoom`, isMvt ? `must be an integer zoom 0-24, got ${JSON.stringify(f.zoom)}` : 'only applies to mvt files');
+      }
       if (f.crs !== undefined) {
         const crs = typeof f.crs === 'string' || typeof f.crs === 'number' ? normaliseCrs(f.crs) : null;
         if (!crs || !isSupportedCrs(crs)) add(`files[${i}].crs`, `unsupported CRS ${JSON.stringify(f.crs)}`);
@@ -118,6 +124,11 @@ async function checkFiles(dir: string, s: Record<string, unknown>, index: number
         await r.close();
         if (declared && r.info.crs !== declared) {
           problems.push({ source: id, field: `files[${i}].crs`, message: `inconsistent CRS: declared ${declared} but ${f.path} says ${r.info.crs}` });
+        }
+      } else if (format === 'mvt') {
+        if (!statSync(abs).isDirectory()) problems.push({ source: id, field: `files[${i}].path`, message: `an mvt file entry must be a directory of z/x/y.mvt tiles: ${f.path}` });
+        else if (declared && declared !== 'EPSG:4326' && declared !== 'EPSG:3857') {
+          problems.push({ source: id, field: `files[${i}].crs`, message: `inconsistent CRS: vector tiles are Web Mercator tiles decoded to lon/lat, declared ${declared}` });
         }
       } else if (format === 'geojson' && declared) {
         const inFile = await geojsonDeclaredCrs(abs);

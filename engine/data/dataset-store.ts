@@ -15,6 +15,7 @@ import type { StateCode } from '../catalogue/states.js';
 import { EngineError } from '../errors.js';
 import { openRaster, type RasterInfo } from '../raster/geotiff-reader.js';
 import { readGeoJsonLayer } from '../vector/geojson-reader.js';
+import { readVectorTileLayer } from '../vector/mvt-reader.js';
 import { PointIndex } from '../vector/point-index.js';
 import { PolygonIndex } from '../vector/polygon-index.js';
 import { readRecords } from '../vector/records.js';
@@ -111,6 +112,10 @@ async function loadFile(dir: string, source: CatalogueSource, file: SourceFile, 
   switch (format) {
     case 'geojson': {
       const layer = await readGeoJsonLayer(path, { crs: file.crs });
+      return { kind: 'vector', source, file, features: layer.features, ...indexVector(layer.features, shared) };
+    }
+    case 'mvt': {
+      const layer = await readVectorTileLayer(path, file.tile_layer as string, { zoom: file.zoom });
       return { kind: 'vector', source, file, features: layer.features, ...indexVector(layer.features, shared) };
     }
     case 'csv':

@@ -8,6 +8,7 @@ import { northUpTransform } from '../../../engine/geo/geo-transform.js';
 import { writeGeoTiff } from '../../../engine/raster/geotiff-writer.js';
 import { EngineError } from '../../../engine/errors.js';
 import { expectEngineError } from '../../helpers/expect-engine-error.js';
+import { encodeTile, tileAt, tileToLonLat } from '../../helpers/mvt.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 const base = {
@@ -142,6 +143,37 @@ describe('the data store', () => {
       `  - schools: ${join(dir, 'schools.csv')}: missing required column "lon" needed for poi.schools_500m, scores.walkability.amenities`,
       `  - stops: ${join(dir, 'stops.csv')}: missing required columns "lon" (or "lng", "longitude", "long", "x") needed for locating records of transport.pt_stop; "lat" (or "latitude", "y") needed for locating records of transport.pt_stop`,
     ]);
+  });
+
+  it('loads a tiled vector layer (a z/x/y.mvt directory) into the same indexes as GeoJSON', async () => {
+    const dir = tempDir();
+    const t = tileAt(144.963, -37.814, 15);
+    mkdirSync(join(dir, 'overlays', '15', `${t.x}`), { recursive: true });
+    const middle = { type: 3 as const, rings: [[[1024, 1024], [3072, 1024], [3072, 3072], [1024, 3072], [1024, 1024]] as [number, number][]] };
+    writeFileSync(join(dir, 'overlays', '15', `${t.x}`, `${t.y}.mvt`), encodeTile('heritage', [{ props: { code: 'HO42' }, geom: middle }]));
+    writeCatalogue(dir, [{ ...base, id: 'vic_heritage_tiles', paths: ['planning.heritage'], coverage: { VIC: 'complete' }, format: 'mvt', files: [{ path: 'overlays', state: 'VIC', tile_layer: 'heritage' }] }]);
+    const store = await openDataStore(dir);
+    const [layer] = store.vectorsFor('planning.heritage', 'VIC');
+    const [lon, lat] = tileToLonLat(15, t.x, t.y, 0.5, 0.5);
+    const inside = layer.polygons!.index.containing(lon, lat).map((i) => layer.features[layer.polygons!.featureOf[i]].properties!.code);
+    expect(inside).toEqual(['HO42']);
+    const [cornerLon, cornerLat] = tileToLonLat(15, t.x, t.y, 0.05, 0.05);
+    expect(layer.polygons!.index.containing(cornerLon, cornerLat)).toEqual([]);
+  });
+
+  it('rejects mvt entries without a tile layer, pointing at a file, or with a bad zoom; tile_layer only on mvt', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'tiles'));
+    writeFileSync(join(dir, 'one.mvt'), encodeTile('x', []));
+    writeFileSync(join(dir, 'z.geojson'), JSON.stringify({ type: 'FeatureCollection', features: [] }));
+    writeCatalogue(dir, [
+      { ...base, id: 'no_layer', paths: ['planning.heritage'], coverage: { VIC: 'complete' }, format: 'mvt', files: [{ path: 'tiles' }] },
+      { ...base, id: 'not_dir', paths: ['planning.heritage'], coverage: { VIC: 'complete' }, format: 'mvt', files: [{ path: 'one.mvt', tile_layer: 'x', zoom: 30 }] },
+      { ...base, id: 'geojson_layer', paths: ['planning.zone'], coverage: { VIC: 'complete' }, format: 'geojson', files: [{ path: 'z.geojson', tile_layer: 'x' }] },
+    ]);
+    const e = await expectEngineError(() => loadCatalogue(dir), 'INVALID_DATA');
+    const got = (e.details.problems as { source: string; field: string }[]).map((p) => `${p.source} ${p.field}`).sort();
+    expect(got).toEqual(['geojson_layer files[0].tile_layer', 'no_layer files[0].tile_layer', 'not_dir files[0].path', 'not_dir files[0].zoom']);
   });
 
   it('indexes points, lines and polygons and finds sources by payload path and state', async () => {
