@@ -286,7 +286,7 @@ export const scoresCommand: Command = {
     const identity: SubjectIdentity | undefined = values.address ? { kind: 'address', address: values.address, parcelId: values['parcel-id'] ?? null, onParcel: !!values['on-parcel'] } : undefined;
     const scores = computeContextScores(inputs, { lon, lat, state, identity, only: only as ContextScoreKey[], includeGeometry: values['include-geometry'], fdi: fdi as TableFdi | undefined });
     const heat = inputs.landCover && 'class_legend' in inputs.landCover ? inputs.landCover : null;
-    const surfaces = heat ? { heat: { ...heat, grid: { ...heat.grid, data: undefined, data_omitted: `${heat.grid.data.length} Uint8 cells` } } } : undefined;
+    const surfaces = heat ? { heat } : undefined;
     io.stdout(`${JSON.stringify({ query: { lon, lat, state }, scores, ...(surfaces ? { surfaces } : {}) }, null, 2)}\n`);
     return EXIT_OK;
   },

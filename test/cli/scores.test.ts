@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
 import { createWindow, windowGridSpec } from '../../engine/geo/window.js';
 import { writeGeoTiff } from '../../engine/raster/geotiff-writer.js';
+import { decodeHeatGrid } from '../../engine/surfaces/heat/heat-surface.js';
 import { tempDir } from '../helpers/tmp.js';
 import { analyticDem } from '../engine/scores/view-quality/analytic-dem.js';
 import { LAT, LON, xy } from '../engine/scores/walkability/walk-fixtures.js';
@@ -66,11 +67,11 @@ describe('propintel scores', () => {
     expect(r.json.scores.walkability.delivery_contract.cacheable).toBe(false);
   });
 
-  it('prints every score and the heat surface (grid data omitted) by default', async () => {
+  it('prints every score and the heat surface (its class grid run-length encoded) by default', async () => {
     const r = await run(['scores', `--lon=${LON}`, `--lat=${LAT}`, '--state', 'VIC', '--landcover', landcover, '--dem', dem, '--address', '1 Sample St', '--on-parcel']);
     expect(Object.keys(r.json.scores)).toEqual(['bushfire', 'heat_island', 'solar', 'walkability', 'view_quality', 'contamination', 'aircraft_noise']);
     expect(r.json.surfaces.heat).toMatchObject({ cooling_cover_share: 1, covered_share: 1, source: 'sample_worldcover' });
-    expect(r.json.surfaces.heat.grid.data_omitted).toBe('90000 Uint8 cells');
+    expect(decodeHeatGrid(r.json.surfaces.heat.grid)).toEqual(new Uint8Array(90_000).fill(10)); // all tree cover
     expect(r.json.scores.heat_island.components.cooling_cover_share.value).toBe(1);
     expect(r.json.scores.bushfire.delivery_contract.subject_identity.kind).toBe('resolved_address_on_parcel');
     expect(r.json.scores.bushfire).toMatchObject({ score: null, official_zone_status: 'none' }); // no vegetation given
