@@ -24,7 +24,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'contours', summary: 'contour lines around a point from any GeoTIFF DEM, as GeoJSON', load: async () => (await import('./commands/contours.js')).contoursCommand },
   { name: 'noise', summary: 'road, rail and aircraft noise score and surface for a point', load: async () => (await import('./commands/noise.js')).noiseCommand },
   { name: 'hand', summary: 'compute HAND (height above nearest drainage) for a DEM GeoTIFF', load: async () => (await import('./commands/hand.js')).handCommand },
-  { name: 'scores', summary: 'compute the context scores of one point from input files', load: async () => (await import('./commands/scores.js')).scoresCommand },
+  { name: 'scores', summary: 'compute the context scores of one point from a dataset directory or input files', load: async () => (await import('./commands/scores.js')).scoresCommand },
   { name: 'version', summary: 'print the propintel version', load: async () => versionCommand },
 ];
 

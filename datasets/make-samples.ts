@@ -12,13 +12,17 @@ import type { SampleName } from '../engine/property/samples.js';
 /** The request time written into every sample (meta.as_at), so regeneration is reproducible. */
 export const SAMPLE_TIME = new Date('2026-11-01T00:00:00Z');
 
-/** Which sandbox address each sample uses (by its note) and what it keeps. */
-const PLAN: { name: SampleName; note: RegExp; keep: 'full' | 'core' | string[] }[] = [
+/**
+ * Which sandbox address each sample uses (by its note), what it keeps, and score fields it leaves out with
+ * the reason (listed in the sample's `sample.omitted`).
+ */
+const PLAN: { name: SampleName; note: RegExp; keep: 'full' | 'core' | string[]; omit?: Record<string, Record<string, string>> }[] = [
   { name: 'sample', note: /Land Subject to Inundation/, keep: 'full' },
   { name: 'core', note: /Land Subject to Inundation/, keep: 'core' },
   { name: 'walkability', note: /tram road/, keep: ['walkability'] },
   { name: 'flood', note: /modelled 1% AEP depth/, keep: ['flood'] },
-  { name: 'bushfire', note: /bushland edge/, keep: ['bushfire'] },
+  // Spec 4: the canned bushfire screening contract predates the indicative BAL field.
+  { name: 'bushfire', note: /bushland edge/, keep: ['bushfire'], omit: { bushfire: { indicative_bal: 'the canned bushfire screening contract predates the indicative BAL field (spec section 4); live responses carry it' } } },
   { name: 'context', note: /suburban block in Lyneham/, keep: ['heat_island', 'view_quality', 'solar'] },
   { name: 'contamination', note: /tram road/, keep: ['contamination'] },
 ];
@@ -40,11 +44,16 @@ export async function makeSamples(dataDir: string, outDir: string): Promise<stri
       } else {
         const r = await engine.property({ address: s.address }, { components: p.keep.map((k) => `scores.${k}`), include_geometry: p.keep.includes('walkability'), now: SAMPLE_TIME });
         const payload = r.payload as { query: unknown; resolved: { address: string; point: unknown }; scores: Record<string, unknown>; meta: { attribution: unknown; api: unknown } };
-        doc = { query: payload.query, resolved: { address: payload.resolved.address, point: payload.resolved.point }, scores: payload.scores, meta: { attribution: payload.meta.attribution, api: payload.meta.api } };
+        const scores = Object.fromEntries(Object.entries(payload.scores).map(([k, v]) => {
+          const drop = p.omit?.[k];
+          return [k, drop ? Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([f]) => !(f in drop))) : v];
+        }));
+        doc = { query: payload.query, resolved: { address: payload.resolved.address, point: payload.resolved.point }, scores, meta: { attribution: payload.meta.attribution, api: payload.meta.api } };
       }
       const file = join(outDir, `${p.name}.json`);
       // The full and core samples are exactly a payload; the score samples say what they show.
-      const body = typeof p.keep === 'string' ? doc : { ...doc, sample: { name: p.name, address: s.address, note: s.note, generated_at: SAMPLE_TIME.toISOString() } };
+      const omitted = Object.fromEntries(Object.entries(p.omit ?? {}).flatMap(([k, fields]) => Object.entries(fields).map(([f, why]) => [`scores.${k}.${f}`, why])));
+      const body = typeof p.keep === 'string' ? doc : { ...doc, sample: { name: p.name, address: s.address, note: s.note, generated_at: SAMPLE_TIME.toISOString(), ...(p.omit ? { omitted } : {}) } };
       writeFileSync(file, `${JSON.stringify(body, null, 2)}\n`);
       written.push(file);
     }

@@ -26,7 +26,10 @@ import { computeContextScores, CONTEXT_SCORE_KEYS, type ContextInputs, type Cont
 import { assessFlood, type FloodAssessment } from './scores/flood/assess-flood.js';
 import { REGIONAL_RADIUS_M } from './scores/heat-island/heat-island-score.js';
 import { unavailableLayer } from './scores/view-quality/layer-input.js';
-import type { WalkabilityIndexes } from './scores/walkability/walkability-layers.js';
+import { shareWalkabilityIndexes, type SharedWalkabilityIndexes, type WalkabilityIndexes } from './scores/walkability/walkability-layers.js';
+import { labelWalkability } from './scores/walkability/walkability-labels.js';
+import { SLOPE_RADIUS_M, walkSlopeFromDem, type WalkabilityScore } from './scores/walkability/walkability-score.js';
+import type { WalkabilityTaskInput } from './scores/walkability/walkability-task-input.js';
 import { readHeatSurface, type HeatSurface } from './surfaces/heat/heat-surface.js';
 import { unpackContours, type ContoursLayer } from './surfaces/contours/contours-layer.js';
 import { validateInterval } from './surfaces/contours/interval.js';
@@ -93,14 +96,26 @@ export interface SurfacesResult {
   unavailable: Partial<Record<SurfaceLayer, { reason: string; note: string; services_tried?: string[] }>>;
 }
 
-/** Radius of the DEM read shared by bushfire, view quality and walkability slope, metres. */
-const DEM_RADIUS_M = 1500 * Math.SQRT2 + 100;
+/**
+ * Radius of the DEM read for view quality, metres: its 1,500 m openness radius plus a margin of cells for
+ * interpolation (the read is the lon/lat box of the disc, so the grid's corners reach further still).
+ */
+const VIEW_DEM_RADIUS_M = 1500 + 200;
+/**
+ * Radius of the DEM read when bushfire is the widest user, metres: its terrain slope lattice (250 m at 25 m
+ * spacing, one node of margin) and the effective-slope profiles (at most 120 m out), plus margin.
+ */
+const BUSHFIRE_DEM_RADIUS_M = 250 + 2 * 25 + 100;
+/** Radius of the DEM read that also serves walkability's regional slope (its disc plus lattice margin), metres. */
+const WALK_DEM_RADIUS_M = SLOPE_RADIUS_M + 150 + 100;
 
 /** The engine. */
 export class Engine implements PropertyService {
   private readonly noise = new Map<StateCode, Promise<NoiseNetwork | null>>();
-  private readonly walk = new Map<StateCode, WalkabilityIndexes>();
-  private readonly bushfire = new Map<StateCode, BushfireLayers>();
+  /** Keyed by state, '' for an undetermined state. */
+  private readonly walk = new Map<string, WalkabilityIndexes>();
+  private readonly walkShared = new Map<string, SharedWalkabilityIndexes>();
+  private readonly bushfire = new Map<string, BushfireLayers>();
   private contamination?: ContaminationRegister;
   private anef?: AnefLayer;
   readonly rasters = new RasterCache();
@@ -194,15 +209,19 @@ export class Engine implements PropertyService {
     return p;
   }
 
-  private walkability(state: StateCode): WalkabilityIndexes {
-    let w = this.walk.get(state);
-    if (!w) this.walk.set(state, (w = walkabilityIndexesFor(this.store, state)));
+  /** Walkability indexes of a state (built once); for no state, every input not integrated. */
+  private walkability(state: StateCode | null): WalkabilityIndexes {
+    const key = state ?? '';
+    let w = this.walk.get(key);
+    if (!w) this.walk.set(key, (w = walkabilityIndexesFor(this.store, state)));
     return w;
   }
 
-  private bushfireLayers(state: StateCode): BushfireLayers {
-    let b = this.bushfire.get(state);
-    if (!b) this.bushfire.set(state, (b = bushfireLayersFor(this.store, state)));
+  /** Bushfire layers of a state (built once); for no state, every input not integrated. */
+  private bushfireLayers(state: StateCode | null): BushfireLayers {
+    const key = state ?? '';
+    let b = this.bushfire.get(key);
+    if (!b) this.bushfire.set(key, (b = bushfireLayersFor(this.store, state)));
     return b;
   }
 
@@ -210,18 +229,28 @@ export class Engine implements PropertyService {
     return state === undefined ? this.stateAt(lon, lat) : state;
   }
 
-  /** The context scores' inputs around a subject. */
-  private async contextInputs(window: Window, state: StateCode | null): Promise<ContextInputs> {
+  /**
+   * The context scores' inputs around a subject, for the keys asked for only: a raster is read (and the
+   * 300 x 300 heat surface built) only when a requested score reads it, and the DEM only as far out as the
+   * widest requested score looks. Inputs no requested score reads are left null (never read as "not
+   * integrated" because no score sees them). With no state the state-held models are not-integrated inputs
+   * (engine/property/inputs/domain-inputs.ts), never another state's layers.
+   */
+  private async contextInputs(window: Window, state: StateCode | null, keys: ReadonlySet<ContextScoreKey>): Promise<ContextInputs> {
     const { lon, lat } = window;
-    const s = state ?? 'NSW'; // an undetermined state still gets national layers; state-held layers read as absent
     // One DEM read serves view quality and the terrain slope of bushfire and walkability, so the catalogue
     // names it once, under scores.view_quality.
-    const demRef = rasterAt(this.store.rastersFor('scores.view_quality', state), lon, lat);
-    const lstRef = rasterAt(this.store.rastersFor('scores.heat_island', state).filter((r) => r.source.options?.unit === 'degC'), lon, lat);
-    const lcRef = rasterAt(this.store.rastersFor('surfaces.heat', state), lon, lat);
-    const solarRef = (layer: string) => rasterAt(this.store.rastersFor('scores.solar', state, layer), lon, lat);
+    const reader = keys.has('view_quality') ? VIEW_DEM_RADIUS_M : keys.has('bushfire') ? BUSHFIRE_DEM_RADIUS_M : 0;
+    // Walkability's slope comes from this read when the DEM is read anyway; alone, its worker reads the DEM.
+    const demRadius = reader && keys.has('walkability') ? Math.max(reader, WALK_DEM_RADIUS_M) : reader;
+    const demRef = demRadius ? rasterAt(this.store.rastersFor('scores.view_quality', state), lon, lat) : null;
+    const heat = keys.has('heat_island');
+    const lstRef = heat ? rasterAt(this.store.rastersFor('scores.heat_island', state).filter((r) => r.source.options?.unit === 'degC'), lon, lat) : null;
+    const lcRef = heat ? rasterAt(this.store.rastersFor('surfaces.heat', state), lon, lat) : null;
+    const solar = keys.has('solar');
+    const solarRef = (layer: string) => (solar ? rasterAt(this.store.rastersFor('scores.solar', state, layer), lon, lat) : null);
     const [dem, lst, ghi, dni, pvout, optimumTilt, landCover] = await Promise.all([
-      this.rasters.disc(demRef, lon, lat, DEM_RADIUS_M),
+      this.rasters.disc(demRef, lon, lat, demRadius),
       this.rasters.disc(lstRef, lon, lat, REGIONAL_RADIUS_M + 2000),
       this.rasters.disc(solarRef('ghi'), lon, lat, 1000),
       this.rasters.disc(solarRef('dni'), lon, lat, 1000),
@@ -229,19 +258,37 @@ export class Engine implements PropertyService {
       this.rasters.disc(solarRef('tilt'), lon, lat, 10_000),
       this.heatSurface(window, lcRef ? { path: lcRef.path, source: lcRef.source.id } : null),
     ]);
-    this.contamination ??= contaminationRegisterFor(this.store);
-    this.anef ??= anefLayerFor(this.store);
+    if (keys.has('contamination')) this.contamination ??= contaminationRegisterFor(this.store);
+    if (keys.has('aircraft_noise')) this.anef ??= anefLayerFor(this.store);
     return {
       window,
-      walkability: state ? this.walkability(state) : this.walkability(s),
-      bushfire: state ? this.bushfireLayers(state) : this.bushfireLayers(s),
+      bushfire: keys.has('bushfire') ? this.bushfireLayers(state) : undefined,
       dem,
+      walkSlope: demRadius && keys.has('walkability') ? walkSlopeFromDem(dem, lon, lat) : undefined,
       lst,
       landCover,
       solar: { ghi, dni, pvout, optimumTilt },
       contamination: this.contamination,
       anef: this.anef,
     };
+  }
+
+  /**
+   * `scores.walkability` on the worker pool (DESIGN.md: walkability bands run on the pool): the indexes travel
+   * as SharedArrayBuffers (attached, not copied); the regional slope is the one worked out from the DEM read
+   * for other scores, or (`slope` undefined) the worker reads the DEM window itself. The nearest amenities'
+   * names are added back here. A failed task throws (the score is degraded, never cached).
+   */
+  private async walkabilityOnPool(lon: number, lat: number, state: StateCode | null, includeGeometry: boolean, slope: ContextInputs['walkSlope'], signal?: AbortSignal): Promise<WalkabilityScore> {
+    const ix = this.walkability(state);
+    const key = state ?? '';
+    let shared = this.walkShared.get(key);
+    if (!shared) this.walkShared.set(key, (shared = shareWalkabilityIndexes(ix)));
+    const demRef = slope === undefined ? rasterAt(this.store.rastersFor('scores.view_quality', state), lon, lat) : null;
+    const input: WalkabilityTaskInput = demRef
+      ? { indexes: shared, lon, lat, includeGeometry, dem: { file: demRef.path, source: demRef.source.id } }
+      : { indexes: shared, lon, lat, includeGeometry, slope: slope ?? null };
+    return labelWalkability(await this.pool.run('walkability', input, { signal }), ix);
   }
 
   private async heatSurface(window: Window, ref: { path: string; source: string } | null): Promise<HeatSurface | ReturnType<typeof unavailableLayer> | null> {
@@ -292,21 +339,30 @@ export class Engine implements PropertyService {
     const contextKeys = CONTEXT_SCORE_KEYS.filter((k) => only.has(k));
     if (contextKeys.length) {
       jobs.push((async () => {
+        const keys = new Set<ContextScoreKey>(contextKeys);
         let inputs: ContextInputs;
         try {
-          inputs = await this.contextInputs(window, state);
+          inputs = await this.contextInputs(window, state, keys);
         } catch (err) {
           if (options.signal?.aborted) throw err;
           degraded.push(...contextKeys.map((k) => `scores.${k}`));
           return;
         }
-        for (const key of contextKeys) {
+        // Walkability runs on the pool while this thread computes the others.
+        const walk = keys.has('walkability')
+          ? guard('walkability', async () => {
+            scores.walkability = await this.walkabilityOnPool(lon, lat, state, !!options.includeGeometry, inputs.walkSlope, options.signal);
+          })
+          : null;
+        for (const key of keys) {
+          if (key === 'walkability') continue;
           try {
-            Object.assign(scores, computeContextScores(inputs, { lon, lat, state, identity: options.identity, only: [key as ContextScoreKey], includeGeometry: options.includeGeometry }));
+            Object.assign(scores, computeContextScores(inputs, { lon, lat, state, identity: options.identity, only: [key], includeGeometry: options.includeGeometry }));
           } catch {
             degraded.push(`scores.${key}`);
           }
         }
+        await walk;
       })());
     }
     await Promise.all(jobs);

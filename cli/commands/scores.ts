@@ -1,13 +1,14 @@
 /**
  * `propintel scores`: the context scores of one point (walkability, bushfire, heat island, solar, view
- * quality, contamination, aircraft noise) and the heat surface, from explicit input files, printed as JSON.
+ * quality, contamination, aircraft noise), printed as JSON, from one of two sources:
  *
- * File loading lives in {@link loadScoreInputs}, apart from flag parsing, so `--data DIR` (the dataset
- * catalogue) can map a catalogue to the same {@link ScoreInputFiles} later. A file that fails to load
- * becomes an `unavailable` input (the score says so and is degraded), not a crash; a flag left out is a
- * `not_integrated` input.
+ * - a dataset directory (`--data DIR`, default the sample world, generated when absent as `lookup` does):
+ *   the engine's `scores(lon, lat, { only })` over the catalogue, exactly what the property service serves;
+ * - explicit input files (any file flag): loaded by {@link loadScoreInputs}, with the heat surface when
+ *   `--landcover` is given. A file that fails to load becomes an `unavailable` input (the score says so and is
+ *   degraded), not a crash; a flag left out is a `not_integrated` input.
  */
-import { basename, extname } from 'node:path';
+import { basename, extname, resolve } from 'node:path';
 import type { Feature, Geometry } from 'geojson';
 import { destination } from '../../engine/geo/distance.js';
 import { LONLAT } from '../../engine/geo/crs.js';
@@ -42,6 +43,9 @@ import { computeWalkability, walkSlopeFromDem } from '../../engine/scores/walkab
 import { readHeatSurface, type HeatSurface } from '../../engine/surfaces/heat/heat-surface.js';
 import { readGeoJsonLayer } from '../../engine/vector/geojson-reader.js';
 import { readCsvRecords } from '../../engine/vector/records.js';
+import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
+import { isStateCode, STATES } from '../../engine/catalogue/states.js';
+import { createEngine } from '../../engine/engine.js';
 import { numberFlag, parseFlags } from '../args.js';
 import { EXIT_OK, UsageError, type Command } from '../command.js';
 
@@ -211,32 +215,37 @@ function overlayFlag(v: string): { state: string; file: string; coverage: 'compl
 const FILE_FLAGS = ['amenities', 'stops', 'schools', 'roads', 'crossings', 'water', 'dem', 'vegetation', 'fire-history', 'lst', 'landcover', 'ghi', 'dni', 'pvout', 'tilt', 'contamination', 'anef'] as const;
 
 const USAGE = [
-  'propintel scores --lon X --lat Y [--state S] [--only KEY,...] [input files ...]',
+  'propintel scores [--data DIR] --lon X --lat Y [--state S] [--only KEY,...]',
+  'propintel scores --lon X --lat Y [--state S] [--only KEY,...] input files ...',
   '',
   'Prints the context scores of one point as JSON (walkability, bushfire, heat_island, solar, view_quality,',
-  'contamination, aircraft_noise) and, with --landcover, surfaces.heat. A score whose inputs are not given',
-  'reports them as not integrated; a file that fails to load is reported unavailable.',
+  'contamination, aircraft_noise). Without input files they come from a dataset directory (--data DIR,',
+  `default: the sample world in ${defaultDataDir()}, generated when absent), with the state determined from`,
+  'the LGA layers unless --state is given. With input files, a score whose inputs are not given reports them',
+  'as not integrated, a file that fails to load is reported unavailable, and --landcover adds surfaces.heat.',
   '',
+  '  --data DIR                 dataset directory (not with input files)',
   '  --lon X, --lat Y           the subject, degrees (write negatives as --lat=-37.8)',
   '  --state S                  VIC, NSW, QLD, WA, SA, TAS, ACT or NT (FDI, registers, overlays)',
   '  --only KEYS                comma-separated score keys (default: all)',
   '  --address TEXT             a resolved address (bushfire subject identity); --on-parcel if on its parcel',
   '  --include-geometry         add walkability walking_areas',
-  '  --fdi N                    override the state FDI for the indicative BAL (100, 80, 50 or 40)',
+  '  --fdi N                    override the state FDI for the indicative BAL (100, 80, 50 or 40; files only)',
   '  --amenities F  --stops F  --schools F  --crossings F       CSV records',
   '  --roads F  --water F  --vegetation F  --fire-history F  --anef F   GeoJSON layers',
   '  --dem F  --lst F  --landcover F  --ghi F  --dni F  --pvout F  --tilt F   GeoTIFF rasters',
-  '  --bushfire-overlay STATE=F[:complete|partial]   official overlay (repeatable)',
+  '  --bushfire-overlay STATE=F[:complete|partial]   official overlay (repeatable; files only)',
   '  --contamination F          register CSV; --contamination-coverage VIC=complete,WA=not_integrated',
   '  --anef-coverage VIC=complete,...   which states\' ANEFs are held',
 ].join('\n');
 
 export const scoresCommand: Command = {
   name: 'scores',
-  summary: 'compute the context scores of one point from input files',
+  summary: 'compute the context scores of one point from a dataset directory or input files',
   usage: USAGE,
   async run(args, io) {
     const { values } = parseFlags(args, {
+      data: { type: 'string' },
       lon: { type: 'string' },
       lat: { type: 'string' },
       state: { type: 'string' },
@@ -259,6 +268,24 @@ export const scoresCommand: Command = {
     if (unknown.length) throw new UsageError(`unknown score key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; choose from ${CONTEXT_SCORE_KEYS.join(', ')}`);
     const fdi = values.fdi === undefined ? undefined : numberFlag('fdi', values.fdi, 100, { integer: true });
     if (fdi !== undefined && !(TABLE_FDIS as readonly number[]).includes(fdi)) throw new UsageError(`--fdi must be one of ${TABLE_FDIS.join(', ')}, got ${fdi}`);
+    const identity: SubjectIdentity | undefined = values.address ? { kind: 'address', address: values.address, parcelId: values['parcel-id'] ?? null, onParcel: !!values['on-parcel'] } : undefined;
+    const fileFlags = [...FILE_FLAGS, 'bushfire-overlay', 'contamination-coverage', 'anef-coverage', 'fdi'].filter((k) => values[k as keyof typeof values] !== undefined);
+    if (values.data !== undefined && fileFlags.length) throw new UsageError(`--data reads the dataset catalogue; it cannot be combined with --${fileFlags.join(', --')}`);
+    if (!FILE_FLAGS.some((k) => values[k] !== undefined)) {
+      if (fileFlags.length) throw new UsageError(`--${fileFlags.join(', --')} only apply with input files; the dataset catalogue says what is held`);
+      const stateFlag = values.state?.toUpperCase();
+      if (stateFlag !== undefined && !isStateCode(stateFlag)) throw new UsageError(`--state must be one of ${STATES.join(', ')}, got ${JSON.stringify(values.state)}`);
+      const dir = resolve(values.data ?? defaultDataDir());
+      if (values.data === undefined) await ensureSampleWorld(dir, (line) => io.stderr(`${line}\n`));
+      const engine = await createEngine({ datasets: dir });
+      try {
+        const r = await engine.scores(lon, lat, { only: only as ContextScoreKey[], state: stateFlag, identity, includeGeometry: values['include-geometry'] });
+        io.stdout(`${JSON.stringify({ query: { lon, lat, state: r.state }, scores: r.scores, degraded: r.degraded }, null, 2)}\n`);
+      } finally {
+        await engine.close();
+      }
+      return EXIT_OK;
+    }
     const files: ScoreInputFiles = {
       amenities: values.amenities,
       stops: values.stops,
@@ -283,10 +310,9 @@ export const scoresCommand: Command = {
     };
     const inputs = await loadScoreInputs(files, lon, lat);
     const state = values.state?.toUpperCase() ?? null;
-    const identity: SubjectIdentity | undefined = values.address ? { kind: 'address', address: values.address, parcelId: values['parcel-id'] ?? null, onParcel: !!values['on-parcel'] } : undefined;
     const scores = computeContextScores(inputs, { lon, lat, state, identity, only: only as ContextScoreKey[], includeGeometry: values['include-geometry'], fdi: fdi as TableFdi | undefined });
     const heat = inputs.landCover && 'class_legend' in inputs.landCover ? inputs.landCover : null;
-    const surfaces = heat ? { heat: { ...heat, grid: { ...heat.grid, data: undefined, data_omitted: `${heat.grid.data.length} Uint8 cells` } } } : undefined;
+    const surfaces = heat ? { heat } : undefined;
     io.stdout(`${JSON.stringify({ query: { lon, lat, state }, scores, ...(surfaces ? { surfaces } : {}) }, null, 2)}\n`);
     return EXIT_OK;
   },

@@ -116,11 +116,26 @@ function layerBlocks(deps: PropertyDeps, ctx: BlockContext, sel: Selection, subj
   return { blocks, at: o.now };
 }
 
-/** True when a delivered score says one of its inputs failed (its own completeness, or degraded checks). */
+/**
+ * True when a delivered score says one of its inputs failed, so it must not be pinned for 31 days and its
+ * lookup is degraded: its own `completeness` is partial, its delivery contract forbids pinning, or any field
+ * reports a check `degraded` (walkability coverage) or a lookup `unavailable` (bushfire coverage, the
+ * official zone status, contamination's `epa_status`, the heat-island and view-quality `status`, ...). In the
+ * score modules `unavailable` always means a lookup that failed and may answer on retry; a source not held
+ * is `not_integrated`, a stable answer that is cached.
+ */
 function scoreIsPartial(score: unknown): boolean {
-  const s = score as { completeness?: string; coverage?: unknown } | undefined;
-  if (!s) return false;
-  return s.completeness === 'partial' || JSON.stringify(s.coverage ?? '').includes('"degraded"');
+  const s = score as { completeness?: string; delivery_contract?: { cacheable?: boolean } } | undefined;
+  if (!s || typeof s !== 'object') return false;
+  return s.completeness === 'partial' || s.delivery_contract?.cacheable === false || reportsFailure(s);
+}
+
+/** True when any value in `v` (depth first) is the status `degraded` or `unavailable`. */
+function reportsFailure(v: unknown): boolean {
+  if (v === 'degraded' || v === 'unavailable') return true;
+  if (v === null || typeof v !== 'object') return false;
+  for (const x of Array.isArray(v) ? v : Object.values(v)) if (reportsFailure(x)) return true;
+  return false;
 }
 
 /** The subject identity the bushfire screening reports (delivery_contract.subject_identity). */
@@ -134,7 +149,7 @@ async function scoresPart(deps: PropertyDeps, subject: ResolvedSubject, keys: Sc
   const hit = deps.scoreCache.get<ScoresResult>(key, o.now);
   if (hit) return { result: hit.value, at: hit.storedAt };
   const result = await deps.scores(subject.lon, subject.lat, { state: subject.state, only: keys, includeGeometry: geometry, identity, signal: o.signal, now: o.now });
-  // Degraded results (a failed score, or a walkability result with degraded checks) are never pinned.
+  // Degraded results (a failed score, or a score reporting a degraded check or a failed lookup) are never pinned.
   if (result.degraded.length === 0 && !Object.values(result.scores).some(scoreIsPartial)) deps.scoreCache.set(key, result, SCORE_TTL_MS, o.now);
   return { result, at: o.now };
 }

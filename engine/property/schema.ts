@@ -155,7 +155,19 @@ function payloadSchema(variant: 'full' | 'core'): Schema {
       type: 'object',
       properties: {
         noise: { type: 'object', required: ['model_path'] },
-        heat: { type: 'object', required: ['class_legend', 'cooling_cover_share', 'heat_source_share'] },
+        heat: {
+          type: 'object',
+          required: ['grid', 'class_legend', 'cooling_cover_share', 'heat_source_share'],
+          properties: {
+            // The 10 m class grid, run-length encoded: [code, count, ...] filling width x height cells row-major,
+            // northern row first (engine/surfaces/heat/heat-surface.ts, HeatGrid).
+            grid: obj({
+              width: { type: 'integer', minimum: 1 }, height: { type: 'integer', minimum: 1 }, cell_size_m: num, crs: str,
+              transform: { type: 'array', items: num, minItems: 6, maxItems: 6 }, no_data: { type: 'integer' },
+              order: { const: 'row_major_north_first' }, encoding: { const: 'rle' }, runs: arr({ type: 'integer', minimum: 0 }),
+            }),
+          },
+        },
         contours: {
           type: 'object',
           required: ['available'],

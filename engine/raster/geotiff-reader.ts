@@ -329,8 +329,17 @@ export class RasterSource {
     const w = win[2] - win[0];
     const h = win[3] - win[1];
     const res = await this.readClamped(win, options.band ?? 0, options.signal);
-    const out = new Float32Array(w * h).fill(NaN);
-    if (res) {
+    const whole = res !== null && res.inner.every((v, i) => v === win[i]);
+    // A window wholly inside the raster is the freshly read array itself (owned, never the block cache):
+    // no second allocation and copy, which dominated warm reads of large DEM windows.
+    const out = whole ? toFloat32(res.values) : new Float32Array(w * h).fill(NaN);
+    if (res && whole) {
+      const nd = this.info.noData;
+      if (nd !== null && !Number.isNaN(nd)) {
+        const f = Math.fround(nd);
+        for (let i = 0; i < out.length; i++) if (out[i] === nd || out[i] === f) out[i] = NaN;
+      }
+    } else if (res) {
       const { values, inner } = res;
       const iw = inner[2] - inner[0];
       const ih = inner[3] - inner[1];

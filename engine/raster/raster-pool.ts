@@ -6,8 +6,14 @@
 import { statSync } from 'node:fs';
 import { openRaster, type OpenRasterOptions, type RasterSource } from './geotiff-reader.js';
 
-/** Files kept open per thread; the least recently used is closed beyond this. */
-export const RASTER_POOL_SIZE = 48;
+/**
+ * Files kept open per thread; the least recently used is closed beyond this (and its decoded blocks go with
+ * it). The context scores alone read seven rasters per state (DEM, LST, land cover, four solar layers), so
+ * with nine jurisdictions a pool of 48 evicted files between subjects in different states and re-decoded
+ * their blocks on every lookup (about 10x the warm CPU time over the sample world's sandbox addresses).
+ * Memory stays bounded by each file's block cache (64 blocks by default).
+ */
+export const RASTER_POOL_SIZE = 128;
 
 const pool = new Map<string, Promise<RasterSource>>();
 

@@ -16,7 +16,7 @@ import { solarScore } from './solar/solar-score.js';
 import type { MissingLayer, RasterLayer } from './view-quality/layer-input.js';
 import { viewQualityScore } from './view-quality/view-quality-score.js';
 import type { WalkabilityIndexes } from './walkability/walkability-layers.js';
-import { computeWalkability, walkSlopeFromDem } from './walkability/walkability-score.js';
+import { computeWalkability, walkSlopeFromDem, type WalkSlopeInput } from './walkability/walkability-score.js';
 import type { HeatSurface } from '../surfaces/heat/heat-surface.js';
 
 /** The score keys computed here, in spec order. */
@@ -24,20 +24,31 @@ export const CONTEXT_SCORE_KEYS = ['bushfire', 'heat_island', 'solar', 'walkabil
 /** One of {@link CONTEXT_SCORE_KEYS}. */
 export type ContextScoreKey = (typeof CONTEXT_SCORE_KEYS)[number];
 
-/** Everything the context scores read for one subject. */
+/**
+ * Everything the context scores read for one subject. The domain models (walkability, bushfire,
+ * contamination, aircraft noise) may be left out when their score is not asked for; a raster left null reads
+ * as not integrated, so a caller loading inputs for only some keys must load every input those keys read.
+ */
 export interface ContextInputs {
   window: Window;
-  walkability: WalkabilityIndexes;
-  bushfire: BushfireLayers;
+  walkability?: WalkabilityIndexes;
+  bushfire?: BushfireLayers;
   /** DEM around the subject (bushfire slope, view quality, walkability slope). */
   dem: RasterLayer | MissingLayer | null;
+  /** Walkability's regional slope when already worked out (else it is taken from `dem`). */
+  walkSlope?: WalkSlopeInput | MissingLayer | null;
   /** Land-surface temperature around the subject. */
   lst: RasterLayer | MissingLayer | null;
   /** The land-cover heat surface over the window (explanatory for heat island). */
   landCover: HeatSurface | MissingLayer | null;
   solar: { ghi: RasterLayer | MissingLayer | null; dni: RasterLayer | MissingLayer | null; pvout: RasterLayer | MissingLayer | null; optimumTilt: RasterLayer | MissingLayer | null };
-  contamination: ContaminationRegister;
-  anef: AnefLayer;
+  contamination?: ContaminationRegister;
+  anef?: AnefLayer;
+}
+
+function need<T>(input: T | undefined, key: ContextScoreKey): T {
+  if (input === undefined) throw new Error(`the ${key} score's inputs were not loaded`);
+  return input;
 }
 
 /** What the subject is and how to score it. */
@@ -57,13 +68,13 @@ export function computeContextScores(inputs: ContextInputs, req: ScoreRequest): 
   const out: Partial<Record<ContextScoreKey, unknown>> = {};
   const landCover = inputs.landCover && 'class_legend' in inputs.landCover ? inputs.landCover : null;
   for (const key of req.only) {
-    if (key === 'walkability') out.walkability = computeWalkability(inputs.walkability, lon, lat, { slope: walkSlopeFromDem(inputs.dem, lon, lat), includeGeometry: req.includeGeometry });
-    if (key === 'bushfire') out.bushfire = bushfireScore(inputs.bushfire, { lon, lat, state, identity: req.identity }, { dem: inputs.dem, fdi: req.fdi });
+    if (key === 'walkability') out.walkability = computeWalkability(need(inputs.walkability, key), lon, lat, { slope: inputs.walkSlope !== undefined ? inputs.walkSlope : walkSlopeFromDem(inputs.dem, lon, lat), includeGeometry: req.includeGeometry });
+    if (key === 'bushfire') out.bushfire = bushfireScore(need(inputs.bushfire, key), { lon, lat, state, identity: req.identity }, { dem: inputs.dem, fdi: req.fdi });
     if (key === 'heat_island') out.heat_island = heatIslandScore({ lon, lat, lst: inputs.lst, landCover });
     if (key === 'solar') out.solar = solarScore({ lon, lat, ...inputs.solar });
     if (key === 'view_quality') out.view_quality = viewQualityScore({ lon, lat, dem: inputs.dem });
-    if (key === 'contamination') out.contamination = contaminationScore(inputs.contamination, { lon, lat, state });
-    if (key === 'aircraft_noise') out.aircraft_noise = aircraftNoiseScore(inputs.anef, { lon, lat, state });
+    if (key === 'contamination') out.contamination = contaminationScore(need(inputs.contamination, key), { lon, lat, state });
+    if (key === 'aircraft_noise') out.aircraft_noise = aircraftNoiseScore(need(inputs.anef, key), { lon, lat, state });
   }
   return out;
 }

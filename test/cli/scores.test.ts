@@ -1,9 +1,12 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
+import { defaultDataDir } from '../../datasets/sample-world.js';
+import { createEngine } from '../../engine/engine.js';
 import { createWindow, windowGridSpec } from '../../engine/geo/window.js';
 import { writeGeoTiff } from '../../engine/raster/geotiff-writer.js';
+import { decodeHeatGrid } from '../../engine/surfaces/heat/heat-surface.js';
 import { tempDir } from '../helpers/tmp.js';
 import { analyticDem } from '../engine/scores/view-quality/analytic-dem.js';
 import { LAT, LON, xy } from '../engine/scores/walkability/walk-fixtures.js';
@@ -66,11 +69,11 @@ describe('propintel scores', () => {
     expect(r.json.scores.walkability.delivery_contract.cacheable).toBe(false);
   });
 
-  it('prints every score and the heat surface (grid data omitted) by default', async () => {
+  it('prints every score and the heat surface (its class grid run-length encoded) by default', async () => {
     const r = await run(['scores', `--lon=${LON}`, `--lat=${LAT}`, '--state', 'VIC', '--landcover', landcover, '--dem', dem, '--address', '1 Sample St', '--on-parcel']);
     expect(Object.keys(r.json.scores)).toEqual(['bushfire', 'heat_island', 'solar', 'walkability', 'view_quality', 'contamination', 'aircraft_noise']);
     expect(r.json.surfaces.heat).toMatchObject({ cooling_cover_share: 1, covered_share: 1, source: 'sample_worldcover' });
-    expect(r.json.surfaces.heat.grid.data_omitted).toBe('90000 Uint8 cells');
+    expect(decodeHeatGrid(r.json.surfaces.heat.grid)).toEqual(new Uint8Array(90_000).fill(10)); // all tree cover
     expect(r.json.scores.heat_island.components.cooling_cover_share.value).toBe(1);
     expect(r.json.scores.bushfire.delivery_contract.subject_identity.kind).toBe('resolved_address_on_parcel');
     expect(r.json.scores.bushfire).toMatchObject({ score: null, official_zone_status: 'none' }); // no vegetation given
@@ -104,5 +107,34 @@ describe('propintel scores', () => {
     expect(bad.stderr).toMatch(/unknown score key noise/);
     expect((await run(['scores', '--lon=145', '--lat=-37', '--contamination-coverage', 'VIC:complete'])).code).toBe(2);
     expect((await run(['scores', '--lon=145', '--lat=-37', '--fdi', '70'])).stderr).toMatch(/--fdi must be one of 100, 80, 50, 40/);
+  });
+
+  it('--data: the engine\'s scores for a sandbox address of the sample world, the state worked out from the LGA layers', async () => {
+    const sandbox = JSON.parse(readFileSync(join(defaultDataDir(), 'sandbox.json'), 'utf8')) as { addresses: { address: string; state: string; lng: number; lat: number }[] };
+    const s = sandbox.addresses[0];
+    const r = await run(['scores', '--data', defaultDataDir(), `--lon=${s.lng}`, `--lat=${s.lat}`, '--only', 'walkability,contamination,bushfire']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json.query).toEqual({ lon: s.lng, lat: s.lat, state: s.state });
+    expect(Object.keys(r.json.scores)).toEqual(['bushfire', 'walkability', 'contamination']);
+    expect(r.json.degraded).toEqual([]);
+    // The same objects engine.scores returns for the point.
+    const engine = await createEngine({ datasets: defaultDataDir(), threads: 1 });
+    try {
+      const direct = await engine.scores(s.lng, s.lat, { only: ['walkability', 'contamination', 'bushfire'] });
+      expect(r.json.scores).toEqual(JSON.parse(JSON.stringify(direct.scores)));
+    } finally {
+      await engine.close();
+    }
+    expect(r.json.scores.walkability.coverage.amenities.status).toBe('answered');
+  }, 60_000);
+
+  it('--data cannot be mixed with input files, and file-only flags need files', async () => {
+    const mixed = await run(['scores', '--data', defaultDataDir(), '--lon=145', '--lat=-37', '--dem', dem]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toMatch(/cannot be combined with --dem/);
+    const fdi = await run(['scores', '--data', defaultDataDir(), '--lon=145', '--lat=-37', '--fdi', '80']);
+    expect(fdi.stderr).toMatch(/cannot be combined with --fdi/);
+    expect((await run(['scores', '--lon=145', '--lat=-37', '--anef-coverage', 'VIC=complete'])).stderr).toMatch(/--anef-coverage only apply with input files/);
+    expect((await run(['scores', '--data', defaultDataDir(), '--lon=145', '--lat=-37', '--state', 'XX'])).stderr).toMatch(/--state must be one of/);
   });
 });

@@ -62,6 +62,9 @@ export function noiseNetworkFor(store: DataStore, state: StateCode): NoiseNetwor
 
 const asStrings = (rows: Record<string, unknown>[]) => rows as Record<string, string>[];
 
+/** Why a state-held input is missing for a subject outside every held state's LGAs. */
+const UNDETERMINED_STATE = "the subject's state could not be determined, so no state-held source applies";
+
 /** Which kind of amenity table a record file is, from its columns. */
 function amenityKind(t: RecordTable): 'amenities' | 'stops' | 'schools' | null {
   const c = new Set(t.columns);
@@ -72,7 +75,18 @@ function amenityKind(t: RecordTable): 'amenities' | 'stops' | 'schools' | null {
 }
 
 /** The walkability indexes of one state (amenities, stops, schools, motorways, major water, crossings). */
-export function walkabilityIndexesFor(store: DataStore, state: StateCode): WalkabilityIndexes {
+export function walkabilityIndexesFor(store: DataStore, state: StateCode | null): WalkabilityIndexes {
+  if (!state) {
+    // Amenity, barrier and crossing sources are state-held: with no state none applies, and the screening
+    // must say so (not integrated, score null) rather than read another state's layers as "nothing near".
+    const none: MissingLayer = { status: 'not_integrated', reason: UNDETERMINED_STATE };
+    return buildWalkabilityIndexes({
+      amenitySets: [{ name: 'amenities', categories: AMENITY_CSV_CATEGORIES, points: none }, { name: 'stops', categories: ['public_transport'], points: none }, { name: 'schools', categories: ['school'], points: none }],
+      motorways: none,
+      majorWater: none,
+      crossings: none,
+    });
+  }
   const tables = store.recordsFor('scores.walkability.amenities', state);
   const set = (name: 'amenities' | 'stops' | 'schools', categories: AmenitySet['categories'], parse: (rows: Record<string, string>[], file: string) => AmenityPoint[]): AmenitySet => {
     const mine = tables.filter((t) => amenityKind(t) === name);
@@ -96,7 +110,12 @@ export function isBushfireFeature(p: Record<string, unknown> | null | undefined)
 }
 
 /** The bushfire layers of one state: official mapping (kept apart), vegetation and fire history. */
-export function bushfireLayersFor(store: DataStore, state: StateCode): BushfireLayers {
+export function bushfireLayersFor(store: DataStore, state: StateCode | null): BushfireLayers {
+  if (!state) {
+    // No state: no official overlay applies and the state-held fuel and fire-history layers are not read.
+    const none: MissingLayer = { status: 'not_integrated', reason: UNDETERMINED_STATE };
+    return buildBushfireLayers({ officialOverlays: {}, vegetation: none, fireHistory: none });
+  }
   const official = store.vectorsFor('hazards.bushfire', state);
   const extent = heldExtent(store.catalogue, 'hazards.bushfire', state);
   const officialOverlays: Record<string, OfficialOverlayInput | MissingLayer> = {};

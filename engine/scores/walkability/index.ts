@@ -6,3 +6,4 @@ export * from './walking-areas.js';
 export * from './walkability-score.js';
 export * from './walk-slope-reader.js';
 export * from './walkability-task-input.js';
+export * from './walkability-labels.js';

@@ -30,10 +30,71 @@ export interface HeatLegendEntry {
   share: number;
 }
 
+/**
+ * The class grid of `surfaces.heat` as JSON: the land-cover class code of every 10 m cell of the window,
+ * run-length encoded so a payload stays small (a 300 x 300 window is about 30 KB of runs instead of 90,000
+ * numbers).
+ *
+ * Decoding, in any language: walk `runs` two numbers at a time, `[code, count, code, count, ...]`, writing
+ * `count` cells of `code`; the result is `width * height` codes in row-major order, row 0 the northern row
+ * and column 0 the western column. Cell (col, row) covers world x from `transform[0] + col * transform[1]`
+ * and y from `transform[3] + row * transform[5]` (a GDAL geotransform in `crs`, metres; `transform[5]` is
+ * negative). Code `no_data` (0) marks cells with no land cover. See {@link decodeHeatGrid}.
+ */
+export interface HeatGrid {
+  width: number;
+  height: number;
+  /** Cell size, metres. */
+  cell_size_m: number;
+  /** The window's projected CRS (EPSG code string). */
+  crs: string;
+  /** GDAL geotransform of the grid in `crs`. */
+  transform: GeoTransform;
+  no_data: number;
+  /** Cell order once decoded: row-major, northern row first, western column first. */
+  order: 'row_major_north_first';
+  /** How `runs` encodes the cells: run-length pairs. */
+  encoding: 'rle';
+  /** `[code, count, code, count, ...]`; the counts sum to `width * height`. */
+  runs: number[];
+}
+
+/** Run-length encodes class codes as `[code, count, ...]` pairs (see {@link HeatGrid}). */
+export function encodeRuns(classes: Uint8Array): number[] {
+  const runs: number[] = [];
+  for (let i = 0; i < classes.length;) {
+    const v = classes[i];
+    let j = i + 1;
+    while (j < classes.length && classes[j] === v) j++;
+    runs.push(v, j - i);
+    i = j;
+  }
+  return runs;
+}
+
+/**
+ * The class codes of a heat grid (as delivered, or parsed back from JSON), `width * height` cells, row 0
+ * north. Throws a RangeError when the runs do not fill the grid exactly.
+ */
+export function decodeHeatGrid(grid: Pick<HeatGrid, 'width' | 'height' | 'encoding' | 'runs'>): Uint8Array {
+  if (grid.encoding !== 'rle') throw new RangeError(`unknown heat grid encoding ${String(grid.encoding)}`);
+  const n = grid.width * grid.height;
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (let k = 0; k + 1 < grid.runs.length; k += 2) {
+    const count = grid.runs[k + 1];
+    if (at + count > n) throw new RangeError(`heat grid runs overflow the ${grid.width}x${grid.height} grid`);
+    out.fill(grid.runs[k], at, at + count);
+    at += count;
+  }
+  if (at !== n || grid.runs.length % 2 !== 0) throw new RangeError(`heat grid runs cover ${at} of ${n} cells`);
+  return out;
+}
+
 /** `surfaces.heat`. */
 export interface HeatSurface {
-  /** Class codes on the window grid, row 0 north; 0 where not covered. */
-  grid: { width: number; height: number; cell_size_m: number; crs: string; transform: GeoTransform; no_data: number; data: Uint8Array };
+  /** Class codes on the window grid (run-length encoded, row 0 north; 0 where not covered). */
+  grid: HeatGrid;
   class_legend: HeatLegendEntry[];
   /** Role by class name. */
   heat_driver_role: Record<string, HeatDriverRole>;
@@ -74,7 +135,7 @@ export function heatSurfaceFromClasses(classes: Uint8Array, window: Window, sour
   });
   const covered = cooling + heat + neutral;
   return {
-    grid: { width: spec.width, height: spec.height, cell_size_m: HEAT_CELL_M, crs: spec.crs, transform: spec.transform, no_data: LAND_COVER_NO_DATA, data: classes },
+    grid: { width: spec.width, height: spec.height, cell_size_m: HEAT_CELL_M, crs: spec.crs, transform: spec.transform, no_data: LAND_COVER_NO_DATA, order: 'row_major_north_first', encoding: 'rle', runs: encodeRuns(classes) },
     class_legend: legend,
     heat_driver_role: Object.fromEntries(LAND_COVER_CLASSES.map((c) => [c.name, c.heat_driver_role])),
     cooling_cover_share: cooling / n,

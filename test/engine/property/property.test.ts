@@ -7,6 +7,10 @@ import { defaultDataDir } from '../../../datasets/sample-world.js';
 import { createEngine, type Engine } from '../../../engine/engine.js';
 import { CORE_BLOCKS, type PropertyLicence } from '../../../engine/property/contract.js';
 import { CORE_PAYLOAD_SCHEMA, PROPERTY_PAYLOAD_SCHEMA } from '../../../engine/property/schema.js';
+import { buildBushfireLayers } from '../../../engine/scores/bushfire/bushfire-layers.js';
+import { bushfireScore } from '../../../engine/scores/bushfire/bushfire-score.js';
+import { buildWalkabilityIndexes } from '../../../engine/scores/walkability/walkability-layers.js';
+import { computeWalkability } from '../../../engine/scores/walkability/walkability-score.js';
 import { expectEngineError } from '../../helpers/expect-engine-error.js';
 
 type Payload = Record<string, any>;
@@ -348,6 +352,9 @@ describe('degraded components', () => {
       expect(r.payload.degraded_components).toContain('scores.flood');
       // The flood score still answers from its other inputs, and says HAND failed.
       expect(r.payload.scores.flood.degraded_components).toContain('hand');
+      // Walkability runs on the pool too: its timed-out task leaves the score out, listed as degraded.
+      expect(r.payload.degraded_components).toContain('scores.walkability');
+      expect(r.payload.scores.walkability).toBeUndefined();
       expect(r.payload.meta.coverage_status['scores.flood']).toEqual({ status: 'data_returned', feature_count: 1, lookup_complete: false });
       // The planning lookups did not fail: they stay complete.
       expect(r.payload.meta.coverage_status['planning.zone'].lookup_complete).toBe(true);
@@ -368,6 +375,50 @@ describe('degraded components', () => {
       // Without the das block the lookup answers.
       const r = await prop(e, { address: sandbox[0].address }, { components: ['planning'] });
       expect(r.payload.planning).toBeDefined();
+    } finally {
+      await e.close();
+    }
+  }, 60_000);
+
+  it('a degraded check is visible and not cached: a failed water check (walkability) or fuel lookup (bushfire) is recomputed next time', async () => {
+    const e = await createEngine({ datasets: defaultDataDir(), threads: 1 });
+    // The sample world's layers all load, so the failures are made real at the score: the same score
+    // functions over inputs whose lookups failed (a major-water layer and a vegetation layer that did not load).
+    const failedWater = buildWalkabilityIndexes({ amenitySets: [{ name: 'amenities', categories: ['grocery'], points: [] }], majorWater: { status: 'unavailable', reason: 'water.geojson: read failed' } });
+    const failedFuel = buildBushfireLayers({ vegetation: { status: 'unavailable', reason: 'vegetation.geojson: read failed' } });
+    let calls = 0;
+    const real = e.scores.bind(e);
+    e.scores = async (lon, lat, o) => {
+      calls++;
+      const r = await real(lon, lat, o);
+      const scores = { ...r.scores };
+      if ('walkability' in scores) scores.walkability = computeWalkability(failedWater, lon, lat);
+      if ('bushfire' in scores) scores.bushfire = bushfireScore(failedFuel, { lon, lat, state: r.state }, {});
+      return { ...r, scores };
+    };
+    try {
+      const s = sandbox[0];
+      for (const key of ['walkability', 'bushfire'] as const) {
+        calls = 0;
+        const t1 = new Date('2026-11-01T00:00:00Z');
+        const first = await prop(e, { address: s.address }, { components: [`scores.${key}`], now: t1 });
+        // Visible: the check says so in the score, and the lookup is degraded in the payload.
+        if (key === 'walkability') expect(first.payload.scores.walkability.coverage.major_water_check.status).toBe('degraded');
+        else expect(first.payload.scores.bushfire.coverage.vegetation_fuel).toBe('unavailable');
+        expect(first.payload.degraded_components).toContain(`scores.${key}`);
+        expect(first.payload.meta.coverage_status[`scores.${key}`].lookup_complete).toBe(false);
+        // Not pinned: a lookup a day later recomputes the score instead of serving the failed one.
+        const again = await prop(e, { address: s.address }, { components: [`scores.${key}`], now: new Date('2026-11-02T00:00:00Z') });
+        expect(calls, key).toBe(2);
+        expect(again.payload.meta.as_at.scores).toBe('2026-11-02T00:00:00.000Z');
+      }
+      // Control: with the failure gone the same lookup is pinned (one computation for two lookups).
+      e.scores = real;
+      let n = 0;
+      e.scores = async (lon, lat, o) => (n++, real(lon, lat, o));
+      await prop(e, { address: s.address }, { components: ['scores.bushfire'], now: new Date('2026-11-03T00:00:00Z') });
+      await prop(e, { address: s.address }, { components: ['scores.bushfire'], now: new Date('2026-11-04T00:00:00Z') });
+      expect(n).toBe(1);
     } finally {
       await e.close();
     }

@@ -33,7 +33,12 @@ describe('canned samples', () => {
     expect(flood.scores.flood.flood_depth.value_m).toBeGreaterThan(0);
     expect(Object.keys(((await readSample('context')) as Doc).scores).sort()).toEqual(['heat_island', 'solar', 'view_quality']);
     expect(((await readSample('walkability')) as Doc).scores.walkability.walking_areas).toBeDefined();
-    expect(((await readSample('bushfire')) as Doc).scores.bushfire.indicative_bal).toBeDefined();
+    // Spec 4: the canned bushfire screening contract predates the indicative BAL field, and says it left it out.
+    const bushfire = (await readSample('bushfire')) as Doc;
+    expect(bushfire.scores.bushfire.indicative_bal).toBeUndefined();
+    expect(Object.keys(bushfire.sample.omitted)).toEqual(['scores.bushfire.indicative_bal']);
+    expect(bushfire.scores.bushfire).toMatchObject({ official_zone_status: expect.any(String), coverage: expect.any(Object), delivery_contract: expect.any(Object), disclaimer: expect.any(String) });
+    expect(typeof bushfire.scores.bushfire.score).toBe('number');
     expect(((await readSample('contamination')) as Doc).scores.contamination.epa_status).toBeDefined();
   });
 

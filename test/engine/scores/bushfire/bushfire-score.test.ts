@@ -51,10 +51,12 @@ describe('indicative BAL (AS 3959-2009 Method 1, never from the score)', () => {
     expect(bushfireScore(woodland, VIC, { dem: fallingEast(7) }).indicative_bal!.determining_vegetation!.slope_class).toBe('downslope_5_10');
   });
 
-  it('uses the state\'s FDI: the same forest 30 m away in QLD (FDI 40, Table 2.4.5: 20-<28 m) is BAL-19', () => {
+  it('uses the state\'s FDI: forest 30 m away in QLD (FDI 40, Table 2.4.5: BAL-19 is 20-<28 m) is BAL-12.5, where FDI 100 would make it BAL-29', () => {
     const l = layers({ vegetation: { features: [vegEast(30, 'forest')], source: 'sample_veg' } });
     expect(bushfireScore(l, { ...VIC, state: 'QLD' }, { dem: flat, vegetationToleranceM: 1 }).indicative_bal).toMatchObject({ bal: 'BAL-12.5', fdi: 40, table: 'Table 2.4.5' });
-    expect(bushfireScore(l, { ...VIC, state: 'QLD' }, { dem: flat, vegetationToleranceM: 1, fdi: 100 }).indicative_bal!.fdi_basis).toMatch(/supplied by the caller/);
+    const at100 = bushfireScore(l, { ...VIC, state: 'QLD' }, { dem: flat, vegetationToleranceM: 1, fdi: 100 }).indicative_bal!;
+    expect(at100).toMatchObject({ bal: 'BAL-29', fdi: 100 }); // Table 2.4.2 forest, flat: BAL-29 is 25-<35 m
+    expect(at100.fdi_basis).toMatch(/supplied by the caller/);
   });
 
   it('inside classified vegetation is BAL-FZ; with none within 100 m it is BAL-LOW with high confidence', () => {

@@ -6,7 +6,7 @@ import { openRaster } from '../../../../engine/raster/geotiff-reader.js';
 import { writeGeoTiff } from '../../../../engine/raster/geotiff-writer.js';
 import type { Grid } from '../../../../engine/raster/grid.js';
 import { seededRandom } from '../../../../engine/random/seeded-random.js';
-import { heatSurface, heatSurfaceFromClasses, readHeatSurface } from '../../../../engine/surfaces/heat/heat-surface.js';
+import { decodeHeatGrid, heatSurface, heatSurfaceFromClasses, readHeatSurface } from '../../../../engine/surfaces/heat/heat-surface.js';
 import { LAND_COVER_CLASSES } from '../../../../engine/surfaces/heat/land-cover-classes.js';
 import { tempDir } from '../../../helpers/tmp.js';
 
@@ -30,8 +30,12 @@ describe('surfaces.heat', () => {
     expect(s).toMatchObject({ cooling_cover_share: 0.5, heat_source_share: 0.25, neutral_share: 0.25, covered_share: 1, uncovered_share: 0, resolution_m: 10, source: 'sample_worldcover' });
     expect(s.class_legend.find((e) => e.name === 'tree_cover')).toMatchObject({ code: 10, cells: 150 * 150, share: 0.25, heat_driver_role: 'cooling' });
     expect(s.heat_driver_role).toMatchObject({ tree_cover: 'cooling', built_up: 'heat_source', bare_sparse: 'heat_source', grassland: 'neutral', permanent_water: 'cooling' });
-    expect(s.grid.data[0]).toBe(10); // row 0 is north, column 0 west
-    expect(s.grid.data[spec.width - 1]).toBe(50);
+    const cells = decodeHeatGrid(s.grid);
+    expect(cells[0]).toBe(10); // row 0 is north, column 0 west
+    expect(cells[spec.width - 1]).toBe(50);
+    // Quadrant rows are two runs each: 300 rows of [10 x 150, 50 x 150] then [80 x 150, 30 x 150].
+    expect(s.grid.runs).toHaveLength(4 * 300);
+    expect(s.grid.runs.slice(0, 4)).toEqual([10, 150, 50, 150]);
     expect(s.note).toMatch(/not a per-cell exposure score/i);
   });
 
@@ -85,12 +89,44 @@ describe('surfaces.heat', () => {
     try {
       const fromFile = await readHeatSurface(r, window, 'sample_worldcover');
       const inMemory = heatSurface(grid, window, 'sample_worldcover');
-      expect(fromFile.grid.data).toEqual(inMemory.grid.data);
+      expect(fromFile.grid.runs).toEqual(inMemory.grid.runs);
       expect(fromFile.covered_share).toBeGreaterThan(0.1);
       expect(fromFile.covered_share).toBeLessThan(0.5);
       expect(fromFile.cooling_cover_share + fromFile.heat_source_share + fromFile.neutral_share).toBeCloseTo(fromFile.covered_share, 12);
     } finally {
       await r.close();
     }
+  });
+
+  it('survives JSON: the parsed grid decodes to exactly the class codes it was built from, in a compact payload', () => {
+    // Patchy land cover: 30 x 30 m blocks of seeded classes (some no-data), like a suburb at 10 m.
+    const rnd = seededRandom(5);
+    const codes = [0, 10, 30, 50, 50, 60, 80];
+    const blocks = Array.from({ length: 100 * 100 }, () => rnd.pick(codes));
+    const classes = new Uint8Array(spec.width * spec.height).map((_, i) => blocks[Math.floor(i / spec.width / 3) * 100 + Math.floor((i % spec.width) / 3)]);
+    const s = heatSurfaceFromClasses(classes, window, 'sample_worldcover');
+    const json = JSON.stringify(s);
+    const parsed = JSON.parse(json) as typeof s;
+    expect(decodeHeatGrid(parsed.grid)).toEqual(classes);
+    expect(parsed.grid).toMatchObject({ width: 300, height: 300, cell_size_m: 10, encoding: 'rle', order: 'row_major_north_first', no_data: 0 });
+    expect(parsed.grid.transform).toEqual(spec.transform);
+    // Every run is [code, count >= 1] and neighbouring runs differ; the counts fill the grid.
+    let total = 0, bad = 0;
+    for (let k = 0; k < parsed.grid.runs.length; k += 2) {
+      if (parsed.grid.runs[k + 1] < 1 || (k > 0 && parsed.grid.runs[k] === parsed.grid.runs[k - 2])) bad++;
+      total += parsed.grid.runs[k + 1];
+    }
+    expect(bad).toBe(0);
+    expect(total).toBe(90_000);
+    // At most one run per 3-cell block edge: 300 rows x 100 blocks = 30,000 runs, each under 8 characters,
+    // well below the 90,000 cells a typed array would spell out as an object of keys (about 981 KB).
+    expect(parsed.grid.runs.length / 2).toBeLessThanOrEqual(30_000);
+    expect(json.length).toBeLessThan(250_000);
+    expect(json).not.toMatch(/"0":/);
+  });
+
+  it('rejects runs that do not fill the grid exactly', () => {
+    expect(() => decodeHeatGrid({ width: 2, height: 2, encoding: 'rle', runs: [10, 3] })).toThrow(/cover 3 of 4/);
+    expect(() => decodeHeatGrid({ width: 2, height: 2, encoding: 'rle', runs: [10, 3, 50, 2] })).toThrow(/overflow/);
   });
 });
