@@ -14,10 +14,14 @@ export type FlagValues<O extends Record<string, FlagSpec>> = {
   [K in keyof O]?: O[K]['multiple'] extends true ? (O[K]['type'] extends 'string' ? string[] : boolean[]) : O[K]['type'] extends 'string' ? string : boolean;
 };
 
-/** Parses `args` against `options`; unknown flags and missing values are UsageErrors. */
+/**
+ * Parses `args` against `options`; unknown flags and missing values are UsageErrors. A string flag followed
+ * by a negative number takes it as its value (`--lat -37.8`), as every Australian latitude is negative.
+ */
 export function parseFlags<O extends Record<string, FlagSpec>>(args: string[], options: O, allowPositionals = false): { values: FlagValues<O>; positionals: string[] } {
+  const stringFlags = Object.entries(options).filter(([, o]) => o.type === 'string').map(([k]) => `--${k}`);
   try {
-    const r = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals });
+    const r = parseArgs({ args: joinNegativeValues(args, stringFlags), options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals });
     return { values: r.values as FlagValues<O>, positionals: r.positionals };
   } catch (err) {
     throw new UsageError((err as Error).message);
@@ -37,12 +41,12 @@ export function numberFlag(name: string, value: string | undefined, fallback: nu
 
 /**
  * Joins `--lat -37.8` into `--lat=-37.8` for the named flags: node's parseArgs reads a value starting with
- * '-' as a flag.
+ * '-' as a flag. {@link parseFlags} does this for every string flag.
  */
-export function joinNegativeValues(args: string[], flags: readonly string[] = ['--lon', '--lng', '--lat']): string[] {
+export function joinNegativeValues(args: string[], flags: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
-    if (flags.includes(args[i]) && /^-\d/.test(args[i + 1] ?? '')) out.push(`${args[i]}=${args[++i]}`);
+    if (flags.includes(args[i]) && /^-(\d|\.\d)/.test(args[i + 1] ?? '')) out.push(`${args[i]}=${args[++i]}`);
     else out.push(args[i]);
   }
   return out;

@@ -4,23 +4,6 @@ import { NO_LIMITS } from '../../engine/surfaces/contours/request.js';
 import { EXIT_OK, UsageError, type Command } from '../command.js';
 import { numberFlag, parseFlags } from '../args.js';
 
-const NUMERIC_FLAGS = new Set(['--lon', '--lat', '--interval', '--half-width', '--floor']);
-
-/**
- * Australian latitudes are negative, and node's parseArgs refuses `--lat -33.9` (a value that looks like
- * a flag) unless written `--lat=-33.9`: join a numeric flag to a negative number that follows it.
- */
-function joinNegativeNumbers(args: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    if (NUMERIC_FLAGS.has(args[i]) && i + 1 < args.length && /^-(\d|\.\d)/.test(args[i + 1])) {
-      out.push(`${args[i]}=${args[i + 1]}`);
-      i++;
-    } else out.push(args[i]);
-  }
-  return out;
-}
-
 /** `propintel contours`: the contours layer of spec 2.7 for any GeoTIFF DEM, printed as JSON. */
 export const contoursCommand: Command = {
   name: 'contours',
@@ -44,7 +27,7 @@ export const contoursCommand: Command = {
     'An address outside the DEM prints the layer with "available": false and its reason.',
   ].join('\n'),
   async run(args, io) {
-    const { values } = parseFlags(joinNegativeNumbers(args), {
+    const { values } = parseFlags(args, {
       dem: { type: 'string' },
       lon: { type: 'string' },
       lat: { type: 'string' },

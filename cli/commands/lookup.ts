@@ -8,7 +8,7 @@ import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.j
 import { createEngine } from '../../engine/engine.js';
 import type { PropertyOptions, PropertySubject, SurfaceLayer } from '../../engine/property/contract.js';
 import { EXIT_OK, UsageError, type Command } from '../command.js';
-import { parseFlags, joinNegativeValues } from '../args.js';
+import { parseFlags } from '../args.js';
 
 const FLAGS = {
   data: { type: 'string' },
@@ -60,7 +60,7 @@ export const lookupCommand: Command = {
     '  --compact                  one-line JSON',
   ].join('\n'),
   async run(args, io) {
-    const { values, positionals } = parseFlags(joinNegativeValues(args), FLAGS, true);
+    const { values, positionals } = parseFlags(args, FLAGS, true);
     const lon = num('lon', values.lon ?? values.lng);
     const lat = num('lat', values.lat);
     let subject: PropertySubject;

@@ -13,7 +13,7 @@ import type { NoiseNetwork } from '../../engine/noise/noise-network.js';
 import { noiseScore } from '../../engine/noise/noise-score.js';
 import { noiseNetworkFor, stateAt } from '../../engine/property/inputs/domain-inputs.js';
 import { EXIT_OK, UsageError, type Command, type CommandIO } from '../command.js';
-import { numberFlag, parseFlags, type FlagValues, joinNegativeValues } from '../args.js';
+import { numberFlag, parseFlags, type FlagValues } from '../args.js';
 
 const FLAGS = {
   data: { type: 'string' },
@@ -82,7 +82,7 @@ export const noiseCommand: Command = {
     '  --compact        one-line JSON',
   ].join('\n'),
   async run(args, io) {
-    const { values } = parseFlags(joinNegativeValues(args), FLAGS);
+    const { values } = parseFlags(args, FLAGS);
     const files = noiseFilesFromFlags(values);
     if (values.lon === undefined || values.lat === undefined) throw new UsageError('--lon and --lat are required');
     const lon = numberFlag('lon', values.lon, NaN, { min: -180, max: 180 });

@@ -122,3 +122,25 @@ describe('propintel CLI', () => {
     expect(bad.status).toBe(2);
   });
 });
+
+describe('flag parsing', () => {
+  it('takes a negative number after any string flag as its value (Australian latitudes), never as a flag', async () => {
+    const { parseFlags } = await import('../../cli/args.js');
+    const spec = { lat: { type: 'string' }, lon: { type: 'string' }, interval: { type: 'string' }, quiet: { type: 'boolean' } } as const;
+    expect(parseFlags(['--lat', '-37.8136', '--lon', '144.9631', '--interval', '-.5'], spec).values).toEqual({ lat: '-37.8136', lon: '144.9631', interval: '-.5' });
+    expect(parseFlags(['--lat=-33.9'], spec).values.lat).toBe('-33.9');
+    // A boolean flag takes no value, so a negative number after it is not swallowed.
+    expect(() => parseFlags(['--quiet', '-3'], spec)).toThrow();
+    // A string flag followed by a real flag still reports the missing value.
+    expect(() => parseFlags(['--lat', '--lon', '144'], spec)).toThrow(/--lat/);
+  });
+
+  it('every coordinate-taking command accepts `--lat -NN` (scores end to end)', () => {
+    const r = spawnSync(process.execPath, [join(root, 'bin/propintel.js'), 'scores', '--lon', '149.1300', '--lat', '-35.2809', '--only', 'aircraft_noise'], { encoding: 'utf8' });
+    expect(r.stderr).not.toMatch(/ambiguous/);
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.query).toEqual({ lon: 149.13, lat: -35.2809, state: 'ACT' });
+    expect(Object.keys(out.scores)).toEqual(['aircraft_noise']);
+  });
+});
