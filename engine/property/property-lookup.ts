@@ -130,6 +130,12 @@ function scoreIsPartial(score: unknown): boolean {
   return s.completeness === 'partial' || s.delivery_contract?.cacheable === false || reportsFailure(s);
 }
 
+/** True for a score whose own status is `unavailable` and which holds no value: its lookup failed outright. */
+function scoreFailedOutright(score: unknown): boolean {
+  const s = score as { status?: unknown; score?: unknown } | undefined;
+  return !!s && typeof s === 'object' && s.status === 'unavailable' && (s.score === null || s.score === undefined);
+}
+
 /** True when any value in `v` (depth first) is the status `degraded` or `unavailable`. */
 function reportsFailure(v: unknown): boolean {
   if (v === 'degraded' || v === 'unavailable') return true;
@@ -202,6 +208,12 @@ export async function propertyLookup(deps: PropertyDeps, rawSubject: PropertySub
       for (const k of scoreKeys) {
         if (k in result.scores) {
           scores[k] = result.scores[k];
+          if (scoreFailedOutright(result.scores[k])) {
+            // The score's own lookup failed and it holds no value (status unavailable): nothing was returned,
+            // so coverage is `unavailable` (retry), never data_returned.
+            log.fail(`scores.${k}`);
+            continue;
+          }
           // One entry per score: a computed score is data returned, whatever sources it drew on.
           log.record(`scores.${k}`, [[...sourceIdsIn(result.scores[k], new Set(catalogue.sources.map((s) => s.id))).keys()][0] ?? 'model']);
           // A score delivered with a failed input (e.g. HAND on a worker that timed out) is a degraded lookup:

@@ -1,6 +1,8 @@
 // engine.property on the sample world: the payload contract of spec sections 1-3 for every sandbox address,
 // coverage statuses, empty-list semantics, licence and component filters, the core contract, degraded
 // components, geometry rules and caching.
+import { copyFileSync, mkdirSync, readdirSync, symlinkSync, truncateSync } from 'node:fs';
+import { join } from 'node:path';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../../datasets/sample-world.js';
@@ -12,6 +14,7 @@ import { bushfireScore } from '../../../engine/scores/bushfire/bushfire-score.js
 import { buildWalkabilityIndexes } from '../../../engine/scores/walkability/walkability-layers.js';
 import { computeWalkability } from '../../../engine/scores/walkability/walkability-score.js';
 import { expectEngineError } from '../../helpers/expect-engine-error.js';
+import { tempDir } from '../../helpers/tmp.js';
 
 type Payload = Record<string, any>;
 
@@ -343,7 +346,7 @@ describe('caching', () => {
 });
 
 describe('degraded components', () => {
-  it('a worker failure degrades its score: completeness partial, coverage unavailable, nothing listed empty', async () => {
+  it('a worker failure degrades its score: completeness partial, coverage data_returned with lookup_complete false, nothing listed empty', async () => {
     // A 1 ms task limit times out every pool task (HAND for flood, walkability bands): real failures.
     const e = await createEngine({ datasets: defaultDataDir(), threads: 1, taskTimeoutMs: 1 });
     try {
@@ -361,6 +364,32 @@ describe('degraded components', () => {
       expect(r.payload.meta.components_status.scores).toBe('failed');
       // Scores are not core: the response is still chargeable.
       expect(r.chargeable).toBe(true);
+      expect(validateFull(r.payload) ? [] : validateFull.errors).toEqual([]);
+    } finally {
+      await e.close();
+    }
+  }, 60_000);
+
+  it('a score whose own lookup fails outright is coverage unavailable (nothing returned, retry), not data_returned', async () => {
+    // The sample world by symlinks, except the VIC land-surface-temperature raster: a copy, truncated after
+    // the engine opened (the catalogue check at open would refuse it), as a file damaged on disk would be.
+    const src = defaultDataDir();
+    const dir = tempDir();
+    for (const e of readdirSync(src)) if (e !== 'vic') symlinkSync(join(src, e), join(dir, e));
+    mkdirSync(join(dir, 'vic'));
+    for (const e of readdirSync(join(src, 'vic'))) if (e !== 'lst-summer-day-1km.tif') symlinkSync(join(src, 'vic', e), join(dir, 'vic', e));
+    copyFileSync(join(src, 'vic', 'lst-summer-day-1km.tif'), join(dir, 'vic', 'lst-summer-day-1km.tif'));
+    const e = await createEngine({ datasets: dir, threads: 1 });
+    try {
+      truncateSync(join(dir, 'vic', 'lst-summer-day-1km.tif'), 200);
+      const vic = sandbox.find((s) => s.state === 'VIC')!;
+      const r = await prop(e, { address: vic.address }, { components: ['scores.heat_island', 'scores.solar'] });
+      expect(r.payload.scores.heat_island).toMatchObject({ status: 'unavailable', score: null });
+      expect(r.payload.meta.coverage_status['scores.heat_island']).toEqual({ status: 'unavailable', feature_count: 0, lookup_complete: false });
+      expect(r.payload.degraded_components).toContain('scores.heat_island');
+      expect(r.payload.completeness).toBe('partial');
+      // The other score read other rasters and is whole.
+      expect(r.payload.meta.coverage_status['scores.solar']).toEqual({ status: 'data_returned', feature_count: 1, lookup_complete: true });
       expect(validateFull(r.payload) ? [] : validateFull.errors).toEqual([]);
     } finally {
       await e.close();
