@@ -82,15 +82,21 @@ function windowsAnswered(answered: (number | null)[]): string {
     .join(', ');
 }
 
-/** A fresh-point row: median as ms/op, p95 and the analysis windows that answered in the note. */
+/** A fresh-point row: median as ms/op; p95, the analysis windows that answered and each one's median in the note. */
 function freshPointRow(benchmark: string, size: string, times: number[], answered: (number | null)[], what: string): BenchRow {
   const m = median(times);
+  const byWindow = new Map<number | null, number[]>();
+  answered.forEach((hw, i) => byWindow.set(hw, [...(byWindow.get(hw) ?? []), times[i]]));
+  const perWindow = [...byWindow.entries()]
+    .sort((a, b) => (a[0] ?? Infinity) - (b[0] ?? Infinity))
+    .map(([hw, t]) => `${hw === null ? 'no HAND' : `${hw} m`} median ${median(t).toFixed(1)} ms`)
+    .join(', ');
   return {
     benchmark,
     size: `${size}; ${windowsAnswered(answered)}`,
     msPerOp: m,
     itemsPerSec: 1000 / m,
-    note: `median ${m.toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms of ${times.length} points; ${what}; target < 60 ms`,
+    note: `median ${m.toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms of ${times.length} points (${perWindow}); ${what}; target < 60 ms`,
   };
 }
 
