@@ -9,7 +9,7 @@
  * Cells are visited downstream-first (the accumulation order backwards), so a cell's receiver already knows
  * its drainage: one pass, no path following. A cell whose path leaves the grid before reaching a channel
  * has no drainage inside the grid: HAND is NaN and the drainage index -1 (the edge effect that the wider
- * computation window of hand-window.ts keeps away from the subject).
+ * buffered analysis window of hand-at-point.ts keeps away from the subject).
  */
 import { invalidArgument } from '../errors.js';
 import type { Grid } from '../raster/grid.js';

@@ -17,6 +17,7 @@ import { buildBushfireLayers, type BushfireLayers, type OfficialOverlayInput } f
 import { buildContaminationRegister, type ContaminationRegister, type ContaminationSite, type RegisterCoverage } from '../../scores/contamination/contamination-register.js';
 import type { FloodInput, FloodStudy } from '../../scores/flood/assess-flood.js';
 import type { FloodOverlaySource } from '../../scores/flood/flood-overlays.js';
+import type { StudyLibrary } from '../../scores/flood/flood-score.js';
 import type { MissingLayer } from '../../scores/view-quality/layer-input.js';
 import {
   AMENITY_CSV_CATEGORIES,
@@ -190,6 +191,13 @@ export function floodOverlaySourcesFor(store: DataStore, state: StateCode): Floo
   return overlays;
 }
 
+/** The flood-study depth rasters the catalogue holds in every state (spec 8: a library, not national). */
+export function studyLibraryOf(store: DataStore): StudyLibrary {
+  const depth = store.rastersFor('scores.flood.study_depth').filter((r) => r.file.layer !== 'hazard');
+  const states = new Set(depth.flatMap((r) => (r.file.state ? [r.file.state] : Object.keys(r.source.coverage))));
+  return { depthRasters: depth.length, states: [...states].sort() };
+}
+
 /** The flood lookup's inputs for one subject. */
 export function floodInputFor(store: DataStore, state: StateCode, lon: number, lat: number, includeGeometry: boolean): FloodInput {
   const dem = rasterAt(store.rastersFor('scores.flood.terrain', state), lon, lat);
@@ -214,6 +222,7 @@ export function floodInputFor(store: DataStore, state: StateCode, lon: number, l
     watercourses: lines,
     waterBodies: bodies,
     studies: [...studies.values()],
+    studyLibrary: studyLibraryOf(store),
     overlays,
     includeGeometry,
   };

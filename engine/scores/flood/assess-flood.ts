@@ -17,7 +17,7 @@ import { DEFAULT_BUFFER_FRACTION, DEFAULT_SNAP_M, handAtPoint, type HandPointInp
 import { lineSetFromFeatures } from '../../hydro/line-set.js';
 import type { WorkerPool } from '../../pool/worker-pool.js';
 import { floodOverlayHits, type FloodOverlayHit, type FloodOverlaySource } from './flood-overlays.js';
-import { scoreFlood, type FloodEvidence, type FloodScore, type HandEvidence, type HazardClass } from './flood-score.js';
+import { scoreFlood, type FloodEvidence, type FloodScore, type HandEvidence, type HazardClass, type StudyLibrary } from './flood-score.js';
 import { officialLayer, type OtherFloodEvidence } from './official-layer.js';
 import { sampleRasterAt } from './raster-point.js';
 import { nearestWater, type WaterBodyLayer, type WatercourseLayer } from './water-distance.js';
@@ -56,6 +56,8 @@ export interface FloodInput {
   /** 1 % AEP 1-hour design rainfall depth raster (mm, EPSG:4326) and its source id. */
   designRainfall?: { file: string; source: string } | null;
   studies?: FloodStudy[];
+  /** The flood-study library held across all states (for the caveat when no study covers the subject). */
+  studyLibrary?: StudyLibrary | null;
   overlays?: FloodOverlaySource[];
   /** Attach clipped overlay geometry to hazards hits (licensed sources only). */
   includeGeometry?: boolean;
@@ -213,6 +215,6 @@ export async function assessFlood(input: FloodInput, options: AssessFloodOptions
 
   const [hand, rainfall, studies] = await Promise.all([handJob, rainJob, studyJob]);
   const official = officialLayer(input.state, input.overlays ?? [], hits, studies.other, { lookupFailed: degraded.includes('overlays') });
-  const score = scoreFlood({ hand, water, rainfall, study: studies.study, hazard: studies.hazard, overlays: { hits, official }, degraded });
+  const score = scoreFlood({ hand, water, rainfall, study: studies.study, hazard: studies.hazard, overlays: { hits, official }, degraded, studyLibrary: input.studyLibrary });
   return { score, hazards: { hits } };
 }

@@ -32,13 +32,23 @@
  * modelled 1 % AEP depth above 0 (any modelled inundation is flood-prone; 0.5 m reaches 80, where AIDR 2017
  * hazard curves make still water unsafe for small vehicles and children), and 5 where the study shows the
  * cell dry. Second-largest weight: a hydraulic model of the actual catchment is the best evidence held, but
- * only 55 study rasters exist (spec 8).
+ * studies cover few places (spec 8: a library of study rasters, not national; the caveat counts those held).
  *
  * Official overlay, w = 0.15: verified overlay hit: floodway 100, flood control 85, overland flow 70; a
  * verified statewide source that does not cover the address: 0; partial or unverified mapping: not used
  * (a miss proves nothing). The SA evidence-required control is neutral and not used. Small weight because
  * overlays are binary planning boundaries; they act mainly through the floors, which keep the score from
  * reading low where an official map says flood-prone.
+ *
+ * How the mapped layer is authoritative (spec 1, 2.6). The score never contradicts a verified hit: the floors
+ * put it at `high` (60) or, for a floodway, `very_high` (80) whatever terrain says, and a study that models
+ * depth at the address floors it the same way. A verified statewide miss (`checked_no_hit`) enters as the
+ * overlay sub-score 0 and pulls the estimate down, but does not cap it: a flood overlay maps the designated
+ * 1 % AEP extent only, so unmapped overland flow, rarer floods and low ground beside small channels can
+ * still read high from terrain; the authoritative answer to "is it in a mapped flood area" stays in
+ * `official_layer`, which the caveat points to. The SA evidence-required control is a `hit` with neither
+ * a floor nor a sub-score (a trigger, not a severity), and a partial, unverified or failed overlay check
+ * adds nothing (a miss there proves nothing).
  */
 import { clampScore, component, levelOf, type Level, type ScoreComponent } from '../component.js';
 import type { NearestDrainage } from '../../hydro/hand-at-point.js';
@@ -118,6 +128,25 @@ export interface FloodEvidence {
   overlays: { hits: FloodOverlayHit[]; official: OfficialLayerResult };
   /** Lookups that failed (their component is unavailable), e.g. `hand`, `design_rainfall`. */
   degraded: string[];
+  /** The flood-study library held (all states), for the caveat when no study covers the subject; absent when unknown. */
+  studyLibrary?: StudyLibrary | null;
+}
+
+/** The flood-study depth rasters the catalogue holds, across all states. */
+export interface StudyLibrary {
+  /** Number of 1 % AEP depth rasters held. */
+  depthRasters: number;
+  /** States and territories they lie in, e.g. `['NSW', 'QLD']`. */
+  states: string[];
+}
+
+/** The caveat of an absent study depth: how many studies are held and where (from the catalogue, spec 8). */
+export function studyLibraryCaveat(library: StudyLibrary | null | undefined): string {
+  if (!library) return 'No flood-study depth raster covers this address (flood studies are held for some areas only, not nationally).';
+  const n = library.depthRasters;
+  if (n === 0) return 'No flood-study depth raster covers this address (no flood study is held).';
+  const where = library.states.length ? `, in ${library.states.length > 1 ? `${library.states.slice(0, -1).join(', ')} and ${library.states.at(-1)}` : library.states[0]}` : '';
+  return `No flood-study depth raster covers this address (the library holds ${n} study depth raster${n === 1 ? '' : 's'}${where}; not national).`;
 }
 
 /** AIDR 2017 / ARR hazard vulnerability classes. */
@@ -249,7 +278,7 @@ export function scoreFlood(ev: FloodEvidence): FloodScore {
       caveat: ev.study.depth_m > 0 ? 'Official 1 % AEP modelled peak depth at the address from a flood study.' : 'A flood study covers the address and models it dry in the 1 % AEP event; rarer floods can still reach it.',
     });
   } else {
-    studyComp = component({ value: null, unit: 'm', level: 'unknown', resolution: null, source: null, caveat: 'No flood-study depth raster covers this address (the library holds 55 studies, not national).' });
+    studyComp = component({ value: null, unit: 'm', level: 'unknown', resolution: null, source: null, caveat: studyLibraryCaveat(ev.studyLibrary) });
   }
 
   // Official overlay.
@@ -267,7 +296,7 @@ export function scoreFlood(ev: FloodEvidence): FloodScore {
     overlayComp = component({ value: 'evidence_required', unit: null, level: 'unknown', resolution: null, source: ev.overlays.hits.find((h) => h.verified)?.source ?? null, caveat: 'An evidence-required flood control covers the address: a neutral trigger, not a severity; it does not change the score.' });
   } else if (basis === 'verified_statewide') {
     sub.overlay = 0;
-    overlayComp = component({ value: 'no_hit', unit: null, level: 'very_low', resolution: null, source: ev.overlays.official.overlay_basis.sources.find((s) => s.used_in_score && s.coverage === 'complete')?.source ?? null, caveat: 'Statewide verified flood-overlay mapping was checked and does not cover the address.' });
+    overlayComp = component({ value: 'no_hit', unit: null, level: 'very_low', resolution: null, source: ev.overlays.official.overlay_basis.sources.find((s) => s.used_in_score && s.coverage === 'complete')?.source ?? null, caveat: 'Statewide verified flood-overlay mapping was checked and does not cover the address; it lowers the score but does not cap it (overlays map the designated 1 % AEP extent, not overland flow or rarer floods).' });
   } else {
     overlayComp = component({ value: null, unit: null, level: 'unknown', resolution: null, source: null, caveat: basis === 'no_source' ? 'No flood overlay is published for this state.' : 'Overlay mapping here is partial or unverified; a miss proves nothing and is not scored.' });
   }

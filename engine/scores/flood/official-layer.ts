@@ -68,9 +68,18 @@ const KIND_TEXT: Record<FloodOverlayHit['kind'], string> = {
   flood_evidence: 'an evidence-required flood control',
 };
 
+/**
+ * A catalogue text (a response path, a finding) as a clause to join into a sentence: without its closing
+ * full stop, which the sentence adds once (catalogue response paths are whole sentences, and joining them
+ * as they are gave "planning team..").
+ */
+export function asClause(text: string): string {
+  return text.trim().replace(/[.\s]+$/, '');
+}
+
 function describeHit(h: FloodOverlayHit, names: Map<string, string>): string {
   const what = h.label ?? h.code ?? 'flood overlay';
-  return `${what}${h.code && h.label ? ` (${h.code})` : ''}, ${KIND_TEXT[h.kind]} in ${names.get(h.source) ?? h.source}${h.verified ? '' : ' (not verified)'}: ${h.response_path}`;
+  return `${what}${h.code && h.label ? ` (${h.code})` : ''}, ${KIND_TEXT[h.kind]} in ${names.get(h.source) ?? h.source}${h.verified ? '' : ' (not verified)'}: ${asClause(h.response_path)}`;
 }
 
 /** Decides `official_layer` for a subject in `state` (see the file comment). */
@@ -119,7 +128,7 @@ export function officialLayer(
       notes.push('The evidence-required control asks for flood information with a development application; it is a neutral trigger, not a flood severity, and does not raise the score.');
     }
   }
-  const evidence = [...otherHits.map((h) => describeHit(h, names)), ...other.map((o) => `${o.name} (${o.source}): ${o.finding}${o.response_path ? `; ${o.response_path}` : ''}`)];
+  const evidence = [...otherHits.map((h) => describeHit(h, names)), ...other.map((o) => `${o.name} (${o.source}): ${asClause(o.finding)}${o.response_path ? `; ${asClause(o.response_path)}` : ''}`)];
   if (value !== 'hit' && evidence.length > 0) {
     notes.push(`Mapped flood evidence intersects the address although no verified overlay covers it: ${evidence.join('; ')}.`);
   } else if (value === 'hit' && evidence.length > 0) {

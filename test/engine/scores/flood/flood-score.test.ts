@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { NearestDrainage } from '../../../../engine/hydro/hand-at-point.js';
 import type { FloodOverlayHit } from '../../../../engine/scores/flood/flood-overlays.js';
-import { FLOOD_WEIGHTS, indicativeFloodHeight, scoreFlood, studySubScore, terrainSubScore, waterSubScore, type FloodEvidence } from '../../../../engine/scores/flood/flood-score.js';
+import { FLOOD_WEIGHTS, indicativeFloodHeight, scoreFlood, studyLibraryCaveat, studySubScore, terrainSubScore, waterSubScore, type FloodEvidence } from '../../../../engine/scores/flood/flood-score.js';
 import { officialLayer, type OverlaySourceInfo } from '../../../../engine/scores/flood/official-layer.js';
 
 const drainage = (areaKm2: number): NearestDrainage => ({ lon: 145, lat: -37.8, elevation_m: 10, distance_m: 40, bearing_deg: 90, compass: 'E', contributing_area_km2: areaKm2, channel_source: 'modelled', catchment_truncated: false });
@@ -97,6 +97,31 @@ describe('the flood score formula', () => {
     const study = scoreFlood(evidence({ ...high, study: { depth_m: 0.2, source: 'bcc_study_01', resolution_m: 5 } }));
     expect(study.score).toBeGreaterThanOrEqual(60);
     expect(study.flood_depth).toEqual({ value_m: 0.2, aep: '1%', source: 'bcc_study_01', resolution_m: 5 });
+  });
+
+  it('lets a verified statewide miss lower the score without capping it (the overlay maps the 1 % AEP extent only)', () => {
+    // HAND 0 beside a stream 100 m away: terrain 100, water 100 exp(-100/150).
+    const w = waterSubScore(100, 'stream');
+    const miss = scoreFlood(evidence({ handM: 0 }));
+    const noSource = scoreFlood(evidence({ handM: 0, sources: [] }));
+    expect(miss.official_layer).toBe('checked_no_hit');
+    expect(noSource.official_layer).toBe('none');
+    expect(miss.score).toBeCloseTo(Math.round(((0.4 * 100 + 0.15 * w + 0.15 * 0) / 0.7) * 10) / 10, 5);
+    expect(noSource.score).toBeCloseTo(Math.round(((0.4 * 100 + 0.15 * w) / 0.55) * 10) / 10, 5);
+    expect(miss.score!).toBeLessThan(noSource.score!);
+    expect(miss.level).toBe('high');
+    expect(miss.method.floor).toBeNull();
+    expect(miss.components.official_overlay.caveat).toMatch(/does not cap it/);
+  });
+
+  it('says how many study depth rasters the library holds and where, never a fixed number', () => {
+    expect(studyLibraryCaveat({ depthRasters: 55, states: ['NSW', 'QLD'] })).toBe('No flood-study depth raster covers this address (the library holds 55 study depth rasters, in NSW and QLD; not national).');
+    expect(studyLibraryCaveat({ depthRasters: 1, states: ['QLD'] })).toBe('No flood-study depth raster covers this address (the library holds 1 study depth raster, in QLD; not national).');
+    expect(studyLibraryCaveat({ depthRasters: 3, states: ['NSW', 'QLD', 'VIC'] })).toMatch(/holds 3 study depth rasters, in NSW, QLD and VIC;/);
+    expect(studyLibraryCaveat({ depthRasters: 0, states: [] })).toBe('No flood-study depth raster covers this address (no flood study is held).');
+    expect(studyLibraryCaveat(undefined)).not.toMatch(/\d/);
+    const s = scoreFlood({ ...evidence(), studyLibrary: { depthRasters: 2, states: ['NSW', 'QLD'] } });
+    expect(s.components.study_depth.caveat).toBe(studyLibraryCaveat({ depthRasters: 2, states: ['NSW', 'QLD'] }));
   });
 
   it('treats the SA evidence-required control as neutral: official hit, score unchanged', () => {

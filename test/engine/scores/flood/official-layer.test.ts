@@ -87,6 +87,23 @@ describe('official_layer', () => {
     expect(miss.official_layer_note).toMatch(/not verified as score-bearing flood mapping; the absence of a hit proves nothing/);
   });
 
+  it('ends each sentence once when the catalogue\'s response paths are whole sentences (no "..")', () => {
+    // Catalogue response paths end with a full stop; the note joins them into its own sentences.
+    const vic = { ...VIC, response_path: 'Contact the council planning team.' };
+    const nsw = { ...NSW_UNVERIFIED, response_path: 'Ask the council for a section 10.7 certificate. ' };
+    const study = { source: 's', name: 'A study', finding: 'modelled 1 % AEP flood depth 0.40 m', response_path: 'Ask the council for flood information.' };
+    const notes = [
+      officialLayer('VIC', [vic], [hit(vic.source, 'VIC', 'flood_control', true, 'LSIO', 'Land Subject to Inundation Overlay', vic.response_path)], [study]).official_layer_note,
+      officialLayer('NSW', [nsw], [hit(nsw.source, 'NSW', 'flood_control', false, null, 'Flood Planning Area', nsw.response_path)], [study]).official_layer_note,
+    ];
+    expect(notes[0]).toBe(
+      'Mapped flood overlay covers the address: Land Subject to Inundation Overlay (LSIO), a flood control in Victorian planning overlays: Contact the council planning team. ' +
+        'Other mapped flood evidence: A study (s): modelled 1 % AEP flood depth 0.40 m; Ask the council for flood information.',
+    );
+    expect(notes[1]).toMatch(/: Ask the council for a section 10\.7 certificate; A study \(s\): modelled 1 % AEP flood depth 0\.40 m; Ask the council for flood information\. Overlay mapping held for NSW is not verified/);
+    for (const n of notes) expect(n).not.toContain('..');
+  });
+
   it('never reports a failed overlay lookup as a clear miss', () => {
     const r = officialLayer('VIC', [VIC], [], [], { lookupFailed: true });
     expect(r.official_layer).toBe('checked_partial_coverage');
