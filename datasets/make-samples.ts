@@ -16,16 +16,30 @@ export const SAMPLE_TIME = new Date('2026-11-01T00:00:00Z');
  * Which sandbox address each sample uses (by its note), what it keeps, and score fields it leaves out with
  * the reason (listed in the sample's `sample.omitted`).
  */
+const PREDATES_BAL = 'the canned bushfire screening contract predates the indicative BAL field (spec section 4); live responses carry it';
+
 const PLAN: { name: SampleName; note: RegExp; keep: 'full' | 'core' | string[]; omit?: Record<string, Record<string, string>> }[] = [
   { name: 'sample', note: /Land Subject to Inundation/, keep: 'full' },
   { name: 'core', note: /Land Subject to Inundation/, keep: 'core' },
   { name: 'walkability', note: /tram road/, keep: ['walkability'] },
   { name: 'flood', note: /modelled 1% AEP depth/, keep: ['flood'] },
   // Spec 4: the canned bushfire screening contract predates the indicative BAL field.
-  { name: 'bushfire', note: /bushland edge/, keep: ['bushfire'], omit: { bushfire: { indicative_bal: 'the canned bushfire screening contract predates the indicative BAL field (spec section 4); live responses carry it' } } },
+  { name: 'bushfire', note: /bushland edge/, keep: ['bushfire'], omit: { bushfire: { indicative_bal: PREDATES_BAL, 'delivery_contract.preliminary_bal': PREDATES_BAL } } },
   { name: 'context', note: /suburban block in Lyneham/, keep: ['heat_island', 'view_quality', 'solar'] },
   { name: 'contamination', note: /tram road/, keep: ['contamination'] },
 ];
+
+/** A deep copy of `value` without the fields at the dotted `paths` (e.g. `delivery_contract.preliminary_bal`). */
+function withoutPaths(value: unknown, paths: readonly string[]): unknown {
+  const copy = structuredClone(value) as Record<string, unknown>;
+  for (const path of paths) {
+    const keys = path.split('.');
+    let node: Record<string, unknown> | undefined = copy;
+    for (const k of keys.slice(0, -1)) node = node?.[k] as Record<string, unknown> | undefined;
+    if (node) delete node[keys[keys.length - 1]];
+  }
+  return copy;
+}
 
 /** Runs the engine on `dataDir` and writes the seven samples into `outDir`; returns the files written. */
 export async function makeSamples(dataDir: string, outDir: string): Promise<string[]> {
@@ -46,7 +60,7 @@ export async function makeSamples(dataDir: string, outDir: string): Promise<stri
         const payload = r.payload as { query: unknown; resolved: { address: string; point: unknown }; scores: Record<string, unknown>; meta: { attribution: unknown; api: unknown } };
         const scores = Object.fromEntries(Object.entries(payload.scores).map(([k, v]) => {
           const drop = p.omit?.[k];
-          return [k, drop ? Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([f]) => !(f in drop))) : v];
+          return [k, drop ? withoutPaths(v, Object.keys(drop)) : v];
         }));
         doc = { query: payload.query, resolved: { address: payload.resolved.address, point: payload.resolved.point }, scores, meta: { attribution: payload.meta.attribution, api: payload.meta.api } };
       }

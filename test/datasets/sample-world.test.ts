@@ -256,9 +256,9 @@ describe('the sample world', () => {
       expect([...reached.get('checked_clear')!].every((k) => k.endsWith('@complete'))).toBe(true);
       expect([...reached.get('not_assessed')!].some((k) => k.endsWith('@partial'))).toBe(true);
       expect([...reached.get('not_assessed')!].some((k) => k.endsWith('@none'))).toBe(true);
-      // `unavailable` needs a failed lookup (coverage.ts), never a healthy one: no lookup here failed. The
-      // mapping of a failure to `unavailable` is tested in test/engine/catalogue/catalogue.test.ts; the
-      // degraded-score path (a worker timeout) in test/engine/property/property.test.ts "degraded components".
+      // `unavailable` needs a failed lookup (coverage.ts), never a healthy one: no lookup here failed. It is
+      // reached from a real engine lookup on this world with a damaged raster in
+      // test/engine/property/property.test.ts ("a score whose own lookup fails outright is coverage unavailable").
     } finally {
       await engine.close();
     }

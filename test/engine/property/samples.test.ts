@@ -36,7 +36,10 @@ describe('canned samples', () => {
     // Spec 4: the canned bushfire screening contract predates the indicative BAL field, and says it left it out.
     const bushfire = (await readSample('bushfire')) as Doc;
     expect(bushfire.scores.bushfire.indicative_bal).toBeUndefined();
-    expect(Object.keys(bushfire.sample.omitted)).toEqual(['scores.bushfire.indicative_bal']);
+    // ...and the delivery contract's preliminary-BAL entry, which describes that field, goes with it.
+    expect(bushfire.scores.bushfire.delivery_contract.preliminary_bal).toBeUndefined();
+    expect(bushfire.scores.bushfire.delivery_contract.subject_identity).toBeDefined();
+    expect(Object.keys(bushfire.sample.omitted)).toEqual(['scores.bushfire.indicative_bal', 'scores.bushfire.delivery_contract.preliminary_bal']);
     expect(bushfire.scores.bushfire).toMatchObject({ official_zone_status: expect.any(String), coverage: expect.any(Object), delivery_contract: expect.any(Object), disclaimer: expect.any(String) });
     expect(typeof bushfire.scores.bushfire.score).toBe('number');
     expect(((await readSample('contamination')) as Doc).scores.contamination.epa_status).toBeDefined();
