@@ -3,7 +3,7 @@
  * radius r, and the local flat projection used for point-to-segment distances.
  */
 import type { BBox } from '../geo/bbox.js';
-import { metresPerDegree } from '../geo/distance.js';
+import { distanceMetres, metresPerDegree } from '../geo/distance.js';
 
 /** Relative slack added to search boxes so the mean-latitude distance never finds a point the box missed. */
 const BOX_SLACK = 1.01;
@@ -47,4 +47,22 @@ export function closestOnSegment(px: number, py: number, ax: number, ay: number,
   const x = ax + t * dx;
   const y = ay + t * dy;
   return { x, y, t, d2: (px - x) * (px - x) + (py - y) * (py - y) };
+}
+
+/**
+ * The `k` nearest items by growing a radius search: `within(r)` (sorted nearest first) from 100 m, times 2.5
+ * each round, until it returns k items or the radius reaches `maxDistance` or spans all of `extent` (the
+ * items' lon/lat extent), so the answer is exact. For indexes whose items have size (segments, polygons),
+ * where a flatbush box-distance kNN would rank by box, not by true distance.
+ */
+export function nearestByGrowingRadius<T>(lon: number, lat: number, k: number, maxDistance: number, extent: BBox, within: (radius: number) => T[]): T[] {
+  const [x0, y0, x1, y1] = extent;
+  const far = Math.max(distanceMetres(lon, lat, x0, y0), distanceMetres(lon, lat, x0, y1), distanceMetres(lon, lat, x1, y0), distanceMetres(lon, lat, x1, y1)) * 1.01 + 1;
+  const limit = Math.min(maxDistance, far);
+  let r = Math.min(limit, 100);
+  for (;;) {
+    const hits = within(r);
+    if (hits.length >= k || r >= limit) return hits.slice(0, k);
+    r = Math.min(limit, r * 2.5);
+  }
 }

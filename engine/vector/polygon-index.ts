@@ -11,7 +11,7 @@ import Flatbush from 'flatbush';
 import type { MultiPolygon, Polygon, Position } from 'geojson';
 import { invalidArgument } from '../errors.js';
 import { distanceMetres, metresPerDegree } from '../geo/distance.js';
-import { closestOnSegment, radiusBox, sortNeighbours, type Neighbour } from './metric-search.js';
+import { closestOnSegment, nearestByGrowingRadius, radiusBox, sortNeighbours, type Neighbour } from './metric-search.js';
 import type { BuildIndexOptions } from './point-index.js';
 import { pointInFlatPolygon } from './point-in-polygon.js';
 
@@ -186,22 +186,15 @@ export class PolygonIndex {
 
   /**
    * The `k` features nearest to (lon, lat), no farther than `maxDistance` metres: those containing the point
-   * first (distance 0), then by distance to their nearest edge, ties by id. The search radius grows from
-   * 100 m until k features are found or it spans the whole index, so the answer is exact, not box-based.
+   * first (distance 0), then by distance to their nearest edge, ties by id (exact: see
+   * {@link nearestByGrowingRadius}).
    */
   nearest(lon: number, lat: number, k = 1, maxDistance = Infinity): PolygonHit[] {
     if (!Number.isInteger(k) || k < 1) throw invalidArgument('k', `k must be a positive integer, got ${k}`);
     if (!(maxDistance >= 0)) throw invalidArgument('maxDistance', `maxDistance must be a non-negative number of metres, got ${maxDistance}`);
     if (this.count === 0) return [];
     const { minX, minY, maxX, maxY } = this.tree;
-    const far = Math.max(distanceMetres(lon, lat, minX, minY), distanceMetres(lon, lat, minX, maxY), distanceMetres(lon, lat, maxX, minY), distanceMetres(lon, lat, maxX, maxY)) * 1.01 + 1;
-    const limit = Math.min(maxDistance, far);
-    let r = Math.min(limit, 100);
-    for (;;) {
-      const hits = this.within(lon, lat, r);
-      if (hits.length >= k || r >= limit) return hits.slice(0, k);
-      r = Math.min(limit, r * 2.5);
-    }
+    return nearestByGrowingRadius(lon, lat, k, maxDistance, [minX, minY, maxX, maxY], (r) => this.within(lon, lat, r));
   }
 
   /** Feature `id` as a GeoJSON geometry (Polygon for one part, else MultiPolygon). */

@@ -6,7 +6,7 @@ import Flatbush from 'flatbush';
 import type { Geometry, Position } from 'geojson';
 import { invalidArgument } from '../errors.js';
 import { distanceMetres, metresPerDegree } from '../geo/distance.js';
-import { closestOnSegment, PLANAR_SLACK, radiusBox, type Neighbour } from './metric-search.js';
+import { closestOnSegment, nearestByGrowingRadius, PLANAR_SLACK, radiusBox, type Neighbour } from './metric-search.js';
 import type { BuildIndexOptions } from './point-index.js';
 
 /** The cloneable form of a {@link SegmentIndex}. */
@@ -157,14 +157,6 @@ export class SegmentIndex {
   nearestFeatures(lon: number, lat: number, k = 1, maxDistance = Infinity): SegmentHit[] {
     if (!Number.isInteger(k) || k < 1) throw invalidArgument('k', `k must be a positive integer, got ${k}`);
     if (this.count === 0) return [];
-    const [ex0, ey0, ex1, ey1] = this.extent;
-    const far = Math.max(distanceMetres(lon, lat, ex0, ey0), distanceMetres(lon, lat, ex0, ey1), distanceMetres(lon, lat, ex1, ey0), distanceMetres(lon, lat, ex1, ey1)) * 1.01 + 1;
-    const limit = Math.min(maxDistance, far);
-    let r = Math.min(limit, 100);
-    for (;;) {
-      const hits = this.featuresWithin(lon, lat, r);
-      if (hits.length >= k || r >= limit) return hits.slice(0, k);
-      r = Math.min(limit, r * 2.5);
-    }
+    return nearestByGrowingRadius(lon, lat, k, maxDistance, this.extent, (r) => this.featuresWithin(lon, lat, r));
   }
 }
