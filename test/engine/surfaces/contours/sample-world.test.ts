@@ -87,37 +87,21 @@ function expectLinesOf(layer: ContoursAvailable, file: string, lon: number, lat:
 }
 
 describe('surfaces.contours on the sample world: one source per address, the floor of spec §4', () => {
-  it('VIC inside the metro footprint: the Vicmap metro 1 m lines, 0.5 m raised to 1 m', async () => {
-    const { lon, lat } = sandboxIn('VIC');
-    const layer = await contoursAt(lon, lat);
-    expect(layer).toMatchObject({ source: 'sample_vic_contours_metro', source_name: 'Vicmap Elevation metro contours, 1 m', native_interval_m: 1, interval_m: 1, interval_source: 'raised_to_floor' });
-    expectWellFormed(layer, lon, lat);
-    expectLinesOf(layer, 'vic/contours-vicmap-metro-1m.geojson', lon, lat);
-  });
-
-  it('VIC outside the metro footprint: the Vicmap statewide 10 m lines, 0.5 m raised to 10 m', async () => {
+  // The three states that publish contour lines: the subject, the line dataset, and the floor 0.5 m rises to.
+  const LINE_CASES = [
+    { name: 'VIC inside the metro footprint: the Vicmap metro 1 m lines', at: () => sandboxIn('VIC'), source: 'sample_vic_contours_metro', source_name: 'Vicmap Elevation metro contours, 1 m', floor: 1, file: 'vic/contours-vicmap-metro-1m.geojson' },
     // East of the metro footprint (144.950-144.993 E) on the VIC tile; the statewide lines reach 145.019 E.
-    const lon = 145.005, lat = -37.755;
-    const layer = await contoursAt(lon, lat);
-    expect(layer).toMatchObject({ source: 'sample_vic_contours_statewide', source_name: 'Vicmap Elevation statewide contours, 10 m', native_interval_m: 10, interval_m: 10, interval_source: 'raised_to_floor' });
-    expectWellFormed(layer, lon, lat);
-    expectLinesOf(layer, 'vic/contours-vicmap-statewide-10m.geojson', lon, lat);
-  });
+    { name: 'VIC outside the metro footprint: the Vicmap statewide 10 m lines', at: () => ({ lon: 145.005, lat: -37.755 }), source: 'sample_vic_contours_statewide', source_name: 'Vicmap Elevation statewide contours, 10 m', floor: 10, file: 'vic/contours-vicmap-statewide-10m.geojson' },
+    { name: 'QLD: the state 1 m lines', at: () => sandboxIn('QLD'), source: 'sample_qld_contours', source_name: 'Queensland contours, 1 m', floor: 1, file: 'qld/contours-qld-1m.geojson' },
+    { name: 'TAS: the LIST 5 m lines', at: () => sandboxIn('TAS'), source: 'sample_tas_contours', source_name: 'LIST contours, 5 m', floor: 5, file: 'tas/contours-tas-5m.geojson' },
+  ];
 
-  it('QLD: the state 1 m lines, 0.5 m raised to 1 m', async () => {
-    const { lon, lat } = sandboxIn('QLD');
+  it.each(LINE_CASES)('$name, 0.5 m raised to $floor m', async ({ at, source, source_name, floor, file }) => {
+    const { lon, lat } = at();
     const layer = await contoursAt(lon, lat);
-    expect(layer).toMatchObject({ source: 'sample_qld_contours', source_name: 'Queensland contours, 1 m', native_interval_m: 1, interval_m: 1, interval_source: 'raised_to_floor' });
+    expect(layer).toMatchObject({ source, source_name, native_interval_m: floor, interval_m: floor, interval_source: 'raised_to_floor' });
     expectWellFormed(layer, lon, lat);
-    expectLinesOf(layer, 'qld/contours-qld-1m.geojson', lon, lat);
-  });
-
-  it('TAS: the LIST 5 m lines, 0.5 m raised to 5 m', async () => {
-    const { lon, lat } = sandboxIn('TAS');
-    const layer = await contoursAt(lon, lat);
-    expect(layer).toMatchObject({ source: 'sample_tas_contours', source_name: 'LIST contours, 5 m', native_interval_m: 5, interval_m: 5, interval_source: 'raised_to_floor' });
-    expectWellFormed(layer, lon, lat);
-    expectLinesOf(layer, 'tas/contours-tas-5m.geojson', lon, lat);
+    expectLinesOf(layer, file, lon, lat);
   });
 
   it('NSW: isolines of the national 5 m DEM, 0.5 m raised to 1 m, every vertex on its level of the DEM', async () => {
