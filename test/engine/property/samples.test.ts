@@ -38,7 +38,7 @@ describe('canned samples', () => {
     expect(bushfire.scores.bushfire.indicative_bal).toBeUndefined();
     // ...and the delivery contract's preliminary-BAL entry, which describes that field, goes with it.
     expect(bushfire.scores.bushfire.delivery_contract.preliminary_bal).toBeUndefined();
-    expect(bushfire.scores.bushfire.delivery_contract.subject_identity).toBeDefined();
+    expect(bushfire.scores.bushfire.delivery_contract.subject_identity).toMatchObject({ kind: 'resolved_address_on_parcel', resolved_address_on_parcel: true, address: bushfire.sample.address });
     expect(Object.keys(bushfire.sample.omitted)).toEqual(['scores.bushfire.indicative_bal', 'scores.bushfire.delivery_contract.preliminary_bal']);
     expect(bushfire.scores.bushfire).toMatchObject({ official_zone_status: expect.any(String), coverage: expect.any(Object), delivery_contract: expect.any(Object), disclaimer: expect.any(String) });
     expect(typeof bushfire.scores.bushfire.score).toBe('number');
