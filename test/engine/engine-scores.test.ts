@@ -1,22 +1,18 @@
 // engine.scores on the sample world: the context scores read only what the requested keys need, walkability
 // answers from the worker pool exactly as the in-process path would, and a subject in no held state gets
 // not-integrated inputs (coverage says so) instead of another state's layers.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultDataDir } from '../../datasets/sample-world.js';
-import { createEngine, type Engine } from '../../engine/engine.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../../engine/engine.js';
+import { useSampleEngine, type SandboxAddress } from '../helpers/sample-engine.js';
 
 type Score = Record<string, any>;
 
 let engine: Engine;
-let sandbox: { address: string; state: string; lat: number; lng: number }[];
+let sandbox: SandboxAddress[];
 
-beforeAll(async () => {
-  engine = await createEngine({ datasets: defaultDataDir(), threads: 1 });
-  sandbox = await engine.sandbox();
-}, 60_000);
-
-afterAll(async () => {
-  await engine?.close();
+const opened = useSampleEngine(1);
+beforeAll(() => {
+  ({ engine, sandbox } = opened);
 });
 
 describe('engine.scores', () => {

@@ -4,7 +4,7 @@
 import { copyFileSync, mkdirSync, readdirSync, symlinkSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020Module from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../../datasets/sample-world.js';
 import { createEngine, type Engine } from '../../../engine/engine.js';
 import { CORE_BLOCKS, type PropertyLicence } from '../../../engine/property/contract.js';
@@ -15,6 +15,7 @@ import { buildWalkabilityIndexes } from '../../../engine/scores/walkability/walk
 import { computeWalkability } from '../../../engine/scores/walkability/walkability-score.js';
 import { expectEngineError } from '../../helpers/expect-engine-error.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { useSampleEngine, type SandboxAddress } from '../../helpers/sample-engine.js';
 
 type Payload = Record<string, any>;
 
@@ -25,15 +26,11 @@ const validateFull = ajv.compile(PROPERTY_PAYLOAD_SCHEMA);
 const validateCore = ajv.compile(CORE_PAYLOAD_SCHEMA);
 
 let engine: Engine;
-let sandbox: { address: string; state: string; lat: number; lng: number; note: string }[];
+let sandbox: SandboxAddress[];
 
-beforeAll(async () => {
-  engine = await createEngine({ datasets: defaultDataDir(), threads: 2 });
-  sandbox = await engine.sandbox();
-}, 60_000);
-
-afterAll(async () => {
-  await engine?.close();
+const opened = useSampleEngine(2);
+beforeAll(() => {
+  ({ engine, sandbox } = opened);
 });
 
 /** engine.property with the payload typed loosely for assertions. */

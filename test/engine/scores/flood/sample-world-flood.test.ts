@@ -1,34 +1,31 @@
 // scores.flood on every sandbox address of the sample world, through the engine's real lookups (catalogue,
 // overlay polygons, study rasters, HAND): every closed official_layer value is reached, each address gets
 // the value its data determines, and the notes read as sentences.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../../../datasets/sample-world.js';
 import { heldExtent } from '../../../../engine/catalogue/coverage.js';
 import { openDataStore, type DataStore } from '../../../../engine/data/dataset-store.js';
-import { createEngine, type Engine } from '../../../../engine/engine.js';
+import type { Engine } from '../../../../engine/engine.js';
 import { studyLibraryOf } from '../../../../engine/property/inputs/domain-inputs.js';
 import type { FloodScore } from '../../../../engine/scores/flood/flood-score.js';
 import { OFFICIAL_LAYER_VALUES } from '../../../../engine/scores/flood/official-layer.js';
 import { classifyFloodOverlay } from '../../../../engine/scores/flood/overlay-codes.js';
+import { useSampleEngine, type SandboxAddress } from '../../../helpers/sample-engine.js';
 
 let engine: Engine;
 let store: DataStore;
-let sandbox: Awaited<ReturnType<Engine['sandbox']>>;
+let sandbox: SandboxAddress[];
 const flood = new Map<string, FloodScore>();
 
+const opened = useSampleEngine(1);
 beforeAll(async () => {
-  engine = await createEngine({ datasets: defaultDataDir(), threads: 1 });
+  ({ engine, sandbox } = opened);
   store = await openDataStore(defaultDataDir());
-  sandbox = await engine.sandbox();
   for (const s of sandbox) {
     const r = await engine.scores(s.lng, s.lat, { state: s.state, only: ['flood'] });
     flood.set(s.address, r.scores.flood as FloodScore);
   }
 }, 120_000);
-
-afterAll(async () => {
-  await engine?.close();
-});
 
 /** The flood overlay kinds of the held overlay features containing the address (from the data, not the engine's lookup). */
 function overlayKindsAt(s: (typeof sandbox)[number]): { source: string; kind: string; verified: boolean }[] {

@@ -3,27 +3,24 @@
 // floor of spec §4, so each reports its floor as `raised_to_floor`.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../../../datasets/sample-world.js';
-import { createEngine, type Engine } from '../../../../engine/engine.js';
+import type { Engine } from '../../../../engine/engine.js';
 import { getTransformer, LONLAT } from '../../../../engine/geo/crs.js';
 import { createWindow } from '../../../../engine/geo/window.js';
 import { openRaster } from '../../../../engine/raster/geotiff-reader.js';
 import { sampleAtLonLat } from '../../../../engine/scores/view-quality/grid-sample.js';
 import type { ContoursAvailable } from '../../../../engine/surfaces/contours/contours-layer.js';
 import { isMultipleOf } from '../../../../engine/surfaces/contours/interval.js';
+import { useSampleEngine, type SandboxAddress } from '../../../helpers/sample-engine.js';
 
 const world = defaultDataDir();
 let engine: Engine;
-let sandbox: { address: string; state: string; lat: number; lng: number }[];
+let sandbox: SandboxAddress[];
 
-beforeAll(async () => {
-  engine = await createEngine({ datasets: world, threads: 1 });
-  sandbox = await engine.sandbox();
-}, 60_000);
-
-afterAll(async () => {
-  await engine?.close();
+const opened = useSampleEngine(1);
+beforeAll(() => {
+  ({ engine, sandbox } = opened);
 });
 
 /** The first sandbox address of a state, as a point. */
