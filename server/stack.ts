@@ -59,7 +59,9 @@ export async function openStack(options: StackOptions): Promise<Stack> {
       await store.dropCachesExcept([layers, scores]);
       caches = { layers: store.cache(layers), scores: store.cache(scores) };
     }
-    const engine = await createEngine({ datasets: options.datasets, threads: options.threads, caches });
+    // The DA store lives in the same file as the keys and the meter: `propintel das import --db FILE` writes
+    // where the server reads, and the server sees an import at once.
+    const engine = await createEngine({ datasets: options.datasets, threads: options.threads, caches, daDatabase: options.db === ':memory:' ? undefined : options.db });
     return {
       engine,
       store,

@@ -10,7 +10,7 @@ import { EXIT_FAILURE, EXIT_OK, UsageError, type Command } from '../command.js';
 import { numberFlag, parseFlags } from '../args.js';
 
 const USAGE = [
-  'propintel keys create [--components all|LIST] [--geometry] [--quota N] [--period calendar|anchored]',
+  'propintel keys create [--components all|none|LIST] [--geometry] [--quota N] [--period calendar|anchored]',
   '                      [--effective-date YYYY-MM-DD] [--onboarding-until YYYY-MM-DD] [--label TEXT]',
   '                      [--da-daily-limit N] [--childcare-states LIST] [--childcare-expires YYYY-MM-DD]',
   '                      [--childcare-add-on NAME] [--db FILE]',
@@ -20,12 +20,15 @@ const USAGE = [
   '',
   'create prints a JSON object whose `key` field is the secret: it is shown once and stored only as a hash.',
   '',
-  '  --components all|LIST     blocks the key covers (default all): das, poi, planning, hazards, environment,',
-  '                            transport, utilities, administrative, public_housing, scores',
+  '  --components all|none|LIST blocks the key covers (default all): das, poi, planning, hazards, environment,',
+  '                            transport, utilities, administrative, public_housing, scores; none for a key',
+  '                            with only the DA listing (with --da-daily-limit)',
   '  --geometry                the geometry licence (geometry, surfaces, parcel boundary)',
   '  --quota N                 unique addresses per billing period (default 1000)',
   '  --period KIND             calendar (YYYYMM, default) or anchored to --effective-date (YYYYMMDD)',
   '  --onboarding-until DATE   nothing is metered through the end of that day (Australia/Melbourne)',
+  '  --da-daily-limit N        the DA listing (/v1/das and friends) with N requests a day (Australia/Melbourne);',
+  '                            without it the key has no DA listing (Starter plan: 1000)',
   `  --db FILE                 the store (default $PROPINTEL_DB or ${defaultStorePath()})`,
 ].join('\n');
 
@@ -68,7 +71,7 @@ export const keysCommand: Command = {
           if (rest.length) throw new UsageError(`keys create takes no positional arguments, got ${rest.join(' ')}`);
           const spec: KeySpec = {
             label: values.label ?? null,
-            components: values.components === undefined || values.components === 'all' ? 'all' : list(values.components),
+            components: values.components === undefined || values.components === 'all' ? 'all' : values.components === 'none' ? 'none' : list(values.components),
             geometry: !!values.geometry,
             quota: values.quota === undefined ? undefined : numberFlag('quota', values.quota, 0, { min: 0, integer: true }),
             period: values.period as KeySpec['period'],

@@ -31,7 +31,7 @@ import { TILES, tileById, type TileSpec } from './tiles.js';
 import { FileWriter, type WrittenFile } from './writer.js';
 
 /** Bumped whenever the generator's output changes, so a stale sample world is regenerated. */
-export const GENERATOR_VERSION = '4';
+export const GENERATOR_VERSION = '5';
 /** The seed `npm start` and the tests use. */
 export const DEFAULT_SEED = 20261101;
 

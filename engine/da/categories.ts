@@ -17,3 +17,36 @@ export type ChildcareStage = (typeof CHILDCARE_STAGES)[number];
 /** Childcare works types (DESIGN.md). */
 export const CHILDCARE_WORKS_TYPES = ['new_centre', 'extension', 'change_of_use', 'alterations', 'other'] as const;
 export type ChildcareWorksType = (typeof CHILDCARE_WORKS_TYPES)[number];
+
+/** Display names of the categories (the original service's filter accepts these as well as the slugs). */
+export const CATEGORY_NAMES: Record<DaCategory, string> = {
+  new_dwelling: 'New Dwelling',
+  dual_occupancy: 'Dual Occupancy',
+  multi_unit_residential: 'Multi-Unit Residential',
+  alterations_additions: 'Renovation / Extension',
+  secondary_dwelling: 'Granny Flat / Secondary Dwelling',
+  subdivision: 'Subdivision',
+  demolition: 'Demolition',
+  swimming_pool: 'Swimming Pool / Spa',
+  tree_works: 'Tree Works',
+  signage: 'Signage',
+  change_of_use: 'Change of Use',
+  commercial: 'Commercial',
+  retail: 'Retail',
+  industrial: 'Industrial',
+  mixed_use: 'Mixed Use',
+  childcare: 'Childcare',
+  education: 'Education',
+  health_medical: 'Health / Medical',
+  tourism_hospitality: 'Tourism / Hospitality',
+  community_infrastructure: 'Community / Infrastructure',
+  other: 'Other',
+};
+
+const fold = (s: string) => s.trim().toLowerCase().replace(/\s*\/\s*/g, '/').replace(/[\s_-]+/g, ' ');
+const BY_TEXT = new Map<string, DaCategory>(DA_CATEGORIES.flatMap((c) => [[fold(c), c], [fold(CATEGORY_NAMES[c]), c]]));
+
+/** The category a slug or display name names (case and spacing ignored), or null. */
+export function categoryOf(text: string): DaCategory | null {
+  return BY_TEXT.get(fold(text)) ?? null;
+}

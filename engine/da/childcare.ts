@@ -1,21 +1,13 @@
 /**
- * Childcare pipeline fields from council text: the stage from each council's status vocabulary, the works
- * type and the number of places from the description.
+ * Childcare pipeline fields from council text: the stage from each council's status vocabulary (the one
+ * status rule table, status-rules.ts), the works type and the number of places from the description.
  */
 import type { ChildcareStage, ChildcareWorksType } from './categories.js';
-
-const STAGES: [ChildcareStage, RegExp][] = [
-  ['withdrawn', /withdrawn/],
-  ['refused', /refus|rejected/],
-  ['approved', /approved|granted|permit issued|deferred commencement/],
-  ['advertised', /advertis|exhibition|notification|notice/],
-  ['under_assessment', /assessment|in progress|received|lodged|verified|further information|information request|deferred|reconsideration|pending/],
-];
+import { classifyStatus } from './status-rules.js';
 
 /** The pipeline stage of a council status (an unrecognised status is `unknown`, e.g. Lapsed). */
 export function childcarePipelineStage(status: string): ChildcareStage {
-  const s = status.toLowerCase();
-  return STAGES.find(([, re]) => re.test(s))?.[0] ?? 'unknown';
+  return classifyStatus(status).stage;
 }
 
 /** The works type of a childcare proposal. */

@@ -1,114 +1,326 @@
 /**
- * The DA store: SQLite (better-sqlite3, WAL) holds the records; an rbush index in memory follows every upsert
- * so radius queries stay under a millisecond. The property payload and the DA listing API read this one store.
+ * The DA store: one SQLite database (better-sqlite3, WAL) holds the records, their filter indexes and two
+ * summary tables (da-schema.ts); a radius index in memory (da-spatial.ts) answers distance queries. The
+ * property payload's DA block, the DA listing and (later) the childcare feed, SQL and webhooks read this one
+ * store. It is sized for the original service's scale (about 767,000 records from 330 councils): filters
+ * run on indexes, counts come from a summary table or an index, and opening a large store reads the radius
+ * index's persisted snapshot instead of every row.
+ *
+ * Several processes may share the file (the server, and `propintel das import` run beside it). Every write
+ * runs in an IMMEDIATE transaction and numbers the rows it writes with a store-wide sequence (`seq`); a
+ * reader checks SQLite's `data_version` before each query and, when another connection has committed,
+ * pulls the rows written since into its radius index, so an import is visible at once.
  */
 import { booleanPointInPolygon } from '@turf/turf';
 import Database from 'better-sqlite3';
 import type { MultiPolygon, Polygon } from 'geojson';
-import type { StateCode } from '../catalogue/states.js';
-import type { DataStore } from '../data/dataset-store.js';
+import { STATES, type StateCode } from '../catalogue/states.js';
 import { EngineError } from '../errors.js';
 import { distanceMetres } from '../geo/distance.js';
-import { MutablePointIndex } from '../vector/mutable-point-index.js';
 import { DA_CATEGORIES, type DaCategory } from './categories.js';
-import { daRecordsFromRows, type DaRecord } from './da-record.js';
+import { daListingItem, parseDaRows, type DaDraft, type DaRecord } from './da-record.js';
+import { CONTENT_COLUMNS, DA_DDL, DA_DERIVATION_VERSION, DA_SCHEMA_VERSION, dropLegacyLayout, recordOfRow, rowValues, SEEN_COLUMNS, suburbKey, type DaRow } from './da-schema.js';
+import { dayNumber, DaSpatialIndex, type SpatialEntry, type SpatialHit, type SpatialSnapshot } from './da-spatial.js';
+import { STATUS_GROUPS, type StatusGroup } from './status-rules.js';
 
-/** Filters of {@link DaStore.list}. */
+/** Filters of {@link DaStore.list} and {@link DaStore.count}; all optional, combined with AND. */
 export interface DaFilter {
   state?: StateCode;
+  /** Council name, exact (case ignored). */
   council?: string;
+  /** The primary category (the one /categories counts). */
   category?: DaCategory;
+  /** Suburb name, exact (case and spacing ignored). */
   suburb?: string;
   postcode?: string;
-  /** YYYY-MM-DD, inclusive. */
-  lodgedFrom?: string;
-  lodgedTo?: string;
-  status?: string;
-  residential?: boolean;
-  /** Default 100. */
-  limit?: number;
-  /** The `next` of a previous page. */
-  cursor?: string;
+  /** Lodged on or after, YYYY-MM-DD. */
+  since?: string;
+  /** Lodged on or before, YYYY-MM-DD. */
+  until?: string;
+  status_group?: StatusGroup;
+  is_residential?: boolean;
 }
 
-const SCHEMA_VERSION = 1;
+/** Filters of a radius query. */
+export interface DaNearbyFilter {
+  category?: DaCategory;
+  since?: string;
+  until?: string;
+  status_group?: StatusGroup;
+}
+
+/** Which page of a list: by position (`offset`) or after a record (keyset, `after`). */
+export interface DaPageRequest {
+  /** Records per page. */
+  limit: number;
+  /** Records to skip (ignored when `after` is given). */
+  offset?: number;
+  /** Continue after this record of the listing order (lodgement date descending, then id descending). */
+  after?: { lodged: string; id: number };
+}
+
+/** What one upsert did to one record. */
+export type UpsertOutcome = 'added' | 'changed' | 'refreshed' | 'unchanged';
+
+/** The result of {@link DaStore.upsert}. */
+export interface UpsertResult {
+  added: number;
+  /** Content changed (status, dates, description, coordinates, ...). */
+  changed: number;
+  /** Only when it was seen changed (`date_fetched`, `observed_at`). */
+  refreshed: number;
+  unchanged: number;
+  /** Per input record, in input order: the id it has in the store and what happened. */
+  outcomes: { id: number; outcome: UpsertOutcome; previous?: DaRecord }[];
+}
+
+/** A council as /councils reports it. */
+export interface CouncilSummary {
+  name: string;
+  state: StateCode;
+  count: number;
+  /** The latest `date_fetched` of its records. */
+  last_updated: string;
+  geocoded: number;
+  status_present: number;
+}
+
+/** Options of {@link DaStore.open}. */
+export interface DaStoreOptions {
+  /**
+   * Rebuild the radius snapshot once this many records changed since it was taken (default 50,000, or a
+   * tenth of the snapshot when larger).
+   */
+  snapshotDelta?: number;
+}
+
+const FACET_FILTERS: ReadonlySet<keyof DaFilter> = new Set(['state', 'category', 'status_group', 'is_residential']);
+const ORDER = 'ORDER BY lodgement_date DESC, id DESC';
+const CATEGORY_INDEX = new Map<string, number>(DA_CATEGORIES.map((c, i) => [c, i]));
+const GROUP_INDEX = new Map<string, number>(STATUS_GROUPS.map((g, i) => [g, i]));
+
+function where(f: DaFilter): { sql: string; params: unknown[] } {
+  const c: string[] = [];
+  const p: unknown[] = [];
+  if (f.state !== undefined) c.push('state = ?'), p.push(f.state);
+  if (f.council !== undefined) c.push('council_name = ?'), p.push(f.council.trim());
+  if (f.category !== undefined) c.push('trade_category = ?'), p.push(f.category);
+  if (f.suburb !== undefined) c.push('suburb_key = ?'), p.push(suburbKey(f.suburb));
+  if (f.postcode !== undefined) c.push('address_postcode = ?'), p.push(f.postcode);
+  if (f.since !== undefined) c.push('lodgement_date >= ?'), p.push(f.since);
+  if (f.until !== undefined) c.push('lodgement_date <= ?'), p.push(f.until);
+  if (f.status_group !== undefined) c.push('status_group = ?'), p.push(f.status_group);
+  if (f.is_residential !== undefined) c.push('is_residential = ?'), p.push(f.is_residential ? 1 : 0);
+  return { sql: c.length ? `WHERE ${c.join(' AND ')}` : '', params: p };
+}
+
+const entryOf = (id: number, lng: number | null, lat: number | null, lodged: string, category: string, group: string): SpatialEntry | null =>
+  lng === null || lat === null ? null : { id, lon: lng, lat, lodged: dayNumber(lodged), category: CATEGORY_INDEX.get(category) ?? CATEGORY_INDEX.get('other')!, group: GROUP_INDEX.get(group) ?? GROUP_INDEX.get('other')! };
+
+const copyBuffer = (b: Buffer): ArrayBuffer => {
+  const out = new ArrayBuffer(b.byteLength);
+  new Uint8Array(out).set(b);
+  return out;
+};
 
 /** The DA store. */
 export class DaStore {
-  private readonly records = new Map<number, DaRecord>();
-  private readonly index = new MutablePointIndex();
-  private revisionCount = 0;
+  private readonly spatial = new DaSpatialIndex();
+  private readonly statements = new Map<string, Database.Statement>();
+  private readonly counts = new Map<string, number>();
+  private readonly memory: boolean;
+  /** The last sequence number this instance has incorporated. */
+  private seq = 0;
+  private snapshotSeq = -1;
+  private dataVersion = -1;
+  private spatialStale = false;
 
-  private constructor(private readonly db: Database.Database) {
-    for (const row of db.prepare('SELECT json FROM das').iterate() as Iterable<{ json: string }>) {
-      const r = JSON.parse(row.json) as DaRecord;
-      this.records.set(r.id, r);
-    }
-    this.index.load([...this.records.values()].map((r) => ({ id: r.id, lon: r.lng, lat: r.lat })));
+  private constructor(private readonly db: Database.Database, readonly path: string, private readonly options: DaStoreOptions) {
+    this.memory = path === ':memory:' || path === '';
+    this.seq = this.readSeq();
+    this.dataVersion = this.stmt('PRAGMA data_version').pluck().get() as number;
+    this.loadSpatial();
   }
 
-  /** Opens (creating when absent) a store file, or ':memory:'. */
-  static open(path: string): DaStore {
+  /** Opens (creating when absent) a store file, or ':memory:'. The file may also hold other tables (the server's). */
+  static open(path: string, options: DaStoreOptions = {}): DaStore {
     let db: Database.Database;
     try {
       db = new Database(path);
     } catch (err) {
       throw new EngineError('UNAVAILABLE', `the DA store ${path} could not be opened: ${(err as Error).message}`, { component: 'development_applications', file: path });
     }
-    if (path !== ':memory:') db.pragma('journal_mode = WAL');
-    db.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-      CREATE TABLE IF NOT EXISTS das (id INTEGER PRIMARY KEY, state TEXT NOT NULL, council TEXT NOT NULL, category TEXT NOT NULL,
-        lodged TEXT NOT NULL, last_fetched_at TEXT NOT NULL, lon REAL NOT NULL, lat REAL NOT NULL, json TEXT NOT NULL);
-      CREATE INDEX IF NOT EXISTS das_council ON das (state, council);
-      CREATE INDEX IF NOT EXISTS das_lodged ON das (lodged);`);
-    const v = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
-    if (!v) db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
-    else if (Number(v.value) !== SCHEMA_VERSION) throw new EngineError('UNSUPPORTED', `the DA store ${path} has schema version ${v.value}; this engine reads ${SCHEMA_VERSION}`, { file: path });
-    return new DaStore(db);
+    try {
+      if (path !== ':memory:') db.pragma('journal_mode = WAL');
+      db.pragma('busy_timeout = 5000');
+      db.pragma('synchronous = NORMAL');
+      // A page cache of 64 MB and reads through mmap: list pages touch a few index pages and 100 rows.
+      db.pragma('cache_size = -65536');
+      if (path !== ':memory:') db.pragma('mmap_size = 1073741824');
+      const version = (() => {
+        try {
+          return db.prepare("SELECT value FROM das_meta WHERE key = 'schema_version'").pluck().get() as string | undefined;
+        } catch {
+          return undefined;
+        }
+      })();
+      if (version !== undefined && Number(version) !== DA_SCHEMA_VERSION) {
+        throw new EngineError('UNSUPPORTED', `the DA store ${path} has schema version ${version}; this engine reads ${DA_SCHEMA_VERSION}`, { file: path });
+      }
+      // Version 1 kept records as JSON in a table of the same name; its records reload from the datasets.
+      if (version === undefined) dropLegacyLayout(db);
+      db.exec(DA_DDL);
+      db.prepare("INSERT OR IGNORE INTO das_meta (key, value) VALUES ('schema_version', ?), ('seq', '0'), ('derivation_version', ?)").run(String(DA_SCHEMA_VERSION), String(DA_DERIVATION_VERSION));
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    const store = new DaStore(db, path, options);
+    store.rederiveIfStale();
+    return store;
   }
 
   /** Number of records. */
   get size(): number {
-    return this.records.size;
+    return this.stmt('SELECT coalesce(sum(n), 0) FROM das_counts').pluck().get() as number;
   }
 
   /**
-   * Increases with every upsert. DA lookups are never cached (spec 2.8), so anything that holds a response
-   * containing DAs (the server's response cache) keys on this and drops what an upsert made stale.
+   * The store's change sequence: it increases with every record written, by this process or another one
+   * sharing the file. DA lookups are never cached (property spec 2.8), so anything holding a response that
+   * contains DAs (the server's response cache) keys on it.
    */
   get revision(): number {
-    return this.revisionCount;
+    this.refresh();
+    return this.seq;
   }
 
-  /** Inserts or replaces records in one transaction; the in-memory index follows. */
-  upsert(records: readonly DaRecord[]): { inserted: number; updated: number } {
-    const stmt = this.db.prepare(`INSERT INTO das (id, state, council, category, lodged, last_fetched_at, lon, lat, json) VALUES (@id, @state, @council, @category, @lodged, @last_fetched_at, @lng, @lat, @json)
-      ON CONFLICT(id) DO UPDATE SET state = excluded.state, council = excluded.council, category = excluded.category, lodged = excluded.lodged,
-        last_fetched_at = excluded.last_fetched_at, lon = excluded.lon, lat = excluded.lat, json = excluded.json`);
-    let inserted = 0, updated = 0;
-    this.db.transaction(() => {
-      for (const r of records) {
-        if (this.records.has(r.id)) updated++;
-        else inserted++;
-        stmt.run({ ...r, json: JSON.stringify(r) });
+  /**
+   * Inserts or updates records in one transaction, matched on (council, council reference). A new record
+   * keeps the `id` it asks for when that id is free, else gets the next one. A record whose content is the
+   * same is left alone (`unchanged`); one that differs only in when it was seen is `refreshed`.
+   */
+  upsert(drafts: readonly DaDraft[]): UpsertResult {
+    this.refresh();
+    const byKey = this.stmt('SELECT * FROM das WHERE council_name = ? AND council_reference = ?');
+    const idTaken = this.stmt('SELECT 1 FROM das WHERE id = ?').pluck();
+    const cols = CONTENT_COLUMNS.join(', ');
+    const insert = this.stmt(`INSERT INTO das (id, ${cols}, seq) VALUES (@id, ${CONTENT_COLUMNS.map((c) => `@${c}`).join(', ')}, @seq)`);
+    const update = this.stmt(`UPDATE das SET ${CONTENT_COLUMNS.map((c) => `${c} = @${c}`).join(', ')}, seq = @seq WHERE id = @id`);
+    const result: UpsertResult = { added: 0, changed: 0, refreshed: 0, unchanged: 0, outcomes: [] };
+    const written: { id: number; values: ReturnType<typeof rowValues> }[] = [];
+    let startSeq = 0;
+    const run = this.db.transaction(() => {
+      startSeq = this.readSeq();
+      let seq = startSeq;
+      const counts = new Map<string, number>();
+      const councils = new Map<string, { state: string; name: string; n: number; geocoded: number; status: number; last: string }>();
+      const contribute = (v: Pick<DaRow, 'state' | 'trade_category' | 'status_group' | 'is_residential' | 'council_name' | 'latitude' | 'status' | 'date_fetched'>, sign: 1 | -1) => {
+        const k = `${v.state}\u0000${v.trade_category}\u0000${v.status_group}\u0000${v.is_residential}`;
+        counts.set(k, (counts.get(k) ?? 0) + sign);
+        const ck = `${v.state}\u0000${v.council_name.toLowerCase()}`;
+        let c = councils.get(ck);
+        if (!c) councils.set(ck, (c = { state: v.state, name: v.council_name, n: 0, geocoded: 0, status: 0, last: '' }));
+        c.n += sign;
+        if (v.latitude !== null) c.geocoded += sign;
+        if (v.status) c.status += sign;
+        if (sign > 0 && v.date_fetched > c.last) c.last = v.date_fetched;
+      };
+      for (const d of drafts) {
+        const values = rowValues(d);
+        const old = byKey.get(d.council, d.ref) as DaRow | undefined;
+        if (old) {
+          let content = false, seen = false;
+          for (const c of CONTENT_COLUMNS) {
+            if (old[c] === values[c]) continue;
+            if (SEEN_COLUMNS.has(c)) seen = true;
+            else content = true;
+          }
+          if (!content && !seen) {
+            result.unchanged++;
+            result.outcomes.push({ id: old.id, outcome: 'unchanged' });
+            continue;
+          }
+          // The council's own spelling of its name stays as first stored (names match without case).
+          values.council_name = old.council_name;
+          update.run({ ...values, id: old.id, seq: ++seq });
+          contribute(old, -1);
+          contribute(values as DaRow, 1);
+          const outcome: UpsertOutcome = content ? 'changed' : 'refreshed';
+          result[outcome]++;
+          result.outcomes.push({ id: old.id, outcome, previous: recordOfRow(old) });
+          written.push({ id: old.id, values });
+        } else {
+          const wanted = d.id !== null && !idTaken.get(d.id) ? d.id : null;
+          const id = Number(insert.run({ ...values, id: wanted, seq: ++seq }).lastInsertRowid);
+          contribute(values as DaRow, 1);
+          result.added++;
+          result.outcomes.push({ id, outcome: 'added' });
+          written.push({ id, values });
+        }
       }
-    })();
-    for (const r of records) this.records.set(r.id, r);
-    if (records.length) this.revisionCount++;
-    this.index.load(records.map((r) => ({ id: r.id, lon: r.lng, lat: r.lat })));
-    return { inserted, updated };
+      const addCount = this.stmt(`INSERT INTO das_counts (state, trade_category, status_group, is_residential, n) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT DO UPDATE SET n = n + excluded.n`);
+      for (const [k, n] of counts) if (n) addCount.run(...k.split('\u0000').map((v, i) => (i === 3 ? Number(v) : v)), n);
+      const addCouncil = this.stmt(`INSERT INTO das_councils (state, council_name, n, geocoded, status_present, last_updated) VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT DO UPDATE SET n = n + excluded.n, geocoded = geocoded + excluded.geocoded, status_present = status_present + excluded.status_present,
+        last_updated = max(last_updated, excluded.last_updated)`);
+      for (const c of councils.values()) addCouncil.run(c.state, c.name, c.n, c.geocoded, c.status, c.last);
+      this.stmt("UPDATE das_meta SET value = ? WHERE key = 'seq'").run(String(seq));
+      return seq;
+    });
+    const endSeq = run.immediate();
+    // Rows another process committed between this instance's last look and this transaction come first.
+    if (startSeq > this.seq) this.pullDelta(this.seq, startSeq);
+    for (const w of written) this.spatial.set(w.id, entryOf(w.id, w.values.longitude as number | null, w.values.latitude as number | null, w.values.lodgement_date as string, w.values.trade_category as string, w.values.status_group as string));
+    this.seq = endSeq;
+    this.counts.clear();
+    this.checkDelta();
+    return result;
   }
 
   /** The record with `id`. */
   get(id: number): DaRecord | undefined {
-    return this.records.get(id);
+    const row = this.stmt('SELECT * FROM das WHERE id = ?').get(id) as DaRow | undefined;
+    return row ? recordOfRow(row) : undefined;
+  }
+
+  /** The records with `ids`, in that order (ids not found are left out). */
+  getMany(ids: readonly number[]): DaRecord[] {
+    if (!ids.length) return [];
+    const rows = this.stmt('SELECT * FROM das WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as DaRow[];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const out: DaRecord[] = [];
+    for (const id of ids) {
+      const r = byId.get(id);
+      if (r) out.push(recordOfRow(r));
+    }
+    return out;
+  }
+
+  /**
+   * Geocoded records within `radiusM` metres matching `filter`, nearest first (ties by id), as hits with
+   * their distance: the caller fetches only the records of the page it shows.
+   */
+  nearbyHits(lon: number, lat: number, radiusM: number, filter: DaNearbyFilter = {}): SpatialHit[] {
+    this.refresh();
+    if (this.spatialStale) this.rebuildSpatial();
+    const category = filter.category === undefined ? -1 : CATEGORY_INDEX.get(filter.category)!;
+    const group = filter.status_group === undefined ? -1 : GROUP_INDEX.get(filter.status_group)!;
+    const since = filter.since === undefined ? 0 : dayNumber(filter.since);
+    const until = filter.until === undefined ? 99_999_999 : dayNumber(filter.until);
+    const hits = this.spatial.within(lon, lat, radiusM);
+    const kept = category < 0 && group < 0 && !since && until === 99_999_999 ? hits : hits.filter((h) => (category < 0 || h.category === category) && (group < 0 || h.group === group) && h.lodged >= since && h.lodged <= until);
+    return kept.sort((a, b) => a.distance - b.distance || a.id - b.id);
   }
 
   /** Records within `radiusM` metres: most recently lodged first (default) or nearest first. */
   nearby(lon: number, lat: number, radiusM: number, options: { orderBy?: 'lodged_desc' | 'distance'; limit?: number } = {}): { record: DaRecord; distanceM: number }[] {
-    const hits = this.index.within(lon, lat, radiusM).map((n) => ({ record: this.records.get(n.id)!, distanceM: n.distance }));
-    if ((options.orderBy ?? 'lodged_desc') === 'lodged_desc') hits.sort((a, b) => b.record.lodged.localeCompare(a.record.lodged) || a.distanceM - b.distanceM || a.record.id - b.record.id);
-    return options.limit !== undefined ? hits.slice(0, options.limit) : hits;
+    const hits = this.nearbyHits(lon, lat, radiusM);
+    if ((options.orderBy ?? 'lodged_desc') === 'lodged_desc') hits.sort((a, b) => b.lodged - a.lodged || a.distance - b.distance || a.id - b.id);
+    const chosen = options.limit !== undefined ? hits.slice(0, options.limit) : hits;
+    const records = new Map(this.getMany(chosen.map((h) => h.id)).map((r) => [r.id, r]));
+    return chosen.filter((h) => records.has(h.id)).map((h) => ({ record: records.get(h.id)!, distanceM: h.distance }));
   }
 
   /** Records inside a polygon (lon/lat), e.g. a parcel. */
@@ -120,59 +332,217 @@ export class DaStore {
       cy += y / ring.length;
     }
     const reach = Math.max(...ring.map(([x, y]) => distanceMetres(cx, cy, x, y)));
-    return this.index.within(cx, cy, reach + 1).map((n) => this.records.get(n.id)!).filter((r) => booleanPointInPolygon([r.lng, r.lat], polygon));
+    return this.getMany(this.nearbyHits(cx, cy, reach + 1).map((h) => h.id)).filter((r) => booleanPointInPolygon([r.lng!, r.lat!], polygon));
   }
 
-  /** A page of records matching `filter`, most recently lodged first. */
-  list(filter: DaFilter = {}): { records: DaRecord[]; next: string | null } {
-    const limit = filter.limit ?? 100;
-    const offset = filter.cursor ? Number(Buffer.from(filter.cursor, 'base64url').toString()) : 0;
-    if (!Number.isInteger(offset) || offset < 0) throw new EngineError('INVALID_ARGUMENT', `cursor ${JSON.stringify(filter.cursor)} is not a cursor this store issued`, { parameter: 'cursor' });
-    const all = this.matching(filter).sort((a, b) => b.lodged.localeCompare(a.lodged) || b.id - a.id);
-    const page = all.slice(offset, offset + limit);
-    return { records: page, next: offset + limit < all.length ? Buffer.from(String(offset + limit)).toString('base64url') : null };
+  /** A page of records matching `filter`, newest lodged first, ties by id (highest first). */
+  list(filter: DaFilter, page: DaPageRequest): DaRecord[] {
+    const w = where(filter);
+    const limit = Math.max(0, Math.floor(page.limit));
+    let rows: DaRow[];
+    if (page.after) {
+      const sql = `SELECT * FROM das ${w.sql ? `${w.sql} AND` : 'WHERE'} (lodgement_date, id) < (?, ?) ${ORDER} LIMIT ?`;
+      rows = this.stmt(sql).all(...w.params, page.after.lodged, page.after.id, limit) as DaRow[];
+    } else if (page.offset) {
+      // The skipped entries are stepped over in an index that also holds the filter columns, never as rows.
+      const sql = `SELECT * FROM das WHERE id IN (SELECT id FROM das ${w.sql} ${ORDER} LIMIT ? OFFSET ?) ${ORDER}`;
+      rows = this.stmt(sql).all(...w.params, limit, page.offset) as DaRow[];
+    } else {
+      rows = this.stmt(`SELECT * FROM das ${w.sql} ${ORDER} LIMIT ?`).all(...w.params, limit) as DaRow[];
+    }
+    return rows.map(recordOfRow);
   }
 
-  /** Counts per category of records matching `filter` (every category present, zero when none). */
-  categoryCounts(filter: DaFilter = {}): Record<DaCategory, number> {
+  /** The number of records matching `filter`. */
+  count(filter: DaFilter): number {
+    this.refresh();
+    const keys = (Object.keys(filter) as (keyof DaFilter)[]).filter((k) => filter[k] !== undefined);
+    if (keys.every((k) => FACET_FILTERS.has(k))) {
+      const w = where(filter);
+      return this.stmt(`SELECT coalesce(sum(n), 0) FROM das_counts ${w.sql}`).pluck().get(...w.params) as number;
+    }
+    const key = JSON.stringify(keys.sort().map((k) => [k, filter[k]]));
+    let n = this.counts.get(key);
+    if (n === undefined) {
+      const w = where(filter);
+      n = this.stmt(`SELECT count(*) FROM das ${w.sql}`).pluck().get(...w.params) as number;
+      if (this.counts.size >= 5000) this.counts.clear();
+      this.counts.set(key, n);
+    }
+    return n;
+  }
+
+  /** Records per primary category (every category present, zero when none), optionally in one state. */
+  categoryCounts(filter: { state?: StateCode } = {}): Record<DaCategory, number> {
     const out = Object.fromEntries(DA_CATEGORIES.map((c) => [c, 0])) as Record<DaCategory, number>;
-    for (const r of this.matching(filter)) out[r.category]++;
+    const w = where(filter);
+    for (const r of this.stmt(`SELECT trade_category AS c, sum(n) AS n FROM das_counts ${w.sql} GROUP BY trade_category`).all(...w.params) as { c: DaCategory; n: number }[]) {
+      if (r.c in out) out[r.c] += r.n;
+    }
     return out;
   }
 
-  /** The councils tracked, with record counts and their latest fetch. */
-  councils(): { council: string; state: StateCode; count: number; latest_fetched_at: string }[] {
-    const m = new Map<string, { council: string; state: StateCode; count: number; latest_fetched_at: string }>();
-    for (const r of this.records.values()) {
-      const k = `${r.state}/${r.council}`;
-      const c = m.get(k) ?? { council: r.council, state: r.state, count: 0, latest_fetched_at: r.last_fetched_at };
-      c.count++;
-      if (r.last_fetched_at > c.latest_fetched_at) c.latest_fetched_at = r.last_fetched_at;
-      m.set(k, c);
+  /** Records per state, status group and residential flag (for /stats). */
+  facetCounts(): { by_state: Record<string, number>; by_status_group: Record<string, number>; residential: number } {
+    const by_state = Object.fromEntries(STATES.map((s) => [s, 0]));
+    const by_status_group = Object.fromEntries(STATUS_GROUPS.map((g) => [g, 0]));
+    let residential = 0;
+    for (const r of this.stmt('SELECT state, status_group, is_residential, sum(n) AS n FROM das_counts GROUP BY state, status_group, is_residential').all() as { state: string; status_group: string; is_residential: number; n: number }[]) {
+      by_state[r.state] = (by_state[r.state] ?? 0) + r.n;
+      by_status_group[r.status_group] = (by_status_group[r.status_group] ?? 0) + r.n;
+      if (r.is_residential) residential += r.n;
     }
-    return [...m.values()].sort((a, b) => a.state.localeCompare(b.state) || a.council.localeCompare(b.council));
+    return { by_state, by_status_group, residential };
+  }
+
+  /** The councils holding records, by state then name, optionally in one state. */
+  councils(filter: { state?: StateCode } = {}): CouncilSummary[] {
+    const rows = this.stmt(`SELECT state, council_name AS name, n AS count, last_updated, geocoded, status_present FROM das_councils WHERE n > 0 ${filter.state ? 'AND state = ?' : ''} ORDER BY state, council_name`).all(...(filter.state ? [filter.state] : [])) as CouncilSummary[];
+    return rows;
+  }
+
+  /** The earliest and latest lodgement dates, or nulls when empty. */
+  lodgedRange(): { earliest: string | null; latest: string | null } {
+    const r = this.stmt('SELECT min(lodgement_date) AS earliest, max(lodgement_date) AS latest FROM das').get() as { earliest: string | null; latest: string | null };
+    return r;
   }
 
   /** The latest `last_fetched_at` over all records (meta.source_currency.da_records), or null when empty. */
   latestFetchedAt(): string | null {
-    let best: string | null = null;
-    for (const r of this.records.values()) if (best === null || r.last_fetched_at > best) best = r.last_fetched_at;
-    return best;
+    return (this.stmt('SELECT max(last_updated) FROM das_councils WHERE n > 0').pluck().get() as string | null) ?? null;
+  }
+
+  /** The fingerprint recorded for a dataset source's last import, or undefined. */
+  sourceFingerprint(source: string): string | undefined {
+    return this.stmt('SELECT fingerprint FROM das_sources WHERE source = ?').pluck().get(source) as string | undefined;
+  }
+
+  /** Records that `source` was imported with `fingerprint`. */
+  markSource(source: string, fingerprint: string, records: number, at = new Date()): void {
+    this.stmt('INSERT INTO das_sources (source, fingerprint, records, imported_at) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET fingerprint = excluded.fingerprint, records = excluded.records, imported_at = excluded.imported_at').run(source, fingerprint, records, at.toISOString());
+  }
+
+  /**
+   * Rebuilds the radius snapshot from every row and persists it, and refreshes the query planner's
+   * statistics. Run after a large import, so the next process to open the store reads one snapshot.
+   */
+  compact(): void {
+    this.refresh();
+    this.rebuildSpatial();
+    this.db.exec('ANALYZE');
+  }
+
+  /** Counts of the radius index: records in the snapshot and changed since. */
+  spatialStats(): { snapshot: number; delta: number } {
+    return { snapshot: this.spatial.snapshotSize, delta: this.spatial.deltaSize };
   }
 
   /** Closes the database. */
   close(): void {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    try {
+      if (!this.memory) this.db.pragma('optimize');
+    } catch {
+      // A store opened by a process that cannot write (read-only file) closes without optimising.
+    }
+    this.db.close();
   }
 
-  private matching(f: DaFilter): DaRecord[] {
-    return [...this.records.values()].filter((r) => (!f.state || r.state === f.state) && (!f.council || r.council === f.council) && (!f.category || r.categories.includes(f.category)) && (!f.suburb || r.suburb.toLowerCase() === f.suburb.toLowerCase()) && (!f.postcode || r.postcode === f.postcode) && (!f.lodgedFrom || r.lodged >= f.lodgedFrom) && (!f.lodgedTo || r.lodged <= f.lodgedTo) && (!f.status || r.status === f.status) && (f.residential === undefined || r.residential === f.residential));
+  private stmt(sql: string): Database.Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      if (this.statements.size < 2000) this.statements.set(sql, s);
+    }
+    return s;
   }
-}
 
-/** Opens a DA store (default in memory) and loads every `development_applications` table of `store` into it. */
-export function daStoreFromDataStore(store: DataStore, path = ':memory:'): DaStore {
-  const das = DaStore.open(path);
-  for (const t of store.recordsFor('development_applications')) das.upsert(daRecordsFromRows(t.rows, t.source.id));
-  return das;
+  private readSeq(): number {
+    return Number(this.stmt("SELECT value FROM das_meta WHERE key = 'seq'").pluck().get() ?? 0);
+  }
+
+  /** Takes in what other connections committed since the last look (SQLite's data_version moves only for them). */
+  private refresh(): void {
+    const v = this.stmt('PRAGMA data_version').pluck().get() as number;
+    if (v === this.dataVersion) return;
+    this.dataVersion = v;
+    const seq = this.readSeq();
+    const snap = this.stmt('SELECT seq FROM das_spatial WHERE id = 1').pluck().get() as number | undefined;
+    if (snap !== undefined && snap > this.snapshotSeq && snap > this.seq) {
+      this.restoreSnapshot();
+      this.pullDelta(this.snapshotSeq, seq);
+    } else if (seq > this.seq) {
+      this.pullDelta(this.seq, seq);
+    }
+    if (seq !== this.seq) this.counts.clear();
+    this.seq = Math.max(this.seq, seq);
+    this.checkDelta();
+  }
+
+  private pullDelta(fromSeq: number, toSeq: number): void {
+    const rows = this.stmt('SELECT id, longitude, latitude, lodgement_date, trade_category, status_group FROM das WHERE seq > ? AND seq <= ?').raw().iterate(fromSeq, toSeq) as Iterable<[number, number | null, number | null, string, string, string]>;
+    for (const [id, lng, lat, lodged, cat, grp] of rows) this.spatial.set(id, entryOf(id, lng, lat, lodged, cat, grp));
+  }
+
+  private checkDelta(): void {
+    const limit = Math.max(this.options.snapshotDelta ?? 50_000, Math.floor(this.spatial.snapshotSize / 10));
+    if (this.spatial.deltaSize > limit) this.spatialStale = true;
+  }
+
+  private loadSpatial(): void {
+    if (this.restoreSnapshot()) this.pullDelta(this.snapshotSeq, this.seq);
+    else this.rebuildSpatial();
+    this.checkDelta();
+  }
+
+  private restoreSnapshot(): boolean {
+    const r = this.stmt('SELECT * FROM das_spatial WHERE id = 1').get() as { seq: number; count: number; extent: string; tree: Buffer; coords: Buffer; ids: Buffer; lodged: Buffer; category: Buffer; grp: Buffer } | undefined;
+    if (!r) return false;
+    const s: SpatialSnapshot = {
+      count: r.count, extent: JSON.parse(r.extent) as SpatialSnapshot['extent'], tree: copyBuffer(r.tree), coords: copyBuffer(r.coords), ids: copyBuffer(r.ids),
+      lodged: copyBuffer(r.lodged), category: copyBuffer(r.category), group: copyBuffer(r.grp),
+    };
+    this.spatial.restore(s);
+    this.snapshotSeq = r.seq;
+    return true;
+  }
+
+  /** Builds the radius index from every geocoded row, as of the current sequence, and persists it (file stores). */
+  private rebuildSpatial(): void {
+    const entries: SpatialEntry[] = [];
+    const seq = this.readSeq();
+    const rows = this.stmt('SELECT id, longitude, latitude, lodgement_date, trade_category, status_group FROM das WHERE latitude IS NOT NULL AND longitude IS NOT NULL').raw().iterate() as Iterable<[number, number, number, string, string, string]>;
+    for (const [id, lng, lat, lodged, cat, grp] of rows) entries.push(entryOf(id, lng, lat, lodged, cat, grp)!);
+    this.spatial.load(entries);
+    this.snapshotSeq = seq;
+    this.seq = Math.max(this.seq, seq);
+    this.spatialStale = false;
+    if (this.memory) return;
+    const s = this.spatial.snapshot();
+    try {
+      this.stmt(`INSERT INTO das_spatial (id, seq, count, extent, tree, coords, ids, lodged, category, grp) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT DO UPDATE SET seq = excluded.seq, count = excluded.count, extent = excluded.extent, tree = excluded.tree, coords = excluded.coords,
+        ids = excluded.ids, lodged = excluded.lodged, category = excluded.category, grp = excluded.grp`).run(
+        seq, s.count, JSON.stringify(s.extent), Buffer.from(s.tree), Buffer.from(s.coords), Buffer.from(s.ids), Buffer.from(s.lodged), Buffer.from(s.category), Buffer.from(s.group),
+      );
+    } catch {
+      // A read-only file keeps the snapshot in memory only; the next writer persists one.
+    }
+  }
+
+  /** Re-derives every record (category, status group, bands, ...) when the store was written by other rules. */
+  private rederiveIfStale(): void {
+    const v = Number(this.stmt("SELECT value FROM das_meta WHERE key = 'derivation_version'").pluck().get() ?? 0);
+    if (v === DA_DERIVATION_VERSION) return;
+    let last = 0;
+    for (;;) {
+      const rows = this.stmt('SELECT * FROM das WHERE id > ? ORDER BY id LIMIT 5000').all(last) as DaRow[];
+      if (!rows.length) break;
+      last = rows[rows.length - 1].id;
+      const current = rows.map(recordOfRow);
+      const { drafts } = parseDaRows(current.map((r) => ({ ...daListingItem(r), id: r.id })), 'rederive');
+      this.upsert(drafts);
+    }
+    this.stmt("UPDATE das_meta SET value = ? WHERE key = 'derivation_version'").run(String(DA_DERIVATION_VERSION));
+  }
 }

@@ -13,6 +13,8 @@ export interface RecordSet<R = Record<string, string>> {
   /** Column names in file order (CSV header, or the union of keys for JSON lines). */
   columns: string[];
   rows: R[];
+  /** The line of the file each row starts on (1-based), for messages that name a row. */
+  lines?: number[];
 }
 
 /** Options for reading records. */
@@ -53,8 +55,10 @@ export function parseCsvRecords(text: string, file: string, options: ReadRecords
     throw invalidData(file, `missing required column${missing.length > 1 ? 's' : ''} ${missing.map((m) => JSON.stringify(m)).join(', ')}`, { missing });
   }
   const rows: Record<string, string>[] = new Array(parsed.length - 1);
+  const lines: number[] = new Array(parsed.length - 1);
   for (let r = 1; r < parsed.length; r++) {
     const { fields, line } = parsed[r];
+    lines[r - 1] = line;
     if (fields.length !== columns.length) {
       throw invalidData(file, `line ${line} has ${fields.length} fields but the header has ${columns.length}`, { line });
     }
@@ -62,12 +66,13 @@ export function parseCsvRecords(text: string, file: string, options: ReadRecords
     for (let c = 0; c < columns.length; c++) rec[columns[c]] = fields[c];
     rows[r - 1] = rec;
   }
-  return { file, columns, rows };
+  return { file, columns, rows, lines };
 }
 
 /** Parses JSON-lines text: one object per non-blank line. */
 export function parseJsonLines(text: string, file: string, options: ReadRecordsOptions = {}): RecordSet<Record<string, unknown>> {
   const rows: Record<string, unknown>[] = [];
+  const rowLines: number[] = [];
   const columns = new Set<string>();
   const lines = text.split(/\r?\n/);
   const required = options.required ?? [];
@@ -86,8 +91,9 @@ export function parseJsonLines(text: string, file: string, options: ReadRecordsO
     if (missing.length) throw invalidData(file, `line ${i + 1} is missing ${missing.map((m) => JSON.stringify(m)).join(', ')}`, { line: i + 1, missing });
     for (const k of Object.keys(rec)) columns.add(k);
     rows.push(rec);
+    rowLines.push(i + 1);
   }
-  return { file, columns: [...columns], rows };
+  return { file, columns: [...columns], rows, lines: rowLines };
 }
 
 /** Reads a CSV file with a header row. */

@@ -9,6 +9,8 @@
  * the spec's error body through one table (api-error.ts).
  */
 import { randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import type { DaStore } from '../../engine/da/da-store.js';
 import { isEngineError } from '../../engine/errors.js';
 import { checkLicence, type LicenceRefusal, type PropertyLicence, type PropertyOptions, type PropertyService, type PropertySubject } from '../../engine/property/contract.js';
 import { resolveOptions, validateSubject } from '../../engine/property/options.js';
@@ -22,11 +24,15 @@ import { documentationStamp, openApiDocument } from '../openapi/openapi.js';
 import { renderDocsPage } from '../openapi/docs-page.js';
 import { SILENT_LOG, type RequestLog } from '../request-log.js';
 import type { ApiKeyRecord, ServerStore } from '../store/store.js';
-import { ApiError, toApiError } from './api-error.js';
+import { hasDaListing, limitDaRequest } from '../metering/request-limits.js';
+import { playgroundKey } from '../keys/playground-key.js';
+import { renderPlaygroundPage } from '../playground/playground-page.js';
+import { ApiError, RETRY_AFTER_S, toApiError } from './api-error.js';
+import { daDocument } from './da-handlers.js';
 import { acceptsGzip, finishPayload, serialisePayload, staticBody, type StaticBody } from './payload-body.js';
 import { parsePropertyQuery, rejectUnknown, decodeQuery } from './query.js';
 import { payloadExpiry, ResponseCache, type CachedResponse } from './response-cache.js';
-import { ROUTES, type Route } from './routes.js';
+import { ROUTES, type DaOperation, type Route } from './routes.js';
 
 /** A request as the API reads it (read synchronously by the transport). */
 export interface ApiRequest {
@@ -42,6 +48,11 @@ export interface ApiRequest {
   requestId: string;
   /** The Accept-Encoding header, or '' (gzip is used when it is accepted). */
   acceptEncoding: string;
+  /**
+   * The peer's address (the playground's per-client limit), read on demand: a transport's request object is
+   * valid only inside its callback, and `handle` calls this before anything is awaited.
+   */
+  remoteAddress?: () => string;
 }
 
 /** A response to write. */
@@ -65,9 +76,21 @@ export interface ApiOptions {
   log?: RequestLog;
   /** Bytes of finished payloads kept for repeat requests (default 128 MiB; 0 disables the cache). */
   responseCacheBytes?: number;
+  /** The DA store the listing serves; default the service's own `das()` (the engine's), else none (503). */
+  das?: () => DaStore;
+  /** Serve /playground with its public demo key (default true). */
+  playground?: boolean;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+const DA_ID_PATH = /^(\/api)?\/v1\/das\/([^/]+)$/;
+const safeDecode = (s: string) => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /** Whether the client went away; `signal` is made on demand (server/transport/lazy-abort.ts). */
@@ -112,9 +135,14 @@ export class Api {
   private readonly bootId = randomBytes(4).toString('hex');
   private counter = 0;
   private readonly documentation = documentationStamp();
+  private readonly das: (() => DaStore) | null;
+  private readonly playground: boolean;
 
   constructor(options: ApiOptions) {
     this.service = options.service;
+    const service = options.service as PropertyService & { das?: () => DaStore };
+    this.das = options.das ?? (typeof service.das === 'function' ? () => service.das!() : null);
+    this.playground = options.playground ?? true;
     this.store = options.store;
     this.clock = options.clock ?? (() => new Date());
     this.log = options.log ?? SILENT_LOG;
@@ -153,7 +181,16 @@ export class Api {
   }
 
   private dispatch(req: ApiRequest, abort: AbortSource | undefined, onKey: (id: string) => void): MaybePromise<ApiResponse> {
-    const route = this.routes.get(req.path);
+    let route = this.routes.get(req.path);
+    let daId = '';
+    if (!route) {
+      // The one path with a parameter: /v1/das/{id} (and /api/v1/das/{id}).
+      const m = DA_ID_PATH.exec(req.path);
+      if (m) {
+        route = this.routes.get(`${m[1] ?? ''}/v1/das/{id}`);
+        daId = safeDecode(m[2]);
+      }
+    }
     if (!route) throw new ApiError(404, 'not_found', `no endpoint at ${req.path.length > 200 ? `${req.path.slice(0, 200)}...` : req.path}; see /api/v1/docs`);
     if (req.method !== 'GET') throw new ApiError(405, 'method_not_allowed', `${route.path} answers GET only, not ${req.method}`, {}, { Allow: 'GET' });
     const h = route.handler;
@@ -163,8 +200,41 @@ export class Api {
         return this.property(req, h.variant, key, abort);
       });
     }
+    if (h.kind === 'da') {
+      const client = req.remoteAddress?.() ?? '';
+      return chain(this.authenticate(req.authorization), (key) => {
+        onKey(key.id);
+        return this.daRequest(req, h.op, daId, key, client);
+      });
+    }
     rejectUnknown(decodeQuery(req.query), [], route.path);
     return this.publicRoute(route, acceptsGzip(req.acceptEncoding));
+  }
+
+  /**
+   * A DA-listing request: licence (403) -> count against the key's limit (429; every answer after this
+   * carries the RateLimit headers) -> parameters (422) -> the store (404 for an unknown id) -> 200.
+   */
+  private daRequest(req: ApiRequest, op: DaOperation, id: string, key: ApiKeyRecord, client: string): MaybePromise<ApiResponse> {
+    if (!hasDaListing(key)) {
+      throw new ApiError(403, 'not_licensed', 'this key does not include the DA listing; a key made with `propintel keys create --da-daily-limit N` does', { requested: ['da_listing'] });
+    }
+    const das = this.das;
+    if (!das) throw new ApiError(503, 'service_unavailable', 'this server holds no DA store', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
+    return chain(limitDaRequest(this.store, key, client, this.clock()), (limits): ApiResponse => {
+      try {
+        const doc = daDocument(das, op, decodeQuery(req.query), req.path, id);
+        const json = Buffer.from(JSON.stringify(doc));
+        const gzip = acceptsGzip(req.acceptEncoding) && json.length > 1024;
+        const headers: Record<string, string> = { ...limits, 'Cache-Control': 'no-store', Vary: 'Accept-Encoding' };
+        if (gzip) headers['Content-Encoding'] = 'gzip';
+        return { status: 200, contentType: JSON_TYPE, headers, body: gzip ? gzipSync(json, { level: 4 }) : json };
+      } catch (err) {
+        const e = toApiError(err);
+        Object.assign(e.headers, limits);
+        throw e;
+      }
+    });
   }
 
   private errorResponse(err: unknown, id: string, req: ApiRequest): ApiResponse {
@@ -301,6 +371,11 @@ export class Api {
       case 'sandbox':
         body = this.once('sandbox', async () => staticBody(JSON.stringify({ addresses: await this.service.sandbox() })));
         break;
+      case 'playground':
+        if (!this.playground) throw new ApiError(404, 'not_found', 'the playground is switched off on this server');
+        contentType = 'text/html; charset=utf-8';
+        body = this.once('playground', async () => staticBody(renderPlaygroundPage({ demoKey: await playgroundKey(this.store) })));
+        break;
       case 'sample':
         body = this.once(`sample:${h.name}`, async () => {
           const doc = await this.service.sample(h.name);
@@ -312,7 +387,7 @@ export class Api {
     }
     return chain(body, (b) => {
       if (!b) throw new ApiError(404, 'sample_unavailable', `the ${h.kind === 'sample' ? h.name : h.kind} sample is not installed on this server (datasets/samples/)`);
-      const headers: Record<string, string> = { 'Cache-Control': 'public, max-age=300', Vary: 'Accept-Encoding' };
+      const headers: Record<string, string> = { 'Cache-Control': h.kind === 'playground' ? 'no-cache' : 'public, max-age=300', Vary: 'Accept-Encoding' };
       if (gzip) headers['Content-Encoding'] = 'gzip';
       return { status: 200, contentType, headers, body: gzip ? b.gzip : b.identity };
     });

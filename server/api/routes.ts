@@ -4,9 +4,14 @@
  */
 import { SAMPLE_NAMES, type SampleName } from '../../engine/property/samples.js';
 
+/** The DA-listing operations (spec 4.1). */
+export type DaOperation = 'list' | 'nearby' | 'get' | 'categories' | 'councils' | 'stats';
+
 /** What an endpoint does. */
 export type RouteKind =
   | { kind: 'property'; variant: 'full' | 'core' }
+  | { kind: 'da'; op: DaOperation }
+  | { kind: 'playground' }
   | { kind: 'sample'; name: SampleName }
   | { kind: 'sandbox' }
   | { kind: 'health' }
@@ -21,7 +26,7 @@ export interface Route {
   summary: string;
   description: string;
   /** OpenAPI tag. */
-  tag: 'Property' | 'Samples' | 'Service';
+  tag: 'Property' | 'Samples' | 'DA listing' | 'Service';
   handler: RouteKind;
 }
 
@@ -34,6 +39,42 @@ const SAMPLE_TEXT: Record<SampleName, string> = {
   context: 'Only `heat_island`, `view_quality` and `solar`.',
   contamination: 'A canned contamination sample.',
 };
+
+const DA_ROUTES: { path: string; op: DaOperation; summary: string; description: string }[] = [
+  {
+    path: '/das',
+    op: 'list',
+    summary: 'List and filter development applications',
+    description:
+      'Applications newest lodged first (ties: highest id first), filtered by state, council, category, suburb, postcode, lodgement dates, status group and the residential flag (all combined with AND). Paged by `page` and `per_page`; follow `meta.pages.next` (it carries a keyset cursor) to visit every record exactly once even while records are being imported. A page past the end is an empty page with the totals.',
+  },
+  {
+    path: '/das/nearby',
+    op: 'nearby',
+    summary: 'Applications within a radius of a point',
+    description: 'Geocoded applications within `radius_km` (default 5, at most 50) of `lat`/`lng`, nearest first (great-circle distance), each with `distance_km`. Records without coordinates are never in radius results.',
+  },
+  {
+    path: '/das/{id}',
+    op: 'get',
+    summary: 'One application with every data point and a summary',
+    description: 'Every field of the listing plus `summary`, a plain-English summary built by a fixed template from the classified fields, and `summary_method`, which says so (no language model is used).',
+  },
+  { path: '/categories', op: 'categories', summary: 'The 21 categories with record counts', description: 'Every category (slug, display name, count), zero counts included; `state` narrows the counts.' },
+  {
+    path: '/councils',
+    op: 'councils',
+    summary: 'Councils with record counts and freshness',
+    description: 'Every council holding records: state, count, `last_updated` (the latest fetch of its records), and the share of its records that are geocoded and that carry a council status. `state` narrows the list.',
+  },
+  { path: '/stats', op: 'stats', summary: 'Totals by state, category and status group', description: 'Total records, councils, geocoded share, counts by state, category and status group, the lodgement date range and the latest fetch.' },
+];
+
+/** The DA-listing routes at both prefixes (DESIGN.md: every DA-listing path answers at /v1 and /api/v1). */
+const daRoutes = (): Route[] =>
+  ['/v1', '/api/v1'].flatMap((prefix) =>
+    DA_ROUTES.map((r): Route => ({ path: `${prefix}${r.path}`, keyed: true, tag: 'DA listing', summary: r.summary, description: `${r.description} Needs a key with the DA listing (daily request limit in the RateLimit headers).`, handler: { kind: 'da', op: r.op } })),
+  );
 
 /** The endpoints, in the order of spec section 4 and then the service's own. */
 export const ROUTES: readonly Route[] = [
@@ -72,6 +113,15 @@ export const ROUTES: readonly Route[] = [
     summary: 'The twelve never-metered sandbox addresses',
     description: 'Addresses across eight states and territories that any key may look up without being metered. No key needed.',
     handler: { kind: 'sandbox' },
+  },
+  ...daRoutes(),
+  {
+    path: '/playground',
+    keyed: false,
+    tag: 'DA listing',
+    summary: 'Try the DA listing in a browser',
+    description: 'An HTML page that calls every DA-listing endpoint with a built-in demo key (the one key ever placed in a page): it reaches only the DA listing and allows 10 requests a minute per client address. No sign-up.',
+    handler: { kind: 'playground' },
   },
   {
     path: '/healthz',

@@ -14,8 +14,8 @@ export const DEFAULT_QUOTA = 1000;
 /** What a new key is allowed. */
 export interface KeySpec {
   label?: string | null;
-  /** `all`, or the blocks it covers. */
-  components?: 'all' | string[];
+  /** `all`, `none` (a DA-listing-only key), or the blocks it covers. */
+  components?: 'all' | 'none' | string[];
   /** The geometry licence (default false). */
   geometry?: boolean;
   /** Unique addresses per period (default {@link DEFAULT_QUOTA}). */
@@ -32,6 +32,8 @@ export interface KeySpec {
   childcareStates?: string[];
   childcareExpires?: string | null;
   childcareAddOn?: string | null;
+  /** Allows a label starting `playground:` (the server's own demo key; `keys create` never sets this). */
+  reservedLabel?: boolean;
 }
 
 /** A key spec that does not validate; `problems` lists every problem. */
@@ -46,12 +48,14 @@ export class KeySpecError extends Error {
 export function keyRecordOf(spec: KeySpec, now: Date): Omit<ApiKeyRecord, 'id' | 'hash'> {
   const problems: string[] = [];
   let components: PropertyBlock[] = [...PROPERTY_BLOCKS];
-  if (spec.components !== undefined && spec.components !== 'all') {
+  if (spec.components === 'none') components = [];
+  else if (spec.components !== undefined && spec.components !== 'all') {
     const unknown = spec.components.filter((c) => !(PROPERTY_BLOCKS as readonly string[]).includes(c));
-    if (unknown.length) problems.push(`unknown component(s) ${unknown.join(', ')}; components are all or a list of ${PROPERTY_BLOCKS.join(', ')}`);
-    if (!spec.components.length) problems.push('components must name at least one block');
+    if (unknown.length) problems.push(`unknown component(s) ${unknown.join(', ')}; components are all, none or a list of ${PROPERTY_BLOCKS.join(', ')}`);
+    if (!spec.components.length) problems.push('components must name at least one block (or be none, for a key with only the DA listing)');
     components = PROPERTY_BLOCKS.filter((b) => spec.components!.includes(b));
   }
+  if (!spec.reservedLabel && spec.label?.startsWith('playground:')) problems.push('labels starting "playground:" are reserved for the playground\'s demo key');
   const quota = spec.quota ?? DEFAULT_QUOTA;
   if (!Number.isInteger(quota) || quota < 0) problems.push(`quota must be a whole number of at least 0, got ${quota}`);
   const period = spec.period ?? 'calendar';

@@ -12,7 +12,13 @@ import { CORE_PAYLOAD_SCHEMA, PROPERTY_PAYLOAD_SCHEMA, USAGE_SCHEMA } from '../.
 import { VERSION } from '../../engine/version.js';
 import { RETRY_AFTER_S } from '../api/api-error.js';
 import { FULL_ONLY_PARAMETERS, PROPERTY_PARAMETERS } from '../api/query.js';
-import { ROUTES, type Route } from '../api/routes.js';
+import { ROUTES, type DaOperation, type Route } from '../api/routes.js';
+import { DA_PARAMETERS } from '../api/da-handlers.js';
+import { STATES } from '../../engine/catalogue/states.js';
+import { DA_CATEGORIES } from '../../engine/da/categories.js';
+import { DA_LIMITS } from '../../engine/da/da-listing.js';
+import { DA_CATEGORIES_SCHEMA, DA_COUNCILS_SCHEMA, DA_DETAIL_SCHEMA, DA_LIST_SCHEMA, DA_NEARBY_SCHEMA, DA_STATS_SCHEMA } from '../../engine/da/listing-schema.js';
+import { STATUS_GROUPS, STATUS_RULES } from '../../engine/da/status-rules.js';
 
 /** The interface description's own version (spec 9: "versioned 1.0.0"). */
 export const INTERFACE_VERSION = '1.0.0';
@@ -69,6 +75,61 @@ const common = {
   405: { description: 'Only GET is answered.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
 };
 
+/** Query parameters of the DA listing: schema and description (spec 4.1, DESIGN.md limits). */
+const DA_PARAMETER_DOCS: Record<string, { schema: Obj; description: string }> = {
+  state: { schema: { type: 'string', enum: [...STATES] }, description: 'State or territory (case ignored).' },
+  council: { schema: { type: 'string', maxLength: 200 }, description: 'Exact council name as /v1/councils lists it (case ignored).' },
+  category: { schema: { type: 'string', examples: ['swimming_pool', 'Swimming Pool / Spa'] }, description: `The primary category: a slug (${DA_CATEGORIES.join(', ')}) or its display name (see /v1/categories).` },
+  suburb: { schema: { type: 'string', maxLength: 100 }, description: 'Exact suburb name (case and spacing ignored).' },
+  postcode: { schema: { type: 'string', pattern: '^\\d{4}$' }, description: 'Four-digit postcode.' },
+  since: { schema: { type: 'string', format: 'date' }, description: 'Lodged on or after this date (YYYY-MM-DD).' },
+  until: { schema: { type: 'string', format: 'date' }, description: 'Lodged on or before this date (YYYY-MM-DD); not before `since`.' },
+  status_group: { schema: { type: 'string', enum: [...STATUS_GROUPS] }, description: `The council status, grouped by one documented rule table (${STATUS_RULES.map((r) => `${r.name} -> ${r.group}`).join('; ')}; anything else -> other). The raw text is in \`status\`.` },
+  is_residential: { schema: bool, description: 'Residential applications only (true) or non-residential only (false).' },
+  page: { schema: { type: 'integer', minimum: 1, default: 1 }, description: 'Page number. A page past the end is an empty page with the totals (200).' },
+  per_page: { schema: { type: 'integer', minimum: 1, maximum: DA_LIMITS.perPage.max, default: DA_LIMITS.perPage.default }, description: 'Records per page.' },
+  cursor: { schema: { type: 'string' }, description: 'Continue after a record: set by `meta.pages.next`; follow `next` as given rather than building it.' },
+  lat: { schema: { type: 'number', minimum: -90, maximum: 90 }, description: 'Latitude of the centre (WGS84). Required.' },
+  lng: { schema: { type: 'number', minimum: -180, maximum: 180 }, description: 'Longitude of the centre (WGS84). Required.' },
+  radius_km: { schema: { type: 'number', exclusiveMinimum: 0, maximum: DA_LIMITS.radiusKm.max, default: DA_LIMITS.radiusKm.default }, description: 'Search radius, kilometres (great-circle).' },
+};
+
+const DA_SCHEMA_OF: Record<DaOperation, string> = { list: 'DaList', nearby: 'DaNearby', get: 'DaDetail', categories: 'DaCategories', councils: 'DaCouncils', stats: 'DaStats' };
+
+const RATE_LIMIT_HEADERS: Obj = {
+  'RateLimit-Limit': { description: 'Requests allowed in the window (the key\'s daily limit; 10 a minute for the playground key).', schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'Requests left in the window.', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until the window resets (Australia/Melbourne midnight for daily limits).', schema: { type: 'integer' } },
+  'RateLimit-Policy': { description: '`limit;w=seconds`, the window (draft-ietf-httpapi-ratelimit-headers).', schema: { type: 'string' } },
+};
+
+const jsonError = (description: string, codes: string[]): Obj => ({ description, content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { error: { enum: codes } } }] } } } });
+
+function daOperation(route: Route, op: DaOperation, base: Obj): Obj {
+  const names = [...DA_PARAMETERS[op]];
+  base.parameters = [
+    ...(op === 'get' ? [{ name: 'id', in: 'path', required: true, description: 'The application id (a positive whole number).', schema: { type: 'integer', minimum: 1 } }] : []),
+    ...names.map((n) => ({ name: n, in: 'query', required: op === 'nearby' && (n === 'lat' || n === 'lng'), description: DA_PARAMETER_DOCS[n].description, schema: DA_PARAMETER_DOCS[n].schema })),
+  ];
+  base.security = [{ bearer: [] }];
+  base.responses = {
+    200: { description: 'OK', headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: { $ref: `#/components/schemas/${DA_SCHEMA_OF[op]}` } } } },
+    401: errorResponse(401),
+    403: jsonError('The key does not include the DA listing (keys made with --da-daily-limit do).', ['not_licensed']),
+    404: op === 'get' ? jsonError('No application has that id.', ['da_not_found']) : common[404],
+    422: jsonError('A bad parameter (the body names it), an unknown or repeated parameter, or a cursor this endpoint did not issue. Counted against the limit.', ['invalid_parameter', 'unknown_parameter', 'duplicate_parameter']),
+    429: {
+      description: 'The key\'s daily DA-listing limit is used up (`daily_limit_exceeded`), or the playground key\'s 10 a minute from this address (`playground_limit_exceeded`).',
+      headers: { ...RATE_LIMIT_HEADERS, 'Retry-After': { description: 'Seconds until the window resets.', schema: { type: 'integer' } } },
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/DaLimitExceeded' } } },
+    },
+    503: jsonError('The DA store could not answer; retry after Retry-After.', ['service_unavailable']),
+    405: common[405],
+  };
+  void route;
+  return base;
+}
+
 function operation(route: Route): Obj {
   const h = route.handler;
   const op: Obj = {
@@ -78,6 +139,11 @@ function operation(route: Route): Obj {
     operationId: route.path.replace(/^\/(api\/v1\/)?/, '').replace(/[/.]/g, '_') || 'root',
   };
   const requestId = { name: 'X-Request-Id', in: 'header', required: false, description: 'Echoed back (letters, digits and ._:- up to 64); otherwise the server assigns one. Every response carries it.', schema: { type: 'string', maxLength: 64 } };
+  if (h.kind === 'da') {
+    const out = daOperation(route, h.op, op);
+    (out.parameters as Obj[]).push(requestId);
+    return out;
+  }
   if (h.kind === 'property') {
     const names = PROPERTY_PARAMETERS.filter((p) => h.variant === 'full' || !(FULL_ONLY_PARAMETERS as readonly string[]).includes(p));
     op.parameters = [...names.map((n) => ({ name: n, in: 'query', required: false, description: PARAMETERS[n].description, schema: PARAMETERS[n].schema })), requestId];
@@ -110,6 +176,7 @@ function operation(route: Route): Obj {
       op.responses = ok({ type: 'object', description: 'This document.' });
       break;
     case 'docs':
+    case 'playground':
       op.responses = ok({ type: 'string' }, 'text/html');
       break;
   }
@@ -133,7 +200,7 @@ export function openApiDocument(): Obj {
       summary: 'Everything about one Australian address: DAs, planning, hazards, environment, locality, nine screening scores and computed surfaces.',
       description: [
         `Served by propintel ${VERSION}. Scores are screening estimates; where a mapped layer and a score disagree the mapped layer is authoritative. Bushfire output is pre-screening only, not a BAL assessment. Walkability is straight-line, not a route network.`,
-        'Authentication: `Authorization: Bearer <API key>` on /api/v1/property and /core; samples, the sandbox list and this document need no key.',
+        'Authentication: `Authorization: Bearer <API key>` on /api/v1/property, /core and the DA listing; samples, the sandbox list, the playground and this document need no key.',
         'Billing: one unique address per key per billing period (Australia/Melbourne time); repeats are free; sandbox addresses and lookups inside a key\'s onboarding window are never metered; responses whose core components failed are not charged (`meta.not_charged_reason`).',
         'Errors: `{ "error": "<code>", "message": "...", ... }`; unknown query parameters are refused (422), never ignored.',
         `Score keys: ${SCORE_KEYS.join(', ')}.`,
@@ -144,6 +211,7 @@ export function openApiDocument(): Obj {
     tags: [
       { name: 'Property', description: 'Keyed, metered lookups.' },
       { name: 'Samples', description: 'Keyless canned responses and the sandbox list.' },
+      { name: 'DA listing', description: 'Development applications: list and filter, radius search, one record with its summary, categories, councils and statistics. Every path answers at /v1 and /api/v1. Keys with the DA listing have a daily request limit (Australia/Melbourne day) reported in RateLimit headers.' },
       { name: 'Service', description: 'Health and documentation.' },
     ],
     paths,
@@ -158,6 +226,17 @@ export function openApiDocument(): Obj {
           type: 'object',
           required: ['error', 'message', 'used', 'quota', 'resets_at', 'top_up'],
           properties: { error: { const: 'quota_exceeded' }, message: { type: 'string' }, used: { type: 'integer' }, quota: { type: 'integer' }, resets_at: { type: 'string', format: 'date-time' }, billing_period_key: { type: 'string' }, top_up: { type: 'string' } },
+        },
+        DaList: DA_LIST_SCHEMA,
+        DaNearby: DA_NEARBY_SCHEMA,
+        DaDetail: DA_DETAIL_SCHEMA,
+        DaCategories: DA_CATEGORIES_SCHEMA,
+        DaCouncils: DA_COUNCILS_SCHEMA,
+        DaStats: DA_STATS_SCHEMA,
+        DaLimitExceeded: {
+          type: 'object',
+          required: ['error', 'message', 'limit', 'used', 'window', 'resets_at', 'retry_after_s'],
+          properties: { error: { enum: ['daily_limit_exceeded', 'playground_limit_exceeded'] }, message: { type: 'string' }, limit: { type: 'integer' }, used: { type: 'integer' }, window: { enum: ['day', 'minute'] }, resets_at: { type: 'string', format: 'date-time' }, retry_after_s: { type: 'integer' } },
         },
         Sandbox: {
           type: 'object',

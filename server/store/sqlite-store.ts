@@ -1,14 +1,15 @@
 /**
- * The embedded store: one SQLite file (better-sqlite3, WAL) with the API keys, the usage meter and the
- * engine's persistent caches. Charging runs in an IMMEDIATE transaction, so it is atomic both inside this
- * process (better-sqlite3 is synchronous) and across processes sharing the file (the write lock is taken
- * before the count is read; `busy_timeout` makes a second writer wait instead of failing).
+ * The embedded store: one SQLite file (better-sqlite3, WAL) with the API keys, the usage meter, request
+ * counts, settings and the engine's persistent caches (the DA store keeps its own tables in the same file).
+ * Charging and request counting run in IMMEDIATE transactions, so they are atomic both inside this process
+ * (better-sqlite3 is synchronous) and across processes sharing the file (the write lock is taken before the
+ * count is read; `busy_timeout` makes a second writer wait instead of failing).
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { TtlCache, type Cache } from '../../engine/cache/ttl-cache.js';
-import type { ApiKeyRecord, ChargeOutcome, ServerStore } from './store.js';
+import type { ApiKeyRecord, ChargeOutcome, LimitOutcome, ServerStore } from './store.js';
 
 /** The schema version this code reads and writes. */
 export const STORE_SCHEMA_VERSION = 1;
@@ -68,6 +69,8 @@ export class SqliteStore implements ServerStore {
   private readonly stmts;
   private readonly chargeTx: (keyId: string, periodKey: string, addressKey: string, quota: number, at: string) => ChargeOutcome;
   private readonly caches = new Map<string, Cache>();
+  private readonly countTx: (bucket: string, window: string, limit: number, expiresAt: number) => LimitOutcome;
+  private counted = 0;
 
   private constructor(readonly path: string, private readonly db: Database.Database, private readonly options: SqliteStoreOptions) {
     const s = {
@@ -82,6 +85,13 @@ export class SqliteStore implements ServerStore {
       addAddress: db.prepare('INSERT INTO usage_addresses (key_id, period_key, address_key, charged_at) VALUES (?, ?, ?, ?)'),
       bump: db.prepare(`INSERT INTO usage_counts (key_id, period_key, used) VALUES (?, ?, 1)
         ON CONFLICT (key_id, period_key) DO UPDATE SET used = used + 1`),
+      requests: db.prepare('SELECT count FROM request_counts WHERE bucket = ? AND window = ?').pluck(),
+      countRequest: db.prepare(`INSERT INTO request_counts (bucket, window, count, expires_at) VALUES (?, ?, 1, ?)
+        ON CONFLICT (bucket, window) DO UPDATE SET count = count + 1`),
+      pruneRequests: db.prepare('DELETE FROM request_counts WHERE expires_at <= ?'),
+      getSetting: db.prepare('SELECT value FROM settings WHERE name = ?').pluck(),
+      initSetting: db.prepare('INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)'),
+      replaceSetting: db.prepare('UPDATE settings SET value = ? WHERE name = ? AND value = ?'),
     };
     this.stmts = s;
     const charge = db.transaction((keyId: string, periodKey: string, addressKey: string, quota: number, at: string): ChargeOutcome => {
@@ -93,6 +103,13 @@ export class SqliteStore implements ServerStore {
       return { outcome: 'charged', used: used + 1 };
     });
     this.chargeTx = (...args) => charge.immediate(...args);
+    const count = db.transaction((bucket: string, window: string, limit: number, expiresAt: number): LimitOutcome => {
+      const used = (s.requests.get(bucket, window) as number | undefined) ?? 0;
+      if (used >= limit) return { allowed: false, used };
+      s.countRequest.run(bucket, window, expiresAt);
+      return { allowed: true, used: used + 1 };
+    });
+    this.countTx = (...args) => count.immediate(...args);
   }
 
   /** Opens (creating when absent) a store file, or `:memory:`. */
@@ -113,7 +130,10 @@ export class SqliteStore implements ServerStore {
           PRIMARY KEY (key_id, period_key)) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS cache (ns TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, stored_at INTEGER NOT NULL,
           expires_at INTEGER NOT NULL, PRIMARY KEY (ns, key)) WITHOUT ROWID;
-        CREATE INDEX IF NOT EXISTS cache_age ON cache (ns, stored_at);`);
+        CREATE INDEX IF NOT EXISTS cache_age ON cache (ns, stored_at);
+        CREATE TABLE IF NOT EXISTS request_counts (bucket TEXT NOT NULL, window TEXT NOT NULL, count INTEGER NOT NULL, expires_at INTEGER NOT NULL,
+          PRIMARY KEY (bucket, window)) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);`);
       const v = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get() as string | undefined;
       if (v === undefined) db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(String(STORE_SCHEMA_VERSION));
       else if (Number(v) !== STORE_SCHEMA_VERSION) throw new Error(`the store ${path} has schema version ${v}; this propintel reads ${STORE_SCHEMA_VERSION}`);
@@ -152,6 +172,25 @@ export class SqliteStore implements ServerStore {
 
   used(keyId: string, periodKey: string): number {
     return (this.stmts.used.get(keyId, periodKey) as number | undefined) ?? 0;
+  }
+
+  countRequest(bucket: string, window: string, limit: number, expiresAt: Date): LimitOutcome {
+    // Windows that ended are deleted now and then; a count is never needed after its window.
+    if (++this.counted % 1000 === 0) this.stmts.pruneRequests.run(Date.now());
+    return this.countTx(bucket, window, limit, expiresAt.getTime());
+  }
+
+  getSetting(name: string): string | undefined {
+    return this.stmts.getSetting.get(name) as string | undefined;
+  }
+
+  initSetting(name: string, value: string): string {
+    this.stmts.initSetting.run(name, value);
+    return this.stmts.getSetting.get(name) as string;
+  }
+
+  replaceSetting(name: string, expected: string, value: string): boolean {
+    return this.stmts.replaceSetting.run(value, name, expected).changes === 1;
   }
 
   cache(namespace: string): Cache {

@@ -1,5 +1,6 @@
 /**
- * The server's storage behind one interface: API keys, the usage meter and the engine's caches. The embedded
+ * The server's storage behind one interface: API keys, the usage meter, request limits, settings and the
+ * engine's caches. The embedded
  * default is SQLite (sqlite-store.ts), which answers synchronously; every method may also return a promise
  * (`MaybePromise`), so that a PostgreSQL implementation, with several server replicas sharing one meter, can
  * follow without changing callers (they are written with `chain`). The engine's `Cache` is synchronous (it
@@ -87,8 +88,36 @@ export interface UsageMeter {
   used(keyId: string, periodKey: string): MaybePromise<number>;
 }
 
+/** What a request limiter answered. */
+export interface LimitOutcome {
+  /** False when the bucket had already reached its limit in the window (the request is refused, not counted). */
+  allowed: boolean;
+  /** Requests counted in the bucket's window after this call. */
+  used: number;
+}
+
+/** Request limits (the DA listing's daily limit, the playground's per-minute limit). */
+export interface RequestLimiter {
+  /**
+   * Counts one request in `bucket` for `window` (e.g. a key id and a Melbourne date), atomically: allowed
+   * and counted while fewer than `limit` are counted, refused otherwise. Concurrent calls from any process
+   * sharing the store never count past the limit. The count may be forgotten after `expiresAt`.
+   */
+  countRequest(bucket: string, window: string, limit: number, expiresAt: Date): MaybePromise<LimitOutcome>;
+}
+
+/** Small named values the server keeps (the playground's public demo key). */
+export interface SettingStore {
+  /** The value of a setting, or undefined. */
+  getSetting(name: string): MaybePromise<string | undefined>;
+  /** Stores `value` unless the setting exists; returns the value stored (the first writer's, across processes). */
+  initSetting(name: string, value: string): MaybePromise<string>;
+  /** Replaces a setting only while it still holds `expected`; true when it did. */
+  replaceSetting(name: string, expected: string, value: string): MaybePromise<boolean>;
+}
+
 /** The whole store. */
-export interface ServerStore extends KeyStore, UsageMeter {
+export interface ServerStore extends KeyStore, UsageMeter, RequestLimiter, SettingStore {
   /** A persistent cache for the engine (layer lookups, scores and surfaces), one namespace each. */
   cache(namespace: string): Cache;
   /** Deletes every cached entry outside `keep` (namespaces of another dataset or engine version). */

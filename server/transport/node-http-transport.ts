@@ -41,6 +41,7 @@ export async function startNodeHttpServer(api: Api, options: { port?: number; ho
       authorization: header(req.headers.authorization),
       requestId: header(req.headers['x-request-id']),
       acceptEncoding: header(req.headers['accept-encoding']),
+      remoteAddress: () => req.socket.remoteAddress ?? '',
     };
     const abort = new LazyAbort();
     res.on('close', () => {

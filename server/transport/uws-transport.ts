@@ -54,6 +54,7 @@ export async function startUwsServer(api: Api, options: { port?: number; host?: 
       authorization: req.getHeader('authorization'),
       requestId: req.getHeader('x-request-id'),
       acceptEncoding: req.getHeader('accept-encoding'),
+      remoteAddress: () => Buffer.from(res.getRemoteAddressAsText()).toString(),
     };
     const abort = new LazyAbort();
     const out = api.handle(request, abort);

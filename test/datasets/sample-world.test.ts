@@ -278,14 +278,20 @@ describe('the sample world', () => {
     expect(heldExtent(store.catalogue, 'hazards.flood', 'WA')).toBe('none');
   });
 
-  it('has DAs with a childcare share, both council URL types, and shared coordinates at shared addresses', () => {
+  it('has DAs with a childcare share, both council URL types, about 4% not geocoded, and shared coordinates at shared addresses', () => {
     const rows = store.recordsFor('development_applications').flatMap((t) => t.rows);
     expect(rows.length).toBeGreaterThan(8 * 250);
     const childcare = rows.filter((r) => /child ?care|early learning|kindergarten/i.test(String(r.description)));
     expect(childcare.length / rows.length).toBeGreaterThan(0.04);
     expect(new Set(rows.map((r) => r.council_url_type))).toEqual(new Set(['application_record', 'search_entry']));
+    const ungeocoded = rows.filter((r) => r.lat === null && r.lng === null);
+    expect(ungeocoded.length / rows.length).toBeGreaterThan(0.03);
+    expect(ungeocoded.length / rows.length).toBeLessThan(0.05);
+    const keys = rows.map((r) => `${r.council}|${r.council_reference}`);
+    expect(new Set(keys).size).toBe(keys.length); // (council, reference) names one application
     const byAddress = new Map<string, Set<string>>();
     for (const r of rows) {
+      if (r.lat === null) continue;
       const key = `${r.address}|${r.suburb}|${r.state}`;
       const set = byAddress.get(key) ?? new Set<string>();
       set.add(`${r.lat},${r.lng}`);

@@ -41,7 +41,8 @@ function councilStyle(state: StateCode, council: string, which: 0 | 1): CouncilS
   const refs: Record<StateCode, [CouncilStyle['ref'], CouncilStyle['ref']]> = {
     VIC: [(n, y) => `MPS/${y}/${n}`, (n, y) => `D/${n}/${y}`],
     NSW: [(n, y) => `DA/${n}/${y}`, (n, y) => `DA${y}/${pad(n, 4)}`],
-    QLD: [(n) => `A00${6700000 + n}`, (n) => `A00${6700000 + n}`],
+    // Brisbane-style numbers run on across years (A006700123 in one year is not reused the next).
+    QLD: [(n, y) => `A00${6000000 + (y - 2000) * 30000 + n}`, (n, y) => `A00${6000000 + (y - 2000) * 30000 + n}`],
     WA: [(n, y) => `DA${String(y).slice(2)}/${pad(n, 4)}`, (n, y) => `DA-${y}-${pad(n, 4)}`],
     SA: [(n, y) => `${String(y).slice(2)}0${pad(n, 5)}`, (n, y) => `${String(y).slice(2)}0${pad(n + 50000, 5)}`],
     TAS: [(n, y) => `PLN-${String(y).slice(2)}-${n}`, (n, y) => `PLN-${String(y).slice(2)}-${pad(n, 4)}`],
@@ -167,8 +168,10 @@ export function writeDas(ctx: TileContext): { id: number; category: string; cate
       applicant: style.publishesApplicant ? ctx.rnd.pick(APPLICANTS) : null,
       public_notice_from: noticeFrom ? isoDate(noticeFrom) : null,
       public_notice_to: noticeFrom ? isoDate(noticeFrom + 14 * dayMs) : null,
-      lat: Math.round(site.lat * 1e7) / 1e7,
-      lng: Math.round(site.lon * 1e7) / 1e7,
+      // About 4% of the original service's records are not geocoded: every 25th record here has no point
+      // (chosen by position, so the random sequence of everything else is unchanged).
+      lat: i % 25 === 12 ? null : Math.round(site.lat * 1e7) / 1e7,
+      lng: i % 25 === 12 ? null : Math.round(site.lon * 1e7) / 1e7,
       council_url: style.recordLinks ? `https://eplanning.${slug}.example.gov.au/applications/${encodeURIComponent(ref)}` : `https://eplanning.${slug}.example.gov.au/search`,
       council_url_type: style.recordLinks ? 'application_record' : 'search_entry',
       last_fetched_at: new Date(fetched).toISOString().replace('.000Z', 'Z'),

@@ -20,7 +20,7 @@ export function dasBlock(ctx: BlockContext, das: () => DaStore, wanted: (key: st
   try {
     const store = das();
     const around = store.nearby(lon, lat, LIMITS.daRadiusM, { orderBy: 'lodged_desc' });
-    const isOn = (r: DaRecord, d: number) => (parcel ? booleanPointInPolygon([r.lng, r.lat], parcel) : d <= ON_SITE_TOLERANCE_M);
+    const isOn = (r: DaRecord, d: number) => (parcel ? booleanPointInPolygon([r.lng!, r.lat!], parcel) : d <= ON_SITE_TOLERANCE_M);
     onParcel = around.filter((h) => isOn(h.record, h.distanceM));
     const on = new Set(onParcel.map((h) => h.record.id));
     nearby = around.filter((h) => !on.has(h.record.id));

@@ -137,7 +137,7 @@ describe('DaStore', () => {
   it('moves an updated record in queries, without ghosts', () => {
     const s = open();
     s.upsert(daRecordsFromRows([row(1), row(2)], 'test'));
-    expect(s.upsert(daRecordsFromRows([row(1, { lat: -37.9, status: 'Approved' })], 'test'))).toEqual({ inserted: 0, updated: 1 });
+    expect(s.upsert(daRecordsFromRows([row(1, { lat: -37.9, status: 'Approved' })], 'test'))).toMatchObject({ added: 0, changed: 1, refreshed: 0, unchanged: 0 });
     expect(s.nearby(145.0, -37.8, 50).map((h) => h.record.id)).toEqual([2]);
     expect(s.nearby(145.0, -37.9, 50).map((h) => h.record.status)).toEqual(['Approved']);
     expect(s.size).toBe(2);
@@ -164,12 +164,13 @@ describe('DaStore', () => {
   it('lists pages, counts categories and councils', () => {
     const s = open();
     s.upsert(daRecordsFromRows([row(1, { lodged: '2026-01-01' }), row(2, { lodged: '2026-02-01', description: 'Subdivision of land into 2 lots' }), row(3, { lodged: '2026-03-01' })], 'test'));
-    const p1 = s.list({ limit: 2 });
-    expect(p1.records.map((r) => r.id)).toEqual([3, 2]);
-    expect(s.list({ limit: 2, cursor: p1.next! }).records.map((r) => r.id)).toEqual([1]);
+    const p1 = s.list({}, { limit: 2 });
+    expect(p1.map((r) => r.id)).toEqual([3, 2]);
+    expect(s.list({}, { limit: 2, after: { lodged: p1[1].lodged, id: p1[1].id } }).map((r) => r.id)).toEqual([1]);
+    expect(s.list({}, { limit: 2, offset: 2 }).map((r) => r.id)).toEqual([1]);
     expect(s.categoryCounts().new_dwelling).toBe(2);
     expect(s.categoryCounts().subdivision).toBe(1);
-    expect(s.councils()).toEqual([{ council: 'Test Council', state: 'VIC', count: 3, latest_fetched_at: '2026-10-01T00:00:00Z' }]);
+    expect(s.councils()).toEqual([{ name: 'Test Council', state: 'VIC', count: 3, last_updated: '2026-10-01T00:00:00Z', geocoded: 3, status_present: 3 }]);
   });
 
   it('rejects bad rows naming each one', () => {
@@ -182,7 +183,7 @@ describe('DaStore', () => {
     stores.push(s);
     expect(s.size).toBeGreaterThan(2000);
     expect(s.latestFetchedAt()).toMatch(/^2026-/);
-    const r = s.list({ limit: 1 }).records[0];
+    const r = s.list({}, { limit: 1 })[0];
     const item = daItem(r, 123.4);
     expect(Object.keys(item).filter((k) => k !== 'cost')).toEqual(['id', 'ref', 'address', 'suburb', 'state', 'council', 'description', 'categories', 'category', 'status', 'lodged', 'lat', 'lng', 'distance_km', 'residential', 'cost_band', 'estimated_value_band', 'council_url', 'council_url_type', 'last_fetched_at']);
     expect(item.distance_km).toBe(0.123);

@@ -1,0 +1,241 @@
+/**
+ * The DA store's SQLite schema and the mapping between a {@link DaRecord} and its row.
+ *
+ * Column names are the listing's (and the original service's SQL) names. Every list filter has an index
+ * led by its column and continued by (lodgement_date, id), the listing's order, then by the small facet
+ * columns (state, trade_category, status_group, is_residential): a page, a deep page (OFFSET over the index)
+ * and a count for any filter, alone or with the facets, are answered from one index without reading rows.
+ *
+ * Two summary tables are kept in the same transactions as the records: `das_counts` (records per state,
+ * category, status group and residential flag; at most 1,680 rows) answers /categories, /stats and the
+ * totals of filters made only of those four at once; `das_councils` answers /councils.
+ */
+import type Database from 'better-sqlite3';
+import type { StateCode } from '../catalogue/states.js';
+import type { DaCategory } from './categories.js';
+import type { ApplicationType, LandUse } from './derived-fields.js';
+import type { DaDraft, DaRecord } from './da-record.js';
+import type { DecisionStatus, StatusGroup } from './status-rules.js';
+
+/** The layout version of the DA tables (das_meta.schema_version). */
+export const DA_SCHEMA_VERSION = 2;
+
+/**
+ * The version of the derivations stored with each row (classifier, status rules, bands, derived fields).
+ * A store written by another version is re-derived from its raw fields when opened.
+ */
+export const DA_DERIVATION_VERSION = 1;
+
+const FACETS = 'state, trade_category, status_group, is_residential';
+
+/** Tables and indexes (idempotent). */
+export const DA_DDL = `
+CREATE TABLE IF NOT EXISTS das_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS das (
+  id INTEGER PRIMARY KEY,
+  council_name TEXT NOT NULL COLLATE NOCASE,
+  council_reference TEXT NOT NULL,
+  state TEXT NOT NULL,
+  address TEXT NOT NULL,
+  address_suburb TEXT NOT NULL,
+  suburb_key TEXT NOT NULL,
+  address_postcode TEXT,
+  description TEXT NOT NULL,
+  trade_category TEXT NOT NULL,
+  categories TEXT NOT NULL,
+  sub_category TEXT,
+  application_type TEXT NOT NULL,
+  is_residential INTEGER NOT NULL,
+  lodgement_date TEXT NOT NULL,
+  status TEXT NOT NULL,
+  status_group TEXT NOT NULL,
+  decision_date TEXT,
+  decision_status TEXT,
+  on_notice_from TEXT,
+  on_notice_to TEXT,
+  cost_of_development REAL,
+  cost_band TEXT,
+  value_band TEXT NOT NULL,
+  number_of_dwellings INTEGER,
+  lot_count INTEGER,
+  storeys INTEGER,
+  land_use TEXT,
+  building_type TEXT,
+  applicant_name TEXT,
+  latitude REAL,
+  longitude REAL,
+  info_url TEXT NOT NULL,
+  info_url_type TEXT NOT NULL,
+  data_source TEXT NOT NULL,
+  date_fetched TEXT NOT NULL,
+  observed_at TEXT,
+  seq INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS das_identity ON das (council_name, council_reference);
+CREATE INDEX IF NOT EXISTS das_seq ON das (seq);
+CREATE INDEX IF NOT EXISTS das_lodged ON das (lodgement_date, id, ${FACETS});
+CREATE INDEX IF NOT EXISTS das_state ON das (state, lodgement_date, id, trade_category, status_group, is_residential);
+CREATE INDEX IF NOT EXISTS das_state_category ON das (state, trade_category, lodgement_date, id, status_group, is_residential);
+CREATE INDEX IF NOT EXISTS das_category ON das (trade_category, lodgement_date, id, state, status_group, is_residential);
+CREATE INDEX IF NOT EXISTS das_status_group ON das (status_group, lodgement_date, id, state, trade_category, is_residential);
+CREATE INDEX IF NOT EXISTS das_residential ON das (is_residential, lodgement_date, id, state, trade_category, status_group);
+CREATE INDEX IF NOT EXISTS das_council ON das (council_name, lodgement_date, id, ${FACETS});
+CREATE INDEX IF NOT EXISTS das_suburb ON das (suburb_key, lodgement_date, id, ${FACETS});
+CREATE INDEX IF NOT EXISTS das_postcode ON das (address_postcode, lodgement_date, id, ${FACETS});
+CREATE TABLE IF NOT EXISTS das_counts (state TEXT NOT NULL, trade_category TEXT NOT NULL, status_group TEXT NOT NULL, is_residential INTEGER NOT NULL,
+  n INTEGER NOT NULL, PRIMARY KEY (state, trade_category, status_group, is_residential)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS das_councils (state TEXT NOT NULL, council_name TEXT NOT NULL COLLATE NOCASE, n INTEGER NOT NULL, geocoded INTEGER NOT NULL,
+  status_present INTEGER NOT NULL, last_updated TEXT NOT NULL, PRIMARY KEY (state, council_name)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS das_sources (source TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, records INTEGER NOT NULL, imported_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS das_spatial (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, count INTEGER NOT NULL, extent TEXT NOT NULL,
+  tree BLOB NOT NULL, coords BLOB NOT NULL, ids BLOB NOT NULL, lodged BLOB NOT NULL, category BLOB NOT NULL, grp BLOB NOT NULL);
+`;
+
+/** Drops a store written by an older layout (version 1 kept each record as JSON in `das.json`). */
+export function dropLegacyLayout(db: Database.Database): boolean {
+  const cols = db.prepare("SELECT name FROM pragma_table_info('das')").pluck().all() as string[];
+  if (!cols.length || !cols.includes('json')) return false;
+  db.exec('DROP TABLE das');
+  return true;
+}
+
+/** A row of `das` as SQLite returns it. */
+export interface DaRow {
+  id: number;
+  council_name: string;
+  council_reference: string;
+  state: string;
+  address: string;
+  address_suburb: string;
+  suburb_key: string;
+  address_postcode: string | null;
+  description: string;
+  trade_category: string;
+  categories: string;
+  sub_category: string | null;
+  application_type: string;
+  is_residential: number;
+  lodgement_date: string;
+  status: string;
+  status_group: string;
+  decision_date: string | null;
+  decision_status: string | null;
+  on_notice_from: string | null;
+  on_notice_to: string | null;
+  cost_of_development: number | null;
+  cost_band: string | null;
+  value_band: string;
+  number_of_dwellings: number | null;
+  lot_count: number | null;
+  storeys: number | null;
+  land_use: string | null;
+  building_type: string | null;
+  applicant_name: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  info_url: string;
+  info_url_type: string;
+  data_source: string;
+  date_fetched: string;
+  observed_at: string | null;
+  seq: number;
+}
+
+/** The columns written for a record, in table order (without `id` and `seq`). */
+export const CONTENT_COLUMNS = [
+  'council_name', 'council_reference', 'state', 'address', 'address_suburb', 'suburb_key', 'address_postcode', 'description', 'trade_category',
+  'categories', 'sub_category', 'application_type', 'is_residential', 'lodgement_date', 'status', 'status_group', 'decision_date', 'decision_status',
+  'on_notice_from', 'on_notice_to', 'cost_of_development', 'cost_band', 'value_band', 'number_of_dwellings', 'lot_count', 'storeys', 'land_use',
+  'building_type', 'applicant_name', 'latitude', 'longitude', 'info_url', 'info_url_type', 'data_source', 'date_fetched', 'observed_at',
+] as const;
+
+/** Columns that record when a record was seen, not what it says: a change in these alone is a refresh. */
+export const SEEN_COLUMNS: ReadonlySet<string> = new Set(['date_fetched', 'observed_at']);
+
+/** The suburb filter's key: case and spacing folded. */
+export function suburbKey(suburb: string): string {
+  return suburb.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+/** The row values of a record (every content column). */
+export function rowValues(r: DaDraft): Record<(typeof CONTENT_COLUMNS)[number], string | number | null> {
+  return {
+    council_name: r.council,
+    council_reference: r.ref,
+    state: r.state,
+    address: r.address,
+    address_suburb: r.suburb,
+    suburb_key: suburbKey(r.suburb),
+    address_postcode: r.postcode,
+    description: r.description,
+    trade_category: r.category,
+    categories: r.categories.join(','),
+    sub_category: r.categories[1] ?? null,
+    application_type: r.application_type,
+    is_residential: r.residential ? 1 : 0,
+    lodgement_date: r.lodged,
+    status: r.status,
+    status_group: r.status_group,
+    decision_date: r.decided,
+    decision_status: r.decision_status,
+    on_notice_from: r.public_notice_from,
+    on_notice_to: r.public_notice_to,
+    cost_of_development: r.cost,
+    cost_band: r.cost_band,
+    value_band: r.estimated_value_band,
+    number_of_dwellings: r.dwellings,
+    lot_count: r.lots,
+    storeys: r.storeys,
+    land_use: r.land_use,
+    building_type: r.building_type,
+    applicant_name: r.applicant,
+    latitude: r.lat,
+    longitude: r.lng,
+    info_url: r.council_url,
+    info_url_type: r.council_url_type,
+    data_source: r.source,
+    date_fetched: r.last_fetched_at,
+    observed_at: r.observed_at,
+  };
+}
+
+/** The record of a row. */
+export function recordOfRow(row: DaRow): DaRecord {
+  return {
+    id: row.id,
+    ref: row.council_reference,
+    council: row.council_name,
+    address: row.address,
+    suburb: row.address_suburb,
+    state: row.state as StateCode,
+    postcode: row.address_postcode,
+    description: row.description,
+    status: row.status,
+    status_group: row.status_group as StatusGroup,
+    decision_status: row.decision_status as DecisionStatus | null,
+    lodged: row.lodgement_date,
+    decided: row.decision_date,
+    cost: row.cost_of_development,
+    dwellings: row.number_of_dwellings,
+    storeys: row.storeys,
+    lots: row.lot_count,
+    applicant: row.applicant_name,
+    public_notice_from: row.on_notice_from,
+    public_notice_to: row.on_notice_to,
+    lat: row.latitude,
+    lng: row.longitude,
+    council_url: row.info_url,
+    council_url_type: row.info_url_type as DaRecord['council_url_type'],
+    last_fetched_at: row.date_fetched,
+    observed_at: row.observed_at,
+    source: row.data_source,
+    category: row.trade_category as DaCategory,
+    categories: row.categories.split(',') as DaCategory[],
+    residential: row.is_residential === 1,
+    cost_band: row.cost_band,
+    estimated_value_band: row.value_band,
+    land_use: row.land_use as LandUse | null,
+    building_type: row.building_type,
+    application_type: row.application_type as ApplicationType,
+  };
+}

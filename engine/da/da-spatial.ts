@@ -1,0 +1,152 @@
+/**
+ * The DA store's radius index: a static flatbush point index (PointIndex) over every geocoded record as of a
+ * snapshot, plus an rbush (MutablePointIndex) over the records written since. A record in the delta masks its
+ * snapshot position (it moved, or lost its coordinates). Beside each point it keeps the three facets that
+ * radius queries filter on (lodgement date, primary category, status group), so a 5 km query in a dense
+ * metro filters tens of thousands of hits without reading a row from SQLite.
+ *
+ * Why not SQLite's R*Tree: measured on 960,000 points clustered like Australian metros, a 5 km query
+ * returning 19,500 points took 139 ms through better-sqlite3 (row objects per hit) against 6 ms here; 1 km,
+ * 3.5 ms against 0.3 ms. The snapshot is persisted in the store (see DaStore), so opening a million-record
+ * store reads a few blobs instead of a million rows.
+ */
+import { MutablePointIndex } from '../vector/mutable-point-index.js';
+import { PointIndex } from '../vector/point-index.js';
+
+/** One indexed record. */
+export interface SpatialEntry {
+  id: number;
+  lon: number;
+  lat: number;
+  /** Lodgement date as the integer YYYYMMDD. */
+  lodged: number;
+  /** Index in DA_CATEGORIES. */
+  category: number;
+  /** Index in STATUS_GROUPS. */
+  group: number;
+}
+
+/** A radius hit. */
+export interface SpatialHit {
+  id: number;
+  /** Metres (great-circle). */
+  distance: number;
+  lodged: number;
+  category: number;
+  group: number;
+}
+
+/** The persisted form of the snapshot (each part a plain ArrayBuffer). */
+export interface SpatialSnapshot {
+  count: number;
+  extent: [number, number, number, number];
+  tree: ArrayBuffer;
+  coords: ArrayBuffer;
+  ids: ArrayBuffer;
+  lodged: ArrayBuffer;
+  category: ArrayBuffer;
+  group: ArrayBuffer;
+}
+
+/** `YYYY-MM-DD` as the integer YYYYMMDD. */
+export function dayNumber(iso: string): number {
+  return Number(iso.slice(0, 4)) * 10000 + Number(iso.slice(5, 7)) * 100 + Number(iso.slice(8, 10));
+}
+
+interface Base {
+  points: PointIndex;
+  ids: Float64Array;
+  lodged: Int32Array;
+  category: Uint8Array;
+  group: Uint8Array;
+}
+
+/** See the module comment. */
+export class DaSpatialIndex {
+  private base: Base | null = null;
+  /** Records written since the snapshot: their entry, or null when no longer geocoded. */
+  private readonly delta = new Map<number, SpatialEntry | null>();
+  private readonly deltaTree = new MutablePointIndex();
+
+  /** Records in the snapshot. */
+  get snapshotSize(): number {
+    return this.base?.ids.length ?? 0;
+  }
+
+  /** Records changed since the snapshot. */
+  get deltaSize(): number {
+    return this.delta.size;
+  }
+
+  /** Replaces everything with a snapshot of `entries` (the delta is emptied). */
+  load(entries: readonly SpatialEntry[]): void {
+    const n = entries.length;
+    const coords = new Float64Array(n * 2);
+    const ids = new Float64Array(n), lodged = new Int32Array(n), category = new Uint8Array(n), group = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      const e = entries[i];
+      coords[2 * i] = e.lon;
+      coords[2 * i + 1] = e.lat;
+      ids[i] = e.id;
+      lodged[i] = e.lodged;
+      category[i] = e.category;
+      group[i] = e.group;
+    }
+    this.base = n ? { points: PointIndex.build(coords, { shared: false }), ids, lodged, category, group } : null;
+    this.clearDelta();
+  }
+
+  /** Replaces everything with a persisted snapshot. */
+  restore(s: SpatialSnapshot): void {
+    this.base = s.count
+      ? {
+        points: PointIndex.fromShared({ kind: 'point-index', count: s.count, index: s.tree, coords: s.coords, extent: s.extent }),
+        ids: new Float64Array(s.ids, 0, s.count),
+        lodged: new Int32Array(s.lodged, 0, s.count),
+        category: new Uint8Array(s.category, 0, s.count),
+        group: new Uint8Array(s.group, 0, s.count),
+      }
+      : null;
+    this.clearDelta();
+  }
+
+  /** The snapshot as plain buffers (only the snapshot: call after {@link load}, with an empty delta). */
+  snapshot(): SpatialSnapshot {
+    const b = this.base;
+    if (!b) return { count: 0, extent: [0, 0, 0, 0], tree: new ArrayBuffer(0), coords: new ArrayBuffer(0), ids: new ArrayBuffer(0), lodged: new ArrayBuffer(0), category: new ArrayBuffer(0), group: new ArrayBuffer(0) };
+    const s = b.points.toShared();
+    return { count: s.count, extent: s.extent, tree: s.index as ArrayBuffer, coords: s.coords as ArrayBuffer, ids: b.ids.buffer as ArrayBuffer, lodged: b.lodged.buffer as ArrayBuffer, category: b.category.buffer as ArrayBuffer, group: b.group.buffer as ArrayBuffer };
+  }
+
+  /** Records a written record: its new entry, or null when it has no coordinates. */
+  set(id: number, entry: SpatialEntry | null): void {
+    this.delta.set(id, entry);
+    if (entry) this.deltaTree.set(id, entry.lon, entry.lat);
+    else this.deltaTree.delete(id);
+  }
+
+  /** Every indexed record within `radius` metres of (lon, lat), unordered. */
+  within(lon: number, lat: number, radius: number): SpatialHit[] {
+    const out: SpatialHit[] = [];
+    const b = this.base;
+    if (b) {
+      for (const h of b.points.within(lon, lat, radius)) {
+        const id = b.ids[h.id];
+        if (this.delta.size && this.delta.has(id)) continue;
+        out.push({ id, distance: h.distance, lodged: b.lodged[h.id], category: b.category[h.id], group: b.group[h.id] });
+      }
+    }
+    if (this.deltaTree.size) {
+      for (const h of this.deltaTree.within(lon, lat, radius)) {
+        const e = this.delta.get(h.id)!;
+        out.push({ id: h.id, distance: h.distance, lodged: e.lodged, category: e.category, group: e.group });
+      }
+    }
+    return out;
+  }
+
+  private clearDelta(): void {
+    for (const id of this.delta.keys()) this.deltaTree.delete(id);
+    this.delta.clear();
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The DA-listing endpoints (spec 4.1) over the engine's listing functions (engine/da/da-listing.ts): the
+ * parameters each endpoint takes (anything else is 422 `unknown_parameter`), and the store's own failures
+ * turned into a 503 for the listing rather than a 500.
+ */
+import { DA_LIST_PARAMETERS, DA_NEARBY_PARAMETERS, DA_STATE_PARAMETERS, daStats, getDa, listCategories, listCouncils, listDas, nearbyDas, type DaDocument } from '../../engine/da/da-listing.js';
+import type { DaStore } from '../../engine/da/da-store.js';
+import { EngineError, isEngineError } from '../../engine/errors.js';
+import { rejectUnknown } from './query.js';
+import type { DaOperation } from './routes.js';
+
+/** The parameters of each DA-listing operation. */
+export const DA_PARAMETERS: Record<DaOperation, readonly string[]> = {
+  list: DA_LIST_PARAMETERS,
+  nearby: DA_NEARBY_PARAMETERS,
+  get: [],
+  categories: DA_STATE_PARAMETERS,
+  councils: DA_STATE_PARAMETERS,
+  stats: [],
+};
+
+/** The document of one DA-listing request; `path` is the request's path (for `meta.pages.next`). */
+export function daDocument(das: () => DaStore, op: DaOperation, params: Map<string, string>, path: string, id: string): DaDocument {
+  rejectUnknown(params, DA_PARAMETERS[op], op === 'get' ? path.replace(/[^/]+$/, '{id}') : path);
+  try {
+    const store = das();
+    switch (op) {
+      case 'list':
+        return listDas(store, params, path);
+      case 'nearby':
+        return nearbyDas(store, params, path);
+      case 'get':
+        return getDa(store, id);
+      case 'categories':
+        return listCategories(store, params);
+      case 'councils':
+        return listCouncils(store, params);
+      case 'stats':
+        return daStats(store);
+    }
+  } catch (err) {
+    if (isEngineError(err)) throw err;
+    throw new EngineError('UNAVAILABLE', `the DA store could not answer: ${(err as Error)?.message ?? String(err)}`, { component: 'da_listing' }, { cause: err });
+  }
+}
