@@ -102,7 +102,7 @@ function printImport(r: DaImportReport, io: CommandIO): void {
 
 export const dasCommand: Command = {
   name: 'das',
-  summary: 'list, search and import development applications (the DA listing on the command line)',
+  summary: 'list, search and import development applications (the DA listing)',
   usage: USAGE,
   async run(args, io) {
     const parsed = parseFlags(args, FLAGS, true);

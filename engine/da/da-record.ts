@@ -288,7 +288,7 @@ export function parseDaRows(rows: readonly Record<string, unknown>[], source: st
       rejected.push({ row, ...(line !== undefined ? { line } : {}), reason: d.join('; ') });
       return;
     }
-    const key = `${d.council.toLowerCase()}\u0000${d.ref}`;
+    const key = `${d.state}\u0000${d.council.toLowerCase()}\u0000${d.ref}`;
     const first = seen.get(key);
     if (first !== undefined) {
       rejected.push({ row, ...(line !== undefined ? { line } : {}), reason: `council ${JSON.stringify(d.council)} reference ${JSON.stringify(d.ref)} repeats row ${first}` });

@@ -71,7 +71,7 @@ CREATE TABLE IF NOT EXISTS das (
   observed_at TEXT,
   seq INTEGER NOT NULL
 );
-CREATE UNIQUE INDEX IF NOT EXISTS das_identity ON das (council_name, council_reference);
+CREATE UNIQUE INDEX IF NOT EXISTS das_identity ON das (state, council_name, council_reference);
 CREATE INDEX IF NOT EXISTS das_seq ON das (seq);
 CREATE INDEX IF NOT EXISTS das_lodged ON das (lodgement_date, id, ${FACETS});
 CREATE INDEX IF NOT EXISTS das_state ON das (state, lodgement_date, id, trade_category, status_group, is_residential);

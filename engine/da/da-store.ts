@@ -196,13 +196,14 @@ export class DaStore {
   }
 
   /**
-   * Inserts or updates records in one transaction, matched on (council, council reference). A new record
+   * Inserts or updates records in one transaction, matched on (state, council, council reference): a council
+   * is named by its state as well (Central Coast Council is in NSW and in Tasmania). A new record
    * keeps the `id` it asks for when that id is free, else gets the next one. A record whose content is the
    * same is left alone (`unchanged`); one that differs only in when it was seen is `refreshed`.
    */
   upsert(drafts: readonly DaDraft[]): UpsertResult {
     this.refresh();
-    const byKey = this.stmt('SELECT * FROM das WHERE council_name = ? AND council_reference = ?');
+    const byKey = this.stmt('SELECT * FROM das WHERE state = ? AND council_name = ? AND council_reference = ?');
     const idTaken = this.stmt('SELECT 1 FROM das WHERE id = ?').pluck();
     const cols = CONTENT_COLUMNS.join(', ');
     const insert = this.stmt(`INSERT INTO das (id, ${cols}, seq) VALUES (@id, ${CONTENT_COLUMNS.map((c) => `@${c}`).join(', ')}, @seq)`);
@@ -228,8 +229,10 @@ export class DaStore {
       };
       for (const d of drafts) {
         const values = rowValues(d);
-        const old = byKey.get(d.council, d.ref) as DaRow | undefined;
+        const old = byKey.get(d.state, d.council, d.ref) as DaRow | undefined;
         if (old) {
+          // The council's own spelling of its name stays as first stored (names match without case).
+          values.council_name = old.council_name;
           let content = false, seen = false;
           for (const c of CONTENT_COLUMNS) {
             if (old[c] === values[c]) continue;
@@ -241,8 +244,6 @@ export class DaStore {
             result.outcomes.push({ id: old.id, outcome: 'unchanged' });
             continue;
           }
-          // The council's own spelling of its name stays as first stored (names match without case).
-          values.council_name = old.council_name;
           update.run({ ...values, id: old.id, seq: ++seq });
           contribute(old, -1);
           contribute(values as DaRow, 1);
@@ -468,7 +469,8 @@ export class DaStore {
     this.dataVersion = v;
     const seq = this.readSeq();
     const snap = this.stmt('SELECT seq FROM das_spatial WHERE id = 1').pluck().get() as number | undefined;
-    if (snap !== undefined && snap > this.snapshotSeq && snap > this.seq) {
+    // Another connection took a newer snapshot (after an import): read it rather than keep a large delta.
+    if (snap !== undefined && snap > this.snapshotSeq) {
       this.restoreSnapshot();
       this.pullDelta(this.snapshotSeq, seq);
     } else if (seq > this.seq) {
