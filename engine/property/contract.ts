@@ -101,12 +101,17 @@ export interface LicenceRefusal {
 
 /**
  * Checks a request against a licence before the lookup; null when it is allowed. Refused (the server's 403):
- * include_geometry or include_surfaces without the geometry licence; /core on a key without the complete Core
+ * any lookup on a key without property components (a DA-listing key); include_geometry or include_surfaces without the geometry licence; /core on a key without the complete Core
  * component set; a `components` list none of whose blocks the key covers (a list that names some covered
  * blocks is narrowed to them instead, spec 4: "intersected with the licence; never expands it").
  */
 export function checkLicence(options: Pick<PropertyOptions, 'include_geometry' | 'include_surfaces' | 'variant' | 'licence' | 'components'>): LicenceRefusal | null {
   const licence = options.licence ?? FULL_LICENCE;
+  if (!licence.components.length) {
+    // A key made for the DA listing alone (and the playground's demo key): no property lookup at all, not
+    // a payload of nothing that would still be metered.
+    return { error: 'not_licensed', message: 'this key covers no property component (it is a DA-listing key); a key made with `propintel keys create --components all` does', requested: ['property'] };
+  }
   if (options.variant === 'core') {
     const absent = CORE_BLOCKS.filter((b) => !licence.components.includes(b));
     if (absent.length) {

@@ -105,6 +105,34 @@ describe('the meter', () => {
   }, 60_000);
 });
 
+describe('request limits', () => {
+  it('count up to the limit per bucket and window, then refuse without counting further', () => {
+    const s = open();
+    const exp = new Date(Date.now() + 86_400_000);
+    expect([1, 2, 3, 4].map(() => s.countRequest('da:k1', '2026-11-25', 3, exp))).toEqual([
+      { allowed: true, used: 1 },
+      { allowed: true, used: 2 },
+      { allowed: true, used: 3 },
+      { allowed: false, used: 3 },
+    ]);
+    expect(s.countRequest('da:k1', '2026-11-26', 3, exp)).toEqual({ allowed: true, used: 1 }); // the next day
+    expect(s.countRequest('da:k2', '2026-11-25', 3, exp)).toEqual({ allowed: true, used: 1 }); // another key
+    expect(s.countRequest('da:k3', '2026-11-25', 0, exp)).toEqual({ allowed: false, used: 0 }); // a limit of 0
+  });
+
+  it('are atomic across processes sharing the file: exactly the limit is allowed', async () => {
+    const path = join(dir, 'limits.sqlite');
+    open(path);
+    const script = fileURLToPath(new URL('../fixtures/count-requests-process.mjs', import.meta.url));
+    const procs = [1, 2, 3, 4].map(() => run(process.execPath, [script, path, 'da:shared', '50', '120']));
+    const outcomes = (await Promise.all(procs)).flatMap((r) => JSON.parse(r.stdout) as boolean[]);
+    expect(outcomes.length).toBe(200);
+    expect(outcomes.filter(Boolean).length).toBe(120);
+    const check = open(path);
+    expect(check.countRequest('da:shared', '2026-11-25', 120, new Date(Date.now() + 86_400_000))).toEqual({ allowed: false, used: 120 });
+  }, 60_000);
+});
+
 describe('engine caches', () => {
   it('expire, and the memory tier keeps the stored time of the original entry', async () => {
     const path = join(dir, 'cache.sqlite');
