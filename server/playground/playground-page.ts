@@ -130,7 +130,7 @@ async function send(path) {
   out.message.hidden = false;
   out.message.className = res.status === 429 ? 'limit' : 'error';
   out.message.textContent = res.status === 429
-    ? 'Demo limit reached: ' + doc.message + ' (retry after ' + doc.retry_after_s + ' s).'
+    ? 'Demo limit reached: ' + doc.message + '.'
     : 'Refused (' + res.status + ' ' + doc.error + '): ' + doc.message;
 }
 for (const b of document.querySelectorAll('nav button')) b.addEventListener('click', () => show(b.dataset.op));
@@ -148,6 +148,7 @@ nav { display: flex; flex-wrap: wrap; gap: .4rem; margin-bottom: 1rem; }
 nav button { border: 1px solid #b8c0c8; background: #fff; border-radius: 4px; padding: .4rem .8rem; cursor: pointer; font: inherit; }
 nav button[aria-pressed="true"] { background: #1f5c99; color: #fff; border-color: #1f5c99; }
 form.endpoint { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: .3rem 1rem; background: #fff; padding: 1rem; border: 1px solid #d8dde2; border-radius: 6px; }
+form.endpoint[hidden] { display: none; }
 form.endpoint label { font-size: .8rem; color: #48525c; grid-column: auto; display: flex; flex-direction: column; }
 form.endpoint input, form.endpoint select { font: inherit; padding: .3rem; border: 1px solid #b8c0c8; border-radius: 3px; }
 form.endpoint .actions { grid-column: 1 / -1; }

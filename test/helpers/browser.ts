@@ -1,0 +1,28 @@
+/**
+ * Headless Chromium for tests that look at a page as a user would: Debian's `chromium` driven by
+ * `puppeteer-core`. `openBrowser()` answers why it cannot (for the test to skip naming it) instead of failing
+ * where Chromium is not installed. `PROPINTEL_CHROMIUM` points at another binary.
+ */
+import { existsSync } from 'node:fs';
+import type { Browser } from 'puppeteer-core';
+
+/** The Chromium binary tests use. */
+export const CHROMIUM = process.env.PROPINTEL_CHROMIUM ?? '/usr/bin/chromium';
+
+/** A launched browser, or the reason there is none. */
+export async function openBrowser(): Promise<{ browser: Browser } | { missing: string }> {
+  if (!existsSync(CHROMIUM)) return { missing: `no Chromium at ${CHROMIUM} (apt-get install chromium, or set PROPINTEL_CHROMIUM)` };
+  let puppeteer: typeof import('puppeteer-core');
+  try {
+    puppeteer = await import('puppeteer-core');
+  } catch {
+    return { missing: 'puppeteer-core is not installed (npm ci installs it as a dev dependency)' };
+  }
+  const browser = await puppeteer.default.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    // --no-sandbox: CI and this machine run tests as root, where Chromium's sandbox cannot start.
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-extensions', '--no-first-run', '--mute-audio'],
+  });
+  return { browser };
+}
