@@ -69,11 +69,16 @@ export const serveCommand: Command = {
         `  full licence with geometry:  ${keys.full.key}`,
         `  all components, no geometry: ${keys['no-geometry'].key}`,
         `  scores only:                 ${keys['scores-only'].key}`,
+        `  DA listing only (Starter, 1,000 requests a Melbourne day): ${keys['da-starter'].key}`,
+        '',
+        `The DA listing playground (no key needed): ${server.url}/playground`,
         '',
         'Try:',
         `  curl -s '${server.url}/api/v1/property/sample' | head -c 600`,
         `  curl -s -H 'Authorization: Bearer ${keys.full.key}' '${server.url}/api/v1/property?address=${encodeURIComponent(a)}'`,
         `  curl -s -H 'Authorization: Bearer ${keys.full.key}' '${server.url}/api/v1/property?lat=${p?.lat ?? -33.81}&lng=${p?.lng ?? 151.01}&include_surfaces=1&surfaces=contours,heat'`,
+        `  curl -s -H 'Authorization: Bearer ${keys['da-starter'].key}' '${server.url}/v1/das?state=${p?.state ?? 'NSW'}&category=new_dwelling&per_page=5'`,
+        `  curl -s -H 'Authorization: Bearer ${keys['da-starter'].key}' '${server.url}/v1/das/nearby?lat=${p?.lat ?? -33.81}&lng=${p?.lng ?? 151.01}&radius_km=2'`,
       );
     }
     io.stdout(`${lines.join('\n')}\n`);

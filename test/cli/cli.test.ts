@@ -70,7 +70,16 @@ describe('propintel CLI', () => {
     expect(health.status).toBe('ok');
     const full = /full licence with geometry:\s+(pi_\S+)/.exec(stdout)![1];
     const scoresOnly = /scores only:\s+(pi_\S+)/.exec(stdout)![1];
-    expect(stdout.match(/^  curl /gm)).toHaveLength(3);
+    expect(stdout.match(/^  curl /gm)).toHaveLength(5);
+    // The DA-listing key and the DA examples work as printed; the playground answers.
+    const da = /DA listing only \(Starter, 1,000 requests a Melbourne day\):\s+(pi_\S+)/.exec(stdout)![1];
+    for (const m of stdout.matchAll(/curl -s -H 'Authorization: Bearer (pi_\S+)' '([^']+\/v1\/das[^']*)'/g)) {
+      expect(m[1]).toBe(da);
+      const res = await fetch(m[2], { headers: { authorization: `Bearer ${da}` } });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+    }
+    expect((await fetch(/playground \(no key needed\): (\S+)/.exec(stdout)![1])).status).toBe(200);
     const address = /address=([^'&]+)/.exec(stdout)![1];
     const r = await fetch(`${url}/api/v1/property?address=${address}&components=das`, { headers: { authorization: `Bearer ${full}` } });
     expect(r.status).toBe(200);

@@ -2,6 +2,7 @@
 // OpenAPI schemas and equal to the library's answer; every bad input refused naming the parameter; licences;
 // the daily limit with its headers, its 429 and its reset at Melbourne midnight; the playground's demo key.
 import Ajv2020Module from 'ajv/dist/2020.js';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { daStats, getDa, listCategories, listCouncils, listDas, nearbyDas } from '../../engine/da/da-listing.js';
@@ -268,5 +269,20 @@ describe('the documentation', () => {
     const docs = await t.get('/api/v1/docs');
     expect(docs.body).toContain('/v1/das/nearby');
     expect(docs.body).toContain('/v1/councils');
+  });
+});
+
+describe('the README', () => {
+  it('DA-listing curl examples answer as the README says on the sample world', async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## The DA listing'), readme.indexOf('## Using the engine as a library'));
+    const examples = [...section.matchAll(/^curl .*'http:\/\/127\.0\.0\.1:8080(\/[^']+)'(.*)$/gm)].map((m) => ({ path: m[1], comment: m[2] }));
+    expect(examples.length).toBeGreaterThanOrEqual(6);
+    for (const { path, comment } of examples) {
+      const r = await t.get(path, key);
+      const expected = /# (\d{3})/.exec(comment)?.[1] ?? '200';
+      expect({ path, status: r.status }).toEqual({ path, status: Number(expected) });
+      if (r.status === 200) expect(JSON.stringify(r.body.data).length).toBeGreaterThan(10);
+    }
   });
 });
