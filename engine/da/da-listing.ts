@@ -204,21 +204,17 @@ export function nearbyDas(store: DaStore, p: DaParams, path = '/v1/das/nearby'):
   since(p, filter);
   if (p.has('status_group')) filter.status_group = statusGroup(p.get('status_group')!);
   const pg = paging(p);
-  const hits = store.nearbyHits(lng, lat, radiusKm * 1000, filter);
-  let start = (pg.page - 1) * pg.perPage;
-  if (pg.cursor) {
-    const c = decodeCursor('n', pg.cursor);
-    start = hits.findIndex((h) => h.distance > c.key || (h.distance === c.key && h.id > c.id));
-    if (start < 0) start = hits.length;
-  }
-  const pageHits = hits.slice(start, start + pg.perPage);
+  const c = pg.cursor ? decodeCursor('n', pg.cursor) : null;
+  // One more than a page tells whether a next page exists.
+  const { total, hits } = store.nearbyPage(lng, lat, radiusKm * 1000, filter, { limit: pg.perPage + 1, offset: (pg.page - 1) * pg.perPage, after: c ? { distance: Number(c.key), id: c.id } : undefined });
+  const pageHits = hits.slice(0, pg.perPage);
   const records = new Map(store.getMany(pageHits.map((h) => h.id)).map((r) => [r.id, r]));
   const data = pageHits.filter((h) => records.has(h.id)).map((h) => ({ ...daListingItem(records.get(h.id)!), distance_km: Math.round(h.distance) / 1000 }));
   const last = pageHits[pageHits.length - 1];
-  const next = start + pg.perPage < hits.length && last ? nextPath(path, p, pg.page + 1, encodeCursor('n', last.distance, last.id)) : null;
+  const next = hits.length > pg.perPage && last ? nextPath(path, p, pg.page + 1, encodeCursor('n', last.distance, last.id)) : null;
   return {
     data,
-    meta: { pages: pagesMeta(pg, hits.length, next), query: filterEcho({ lat, lng, radius_km: radiusKm, ...filter }), order: 'distance asc, id asc', as_at: store.latestFetchedAt() },
+    meta: { pages: pagesMeta(pg, total, next), query: filterEcho({ lat, lng, radius_km: radiusKm, ...filter }), order: 'distance asc, id asc', as_at: store.latestFetchedAt() },
   };
 }
 

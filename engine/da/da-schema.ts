@@ -17,8 +17,12 @@ import type { ApplicationType, LandUse } from './derived-fields.js';
 import type { DaDraft, DaRecord } from './da-record.js';
 import type { DecisionStatus, StatusGroup } from './status-rules.js';
 
-/** The layout version of the DA tables (das_meta.schema_version). */
-export const DA_SCHEMA_VERSION = 2;
+/**
+ * The layout version of the DA tables (das_meta.schema_version). 3 added das_days (records per lodgement
+ * day, so a since/until filter is counted from at most a few thousand rows); a version 2 store gains it,
+ * filled from its rows, when opened ({@link migrateDaSchema}).
+ */
+export const DA_SCHEMA_VERSION = 3;
 
 /**
  * The version of the derivations stored with each row (classifier, status rules, bands, derived fields).
@@ -86,6 +90,7 @@ CREATE TABLE IF NOT EXISTS das_counts (state TEXT NOT NULL, trade_category TEXT 
   n INTEGER NOT NULL, PRIMARY KEY (state, trade_category, status_group, is_residential)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS das_councils (state TEXT NOT NULL, council_name TEXT NOT NULL COLLATE NOCASE, n INTEGER NOT NULL, geocoded INTEGER NOT NULL,
   status_present INTEGER NOT NULL, last_updated TEXT NOT NULL, PRIMARY KEY (state, council_name)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS das_days (lodgement_date TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS das_sources (source TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, records INTEGER NOT NULL, imported_at TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS das_spatial (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, count INTEGER NOT NULL, extent TEXT NOT NULL,
   tree BLOB NOT NULL, coords BLOB NOT NULL, ids BLOB NOT NULL, lodged BLOB NOT NULL, category BLOB NOT NULL, grp BLOB NOT NULL);
@@ -238,4 +243,18 @@ export function recordOfRow(row: DaRow): DaRecord {
     building_type: row.building_type,
     application_type: row.application_type as ApplicationType,
   };
+}
+
+/**
+ * Brings a store of an older layout version up to {@link DA_SCHEMA_VERSION} in one transaction; returns
+ * false for a version it cannot migrate. Version 2 -> 3: das_days, filled from the rows.
+ */
+export function migrateDaSchema(db: Database.Database, from: number): boolean {
+  if (from !== 2) return false;
+  db.transaction(() => {
+    db.exec('CREATE TABLE IF NOT EXISTS das_days (lodgement_date TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID');
+    db.exec('INSERT INTO das_days (lodgement_date, n) SELECT lodgement_date, count(*) FROM das GROUP BY lodgement_date');
+    db.prepare("UPDATE das_meta SET value = ? WHERE key = 'schema_version'").run(String(DA_SCHEMA_VERSION));
+  }).immediate();
+  return true;
 }

@@ -53,6 +53,92 @@ export function dayNumber(iso: string): number {
   return Number(iso.slice(0, 4)) * 10000 + Number(iso.slice(5, 7)) * 100 + Number(iso.slice(8, 10));
 }
 
+/** What a paged radius query keeps: facet values to match (-1 any) and the lodgement day range. */
+export interface SpatialFilter {
+  category: number;
+  group: number;
+  since: number;
+  until: number;
+}
+
+/** A position in (distance, id) order: a page starts after it. */
+export interface SpatialCursor {
+  distance: number;
+  id: number;
+}
+
+/**
+ * The `k` smallest (distance, id) pairs offered, kept in a bounded max-heap of parallel typed arrays: a page
+ * of a 5 km query in a dense metro picks 20 of 90,000 hits without an object or a sort per hit.
+ */
+class NearestK {
+  private dist: Float64Array;
+  private ids: Float64Array;
+  private slot: Int32Array;
+  private n = 0;
+
+  constructor(readonly k: number) {
+    // Grown as hits arrive: a page number far past the end must not allocate for hits that never come.
+    const c = Math.min(k, 256);
+    this.dist = new Float64Array(c);
+    this.ids = new Float64Array(c);
+    this.slot = new Int32Array(c);
+  }
+
+  private grow(): void {
+    const c = Math.min(this.k, this.dist.length * 2);
+    const d = new Float64Array(c), i = new Float64Array(c), s = new Int32Array(c);
+    d.set(this.dist), i.set(this.ids), s.set(this.slot);
+    this.dist = d, this.ids = i, this.slot = s;
+  }
+
+  private above(i: number, j: number): boolean {
+    return this.dist[i] > this.dist[j] || (this.dist[i] === this.dist[j] && this.ids[i] > this.ids[j]);
+  }
+
+  private swap(i: number, j: number): void {
+    const d = this.dist[i], id = this.ids[i], s = this.slot[i];
+    this.dist[i] = this.dist[j], this.ids[i] = this.ids[j], this.slot[i] = this.slot[j];
+    this.dist[j] = d, this.ids[j] = id, this.slot[j] = s;
+  }
+
+  /** Offers a hit; `slot` is the caller's handle to it. */
+  offer(distance: number, id: number, slot: number): void {
+    if (this.k === 0) return;
+    if (this.n === this.k) {
+      // Not nearer than the farthest kept: dropped.
+      if (distance > this.dist[0] || (distance === this.dist[0] && id > this.ids[0])) return;
+      this.dist[0] = distance, this.ids[0] = id, this.slot[0] = slot;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1, r = l + 1;
+        let m = i;
+        if (l < this.n && this.above(l, m)) m = l;
+        if (r < this.n && this.above(r, m)) m = r;
+        if (m === i) break;
+        this.swap(i, m);
+        i = m;
+      }
+      return;
+    }
+    if (this.n === this.dist.length) this.grow();
+    let i = this.n++;
+    this.dist[i] = distance, this.ids[i] = id, this.slot[i] = slot;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.above(i, p)) break;
+      this.swap(i, p);
+      i = p;
+    }
+  }
+
+  /** The kept hits' positions (0..n-1), nearest first. */
+  order(): { distance: number; id: number; slot: number }[] {
+    const out = [];
+    for (let i = 0; i < this.n; i++) out.push({ distance: this.dist[i], id: this.ids[i], slot: this.slot[i] });
+    return out.sort((a, b) => a.distance - b.distance || a.id - b.id);
+  }
+}
+
 interface Base {
   points: PointIndex;
   ids: Float64Array;
@@ -143,6 +229,53 @@ export class DaSpatialIndex {
       }
     }
     return out;
+  }
+
+  /**
+   * One page of the records within `radius` metres that match `filter`, in (distance, id) order: those after
+   * `after` (a cursor) or else after the first `skip`, at most `limit` of them, and how many match in all.
+   */
+  page(lon: number, lat: number, radius: number, filter: SpatialFilter, after: SpatialCursor | null, skip: number, limit: number): { total: number; hits: SpatialHit[] } {
+    const { category, group, since, until } = filter;
+    const top = new NearestK(Math.max(0, (after ? 0 : skip) + limit));
+    let total = 0;
+    const offer = (distance: number, id: number, slot: number) => {
+      total++;
+      if (after && (distance < after.distance || (distance === after.distance && id <= after.id))) return;
+      top.offer(distance, id, slot);
+    };
+    const b = this.base;
+    const masked = this.delta.size > 0;
+    if (b) {
+      b.points.forEachWithin(lon, lat, radius, (i, distance) => {
+        if ((category >= 0 && b.category[i] !== category) || (group >= 0 && b.group[i] !== group)) return;
+        const day = b.lodged[i];
+        if (day < since || day > until) return;
+        const id = b.ids[i];
+        if (masked && this.delta.has(id)) return;
+        offer(distance, id, i);
+      });
+    }
+    const extra: SpatialEntry[] = [];
+    if (this.deltaTree.size) {
+      for (const h of this.deltaTree.within(lon, lat, radius)) {
+        const e = this.delta.get(h.id)!;
+        if ((category >= 0 && e.category !== category) || (group >= 0 && e.group !== group) || e.lodged < since || e.lodged > until) continue;
+        extra.push(e);
+        offer(h.distance, h.id, -extra.length);
+      }
+    }
+    const hits = top
+      .order()
+      .slice(after ? 0 : skip)
+      .map(({ distance, id, slot }): SpatialHit => {
+        if (slot < 0) {
+          const e = extra[-slot - 1];
+          return { id, distance, lodged: e.lodged, category: e.category, group: e.group };
+        }
+        return { id, distance, lodged: b!.lodged[slot], category: b!.category[slot], group: b!.group[slot] };
+      });
+    return { total, hits };
   }
 
   private clearDelta(): void {

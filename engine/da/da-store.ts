@@ -19,8 +19,8 @@ import { EngineError } from '../errors.js';
 import { distanceMetres } from '../geo/distance.js';
 import { DA_CATEGORIES, type DaCategory } from './categories.js';
 import { daListingItem, parseDaRows, type DaDraft, type DaRecord } from './da-record.js';
-import { CONTENT_COLUMNS, DA_DDL, DA_DERIVATION_VERSION, DA_SCHEMA_VERSION, dropLegacyLayout, recordOfRow, rowValues, SEEN_COLUMNS, suburbKey, type DaRow } from './da-schema.js';
-import { dayNumber, DaSpatialIndex, type SpatialEntry, type SpatialHit, type SpatialSnapshot } from './da-spatial.js';
+import { CONTENT_COLUMNS, DA_DDL, DA_DERIVATION_VERSION, DA_SCHEMA_VERSION, dropLegacyLayout, migrateDaSchema, recordOfRow, rowValues, SEEN_COLUMNS, suburbKey, type DaRow } from './da-schema.js';
+import { dayNumber, DaSpatialIndex, type SpatialCursor, type SpatialEntry, type SpatialFilter, type SpatialHit, type SpatialSnapshot } from './da-spatial.js';
 import { STATUS_GROUPS, type StatusGroup } from './status-rules.js';
 
 /** Filters of {@link DaStore.list} and {@link DaStore.count}; all optional, combined with AND. */
@@ -99,6 +99,15 @@ const ORDER = 'ORDER BY lodgement_date DESC, id DESC';
 const CATEGORY_INDEX = new Map<string, number>(DA_CATEGORIES.map((c, i) => [c, i]));
 const GROUP_INDEX = new Map<string, number>(STATUS_GROUPS.map((g, i) => [g, i]));
 
+function spatialFilter(f: DaNearbyFilter): SpatialFilter {
+  return {
+    category: f.category === undefined ? -1 : CATEGORY_INDEX.get(f.category)!,
+    group: f.status_group === undefined ? -1 : GROUP_INDEX.get(f.status_group)!,
+    since: f.since === undefined ? 0 : dayNumber(f.since),
+    until: f.until === undefined ? 99_999_999 : dayNumber(f.until),
+  };
+}
+
 function where(f: DaFilter): { sql: string; params: unknown[] } {
   const c: string[] = [];
   const p: unknown[] = [];
@@ -164,7 +173,7 @@ export class DaStore {
           return undefined;
         }
       })();
-      if (version !== undefined && Number(version) !== DA_SCHEMA_VERSION) {
+      if (version !== undefined && Number(version) !== DA_SCHEMA_VERSION && !migrateDaSchema(db, Number(version))) {
         throw new EngineError('UNSUPPORTED', `the DA store ${path} has schema version ${version}; this engine reads ${DA_SCHEMA_VERSION}`, { file: path });
       }
       // Version 1 kept records as JSON in a table of the same name; its records reload from the datasets.
@@ -215,10 +224,12 @@ export class DaStore {
       startSeq = this.readSeq();
       let seq = startSeq;
       const counts = new Map<string, number>();
+      const days = new Map<string, number>();
       const councils = new Map<string, { state: string; name: string; n: number; geocoded: number; status: number; last: string }>();
-      const contribute = (v: Pick<DaRow, 'state' | 'trade_category' | 'status_group' | 'is_residential' | 'council_name' | 'latitude' | 'status' | 'date_fetched'>, sign: 1 | -1) => {
+      const contribute = (v: Pick<DaRow, 'state' | 'trade_category' | 'status_group' | 'is_residential' | 'council_name' | 'latitude' | 'status' | 'date_fetched' | 'lodgement_date'>, sign: 1 | -1) => {
         const k = `${v.state}\u0000${v.trade_category}\u0000${v.status_group}\u0000${v.is_residential}`;
         counts.set(k, (counts.get(k) ?? 0) + sign);
+        days.set(v.lodgement_date, (days.get(v.lodgement_date) ?? 0) + sign);
         const ck = `${v.state}\u0000${v.council_name.toLowerCase()}`;
         let c = councils.get(ck);
         if (!c) councils.set(ck, (c = { state: v.state, name: v.council_name, n: 0, geocoded: 0, status: 0, last: '' }));
@@ -263,6 +274,8 @@ export class DaStore {
       const addCount = this.stmt(`INSERT INTO das_counts (state, trade_category, status_group, is_residential, n) VALUES (?, ?, ?, ?, ?)
         ON CONFLICT DO UPDATE SET n = n + excluded.n`);
       for (const [k, n] of counts) if (n) addCount.run(...k.split('\u0000').map((v, i) => (i === 3 ? Number(v) : v)), n);
+      const addDay = this.stmt('INSERT INTO das_days (lodgement_date, n) VALUES (?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n');
+      for (const [day, n] of days) if (n) addDay.run(day, n);
       const addCouncil = this.stmt(`INSERT INTO das_councils (state, council_name, n, geocoded, status_present, last_updated) VALUES (?, ?, ?, ?, ?, ?)
         ON CONFLICT DO UPDATE SET n = n + excluded.n, geocoded = geocoded + excluded.geocoded, status_present = status_present + excluded.status_present,
         last_updated = max(last_updated, excluded.last_updated)`);
@@ -306,13 +319,20 @@ export class DaStore {
   nearbyHits(lon: number, lat: number, radiusM: number, filter: DaNearbyFilter = {}): SpatialHit[] {
     this.refresh();
     if (this.spatialStale) this.rebuildSpatial();
-    const category = filter.category === undefined ? -1 : CATEGORY_INDEX.get(filter.category)!;
-    const group = filter.status_group === undefined ? -1 : GROUP_INDEX.get(filter.status_group)!;
-    const since = filter.since === undefined ? 0 : dayNumber(filter.since);
-    const until = filter.until === undefined ? 99_999_999 : dayNumber(filter.until);
+    const { category, group, since, until } = spatialFilter(filter);
     const hits = this.spatial.within(lon, lat, radiusM);
     const kept = category < 0 && group < 0 && !since && until === 99_999_999 ? hits : hits.filter((h) => (category < 0 || h.category === category) && (group < 0 || h.group === group) && h.lodged >= since && h.lodged <= until);
     return kept.sort((a, b) => a.distance - b.distance || a.id - b.id);
+  }
+
+  /**
+   * One page of {@link nearbyHits} and their number, without ordering them all: the hits after `after` (a
+   * (distance, id) cursor) or else after the first `offset`, at most `limit`.
+   */
+  nearbyPage(lon: number, lat: number, radiusM: number, filter: DaNearbyFilter, page: { limit: number; offset?: number; after?: SpatialCursor }): { total: number; hits: SpatialHit[] } {
+    this.refresh();
+    if (this.spatialStale) this.rebuildSpatial();
+    return this.spatial.page(lon, lat, radiusM, spatialFilter(filter), page.after ?? null, page.offset ?? 0, page.limit);
   }
 
   /** Records within `radiusM` metres: most recently lodged first (default) or nearest first. */
@@ -362,6 +382,10 @@ export class DaStore {
       const w = where(filter);
       return this.stmt(`SELECT coalesce(sum(n), 0) FROM das_counts ${w.sql}`).pluck().get(...w.params) as number;
     }
+    if (keys.length && keys.every((k) => k === 'since' || k === 'until')) {
+      const w = where(filter);
+      return this.stmt(`SELECT coalesce(sum(n), 0) FROM das_days ${w.sql}`).pluck().get(...w.params) as number;
+    }
     const key = JSON.stringify(keys.sort().map((k) => [k, filter[k]]));
     let n = this.counts.get(key);
     if (n === undefined) {
@@ -404,8 +428,10 @@ export class DaStore {
 
   /** The earliest and latest lodgement dates, or nulls when empty. */
   lodgedRange(): { earliest: string | null; latest: string | null } {
-    const r = this.stmt('SELECT min(lodgement_date) AS earliest, max(lodgement_date) AS latest FROM das').get() as { earliest: string | null; latest: string | null };
-    return r;
+    // Two statements: SQLite reads min() or max() from the index end only when the query has just one of them.
+    const earliest = (this.stmt('SELECT min(lodgement_date) FROM das').pluck().get() as string | null) ?? null;
+    const latest = (this.stmt('SELECT max(lodgement_date) FROM das').pluck().get() as string | null) ?? null;
+    return { earliest, latest };
   }
 
   /** The latest `last_fetched_at` over all records (meta.source_currency.da_records), or null when empty. */

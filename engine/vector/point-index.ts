@@ -92,18 +92,26 @@ export class PointIndex {
 
   /** Every point within `radius` metres of (lon, lat), nearest first. */
   within(lon: number, lat: number, radius: number): Neighbour[] {
+    const hits: Neighbour[] = [];
+    this.forEachWithin(lon, lat, radius, (id, distance) => void hits.push({ id, distance }));
+    return sortNeighbours(hits);
+  }
+
+  /**
+   * Calls `visit(id, distance)` for every point within `radius` metres of (lon, lat), in no particular order
+   * and without allocating per point: for callers that filter, count or keep only the nearest few of many.
+   */
+  forEachWithin(lon: number, lat: number, radius: number, visit: (id: number, distance: number) => void): void {
     if (!(radius >= 0)) throw invalidArgument('radius', `radius must be a non-negative number of metres, got ${radius}`);
     const n = this.count;
     const [x0, y0, x1, y1] = radiusBox(lon, lat, radius);
-    const hits: Neighbour[] = [];
     const c = this.coords;
     this.tree.search(x0, y0, x1, y1, (id) => {
       if (id >= n) return false;
       const d = distanceMetres(lon, lat, c[2 * id], c[2 * id + 1]);
-      if (d <= radius) hits.push({ id, distance: d });
+      if (d <= radius) visit(id, d);
       return false;
     });
-    return sortNeighbours(hits);
   }
 
   /**

@@ -172,6 +172,44 @@ describe('radius queries against a geodesic brute force', () => {
   });
 });
 
+describe('pages of a radius query', () => {
+  it('are slices of the full nearest-first order, by offset and by cursor, from the snapshot, the delta and both', () => {
+    const store = open(join(dir, 'nearby-pages.sqlite'));
+    const drafts = feed(5000, 44);
+    const rnd = seededRandom(12);
+    const check = (label: string) => {
+      const all = store.list({}, { limit: 100_000 }).filter((r) => r.lat !== null);
+      for (let i = 0; i < 40; i++) {
+        const c = rnd.pick(all);
+        const radius = rnd.pick([500, 3000, 20_000]);
+        const filter = rnd.chance(0.5) ? {} : { category: rnd.chance(0.5) ? c.category : undefined, since: rnd.chance(0.5) ? c.lodged : undefined, status_group: rnd.chance(0.3) ? c.status_group : undefined };
+        const full = store.nearbyHits(c.lng!, c.lat!, radius, filter);
+        const limit = rnd.pick([1, 7, 20, 100]);
+        const offset = rnd.pick([0, 0, 5, 40, full.length - 3, full.length + 10].filter((x) => x >= 0));
+        const byOffset = store.nearbyPage(c.lng!, c.lat!, radius, filter, { limit, offset });
+        expect(byOffset, `${label}: offset ${offset}`).toEqual({ total: full.length, hits: full.slice(offset, offset + limit) });
+        if (offset > 0 && offset <= full.length) {
+          const prev = full[offset - 1];
+          const byCursor = store.nearbyPage(c.lng!, c.lat!, radius, filter, { limit, after: { distance: prev.distance, id: prev.id } });
+          expect(byCursor, `${label}: after ${offset}`).toEqual({ total: full.length, hits: full.slice(offset, offset + limit) });
+        }
+      }
+    };
+    store.upsert(drafts.slice(0, 3000));
+    expect(store.spatialStats().snapshot).toBe(0);
+    check('delta only');
+    store.compact();
+    expect(store.spatialStats().delta).toBe(0);
+    check('snapshot only');
+    // New records, moved ones and ones that lost their coordinates, on top of the snapshot.
+    store.upsert(drafts.slice(3000));
+    const moved = store.list({}, { limit: 300 }).map((r, i) => ({ ...r, ref: r.ref, lat: i % 3 === 0 ? null : r.lat! + 0.01, lng: i % 3 === 0 ? null : r.lng! + 0.01 }));
+    store.upsert(moved);
+    expect(store.spatialStats().delta).toBeGreaterThan(2000);
+    check('snapshot and delta');
+  });
+});
+
 describe('paging while importing', () => {
   it('visits every record that matched when paging began exactly once, while imports add and change records between pages', () => {
     const store = open();
@@ -264,6 +302,30 @@ describe('a store file shared by connections', () => {
     b.nearbyHits(145, -37.8, 10);
     expect(b.spatialStats().delta).toBe(0); // took the newer snapshot
     expect(b.spatialStats().snapshot).toBe(a.spatialStats().snapshot);
+  });
+
+  it('counts a date range from the per-day table, through changed dates, and fills it when migrating a version 2 store', () => {
+    const path = join(dir, 'days.sqlite');
+    const a = DaStore.open(path);
+    a.upsert(feed(1500, 72));
+    // Move some records to other days (the old day loses them, the new one gains them).
+    a.upsert(a.list({}, { limit: 200, offset: 100 }).map((r, i) => ({ ...r, lodged: `2020-0${1 + (i % 9)}-1${i % 10}` })));
+    const rows = a.list({}, { limit: 10_000 });
+    const recount = (since?: string, until?: string) => rows.filter((r) => (!since || r.lodged >= since) && (!until || r.lodged <= until)).length;
+    for (const [since, until] of [['2020-01-01', undefined], [undefined, '2020-06-30'], ['2020-03-01', '2021-03-01'], ['2030-01-01', undefined]] as const) {
+      expect(a.count({ since, until }), `${since}..${until}`).toBe(recount(since, until));
+    }
+    a.close();
+    // A version 2 store had no das_days.
+    const raw = new Database(path);
+    raw.exec("DROP TABLE das_days; UPDATE das_meta SET value = '2' WHERE key = 'schema_version'");
+    raw.close();
+    const b = open(path);
+    expect(b.count({ since: '2020-03-01', until: '2021-03-01' })).toBe(recount('2020-03-01', '2021-03-01'));
+    expect(b.count({ since: '2019-01-01' })).toBe(rows.length);
+    const check = new Database(path, { readonly: true });
+    expect(check.prepare("SELECT value FROM das_meta WHERE key = 'schema_version'").pluck().get()).toBe('3');
+    check.close();
   });
 
   it('re-derives categories and status groups of a store written by other rules', () => {
