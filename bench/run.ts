@@ -15,9 +15,10 @@ import { handSuite } from './suites/hand.js';
 import { contoursSuite } from './suites/contours.js';
 import { propertySuite } from './suites/property.js';
 import { serverSuite } from './suites/server.js';
+import { dasSuite } from './suites/das.js';
 
 /** Every suite, in run order. */
-export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, sampleWorldSuite, contoursSuite, noiseSuite, handSuite, walkabilitySuite, scoresSuite, propertySuite, serverSuite];
+export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, sampleWorldSuite, contoursSuite, noiseSuite, handSuite, walkabilitySuite, scoresSuite, propertySuite, serverSuite, dasSuite];
 
 async function main(argv: string[]): Promise<number> {
   const quick = argv.includes('--quick');

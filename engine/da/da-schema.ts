@@ -19,8 +19,8 @@ import type { DecisionStatus, StatusGroup } from './status-rules.js';
 
 /**
  * The layout version of the DA tables (das_meta.schema_version). 3 added das_days (records per lodgement
- * day, so a since/until filter is counted from at most a few thousand rows); a version 2 store gains it,
- * filled from its rows, when opened ({@link migrateDaSchema}).
+ * day, so a since/until filter is counted from at most a few thousand rows) and lays the radius snapshot out
+ * in Z-order; a version 2 store is migrated when opened ({@link migrateDaSchema}).
  */
 export const DA_SCHEMA_VERSION = 3;
 
@@ -247,13 +247,16 @@ export function recordOfRow(row: DaRow): DaRecord {
 
 /**
  * Brings a store of an older layout version up to {@link DA_SCHEMA_VERSION} in one transaction; returns
- * false for a version it cannot migrate. Version 2 -> 3: das_days, filled from the rows.
+ * false for a version it cannot migrate. Version 2 -> 3: das_days, filled from the rows, and the radius
+ * snapshot dropped (rebuilt in Z-order on open).
  */
 export function migrateDaSchema(db: Database.Database, from: number): boolean {
   if (from !== 2) return false;
   db.transaction(() => {
     db.exec('CREATE TABLE IF NOT EXISTS das_days (lodgement_date TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID');
     db.exec('INSERT INTO das_days (lodgement_date, n) SELECT lodgement_date, count(*) FROM das GROUP BY lodgement_date');
+    // Version 3 snapshots are laid out in Z-order (da-spatial.ts); an older one is rebuilt when the store opens.
+    db.exec('DELETE FROM das_spatial');
     db.prepare("UPDATE das_meta SET value = ? WHERE key = 'schema_version'").run(String(DA_SCHEMA_VERSION));
   }).immediate();
   return true;

@@ -48,6 +48,37 @@ export interface SpatialSnapshot {
   group: ArrayBuffer;
 }
 
+/** Spreads the low 16 bits of `v` to the even bits of a 32-bit word. */
+function spread(v: number): number {
+  v &= 0xffff;
+  v = (v | (v << 8)) & 0x00ff00ff;
+  v = (v | (v << 4)) & 0x0f0f0f0f;
+  v = (v | (v << 2)) & 0x33333333;
+  v = (v | (v << 1)) & 0x55555555;
+  return v >>> 0;
+}
+
+/** Positions of `entries` sorted by the Z-order (Morton) key of their lon/lat over their extent. */
+function zOrder(entries: readonly SpatialEntry[]): Uint32Array {
+  const n = entries.length;
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const e of entries) {
+    if (e.lon < x0) x0 = e.lon;
+    if (e.lon > x1) x1 = e.lon;
+    if (e.lat < y0) y0 = e.lat;
+    if (e.lat > y1) y1 = e.lat;
+  }
+  const sx = x1 > x0 ? 65535 / (x1 - x0) : 0, sy = y1 > y0 ? 65535 / (y1 - y0) : 0;
+  const key = new Float64Array(n);
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const e = entries[i];
+    key[i] = spread(Math.floor((e.lon - x0) * sx)) + 2 * spread(Math.floor((e.lat - y0) * sy));
+    order[i] = i;
+  }
+  return order.sort((a, b) => key[a] - key[b] || a - b);
+}
+
 /** `YYYY-MM-DD` as the integer YYYYMMDD. */
 export function dayNumber(iso: string): number {
   return Number(iso.slice(0, 4)) * 10000 + Number(iso.slice(5, 7)) * 100 + Number(iso.slice(8, 10));
@@ -164,13 +195,18 @@ export class DaSpatialIndex {
     return this.delta.size;
   }
 
-  /** Replaces everything with a snapshot of `entries` (the delta is emptied). */
+  /**
+   * Replaces everything with a snapshot of `entries` (the delta is emptied). Entries are laid out in Z-order
+   * (Morton) of their position, so the points one radius query visits sit together in memory: at a million
+   * records in id order, a 5 km query spent three quarters of its time on cache misses.
+   */
   load(entries: readonly SpatialEntry[]): void {
     const n = entries.length;
     const coords = new Float64Array(n * 2);
     const ids = new Float64Array(n), lodged = new Int32Array(n), category = new Uint8Array(n), group = new Uint8Array(n);
+    const order = zOrder(entries);
     for (let i = 0; i < n; i++) {
-      const e = entries[i];
+      const e = entries[order[i]];
       coords[2 * i] = e.lon;
       coords[2 * i + 1] = e.lat;
       ids[i] = e.id;

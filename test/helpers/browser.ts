@@ -12,13 +12,14 @@ export const CHROMIUM = process.env.PROPINTEL_CHROMIUM ?? '/usr/bin/chromium';
 /** A launched browser, or the reason there is none. */
 export async function openBrowser(): Promise<{ browser: Browser } | { missing: string }> {
   if (!existsSync(CHROMIUM)) return { missing: `no Chromium at ${CHROMIUM} (apt-get install chromium, or set PROPINTEL_CHROMIUM)` };
-  let puppeteer: typeof import('puppeteer-core');
+  let launch: (typeof import('puppeteer-core'))['default']['launch'];
   try {
-    puppeteer = await import('puppeteer-core');
+    const mod = await import('puppeteer-core');
+    launch = mod.default.launch.bind(mod.default);
   } catch {
     return { missing: 'puppeteer-core is not installed (npm ci installs it as a dev dependency)' };
   }
-  const browser = await puppeteer.default.launch({
+  const browser = await launch({
     executablePath: CHROMIUM,
     headless: true,
     // --no-sandbox: CI and this machine run tests as root, where Chromium's sandbox cannot start.

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // The playground in headless Chromium (issue 15): the page loads with no console error, a search shows rows,
 // paging works, and the 11th request in a minute shows the 429 message. Skips, naming what is missing, where
 // Chromium is absent.
