@@ -48,7 +48,11 @@ export interface EngineOptions {
   threads?: number;
   /** Per-task time limit, ms; default 30,000. */
   taskTimeoutMs?: number;
-  /** The DA store's SQLite file; default in memory, loaded from the dataset's DA records. */
+  /**
+   * The DA store's SQLite file (it may be the server's store file: the DA tables sit beside the keys). The
+   * dataset's DA records are loaded into it once (again only when they change); records imported with
+   * `propintel das import` stay. Default: in memory, loaded from the dataset's DA records at first use.
+   */
   daDatabase?: string;
   /** Caches for layer lookups (7 days) and scores and surfaces (31 days); default in-memory LRU caches. */
   caches?: { layers?: Cache; scores?: Cache };

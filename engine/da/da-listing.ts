@@ -14,6 +14,7 @@
  */
 import { isStateCode, STATES, type StateCode } from '../catalogue/states.js';
 import { EngineError, invalidArgument } from '../errors.js';
+import { booleanText } from '../query-values.js';
 import { CATEGORY_NAMES, categoryOf, DA_CATEGORIES, type DaCategory } from './categories.js';
 import { daDetail, daListingItem, isIsoDate } from './da-record.js';
 import type { DaFilter, DaNearbyFilter, DaStore } from './da-store.js';
@@ -79,16 +80,9 @@ function date(name: string, v: string): string {
 }
 
 function flag(name: string, v: string): boolean {
-  switch (v.toLowerCase()) {
-    case '1':
-    case 'true':
-      return true;
-    case '0':
-    case 'false':
-      return false;
-    default:
-      throw invalidArgument(name, `${name} must be true, false, 1 or 0, got ${shown(v)}`);
-  }
+  const b = booleanText(v);
+  if (b === undefined) throw invalidArgument(name, `${name} must be true, false, 1 or 0, got ${shown(v)}`);
+  return b;
 }
 
 function text(name: string, v: string, max = 200): string {

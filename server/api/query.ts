@@ -5,6 +5,7 @@
  * refuse the same values with the same messages.
  */
 import type { PropertyOptions, SurfaceLayer } from '../../engine/property/contract.js';
+import { booleanText } from '../../engine/query-values.js';
 import { ApiError, badParameter } from './api-error.js';
 
 /** Parameters of `GET /api/v1/property`, in the order of spec section 4. */
@@ -59,16 +60,9 @@ function number(name: string, v: string, integer: boolean): number {
 }
 
 function boolean(name: string, v: string): boolean {
-  switch (v.toLowerCase()) {
-    case '1':
-    case 'true':
-      return true;
-    case '0':
-    case 'false':
-      return false;
-    default:
-      throw badParameter(name, `${name} must be 1, 0, true or false, got ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v)}`);
-  }
+  const b = booleanText(v);
+  if (b === undefined) throw badParameter(name, `${name} must be 1, 0, true or false, got ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v)}`);
+  return b;
 }
 
 function list(name: string, v: string): string[] {
