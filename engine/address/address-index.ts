@@ -57,6 +57,14 @@ interface Prepared {
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
+/**
+ * The words of the query that name a locality other than the matched address's: what is left once the
+ * street's name (exactly or one edit away), any street type and the matched suburb are taken out.
+ */
+function typedLocality(p: Prepared, q: ParsedQuery): string[] {
+  return q.words.filter((w) => !FULL_STREET_TYPES.has(w) && w !== p.type && !p.suburbWords.includes(w) && !p.nameWords.some((n) => n === w || (n.length >= 4 && withinOneEdit(w, n))));
+}
+
 /** The address index (immutable; rebuild to change). */
 export class AddressIndex {
   private readonly byWord = new Map<string, number[]>();
@@ -138,6 +146,18 @@ export class AddressIndex {
     }
     const match = this.items[best.i];
     const confidence = round2(best.score);
+    const locality = typedLocality(match, q);
+    if (q.postcode && q.postcode !== match.rec.postcode && locality.length) {
+      // Both the locality and the postcode the user typed contradict the closest address: a guess, not a
+      // match (it would be billed and answered as the user's address). The closest are candidates.
+      return {
+        match: null,
+        confidence,
+        warnings: [],
+        note: `The locality ("${locality.join(' ')}") and postcode (${q.postcode}) in the query both differ from the closest address, ${match.rec.text}; it is listed as a candidate, not taken as the match.`,
+        candidates: top.slice(0, limit).map(cand),
+      };
+    }
     const warnings: MatchWarning[] = [];
     const notes: string[] = [];
     if (q.state && q.state !== match.rec.state) {

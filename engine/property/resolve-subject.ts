@@ -37,6 +37,37 @@ export interface ResolvedSubject {
   resolved: Record<string, unknown>;
 }
 
+/**
+ * Australia's extent for the coverage message (mainland, Tasmania, the Torres Strait and near islands):
+ * lon 112-154.5 E, lat 9-44.5 S. Coverage itself is decided by the held data, not by this box.
+ */
+export function inAustralia(lon: number, lat: number): boolean {
+  return lon >= 112 && lon <= 154.5 && lat >= -44.5 && lat <= -9;
+}
+
+function nearHeldAddress(addresses: () => AddressIndex, lon: number, lat: number): boolean {
+  try {
+    return addresses().nearest(lon, lat, COORDINATE_ADDRESS_RADIUS_M) !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** The side of a billing cell for a point with neither address nor parcel: 0.001 degrees (about 110 m by 90 m). */
+export const BILLING_CELL_DEG = 0.001;
+
+/**
+ * The billing identity of a coordinate with no address (README "Billing for points"): its parcel (so every
+ * point on one parcel is one charge), else the 0.001-degree cell it falls in (so nudging a coordinate in
+ * its sixth decimal is not a new address).
+ */
+export function pointBillingKey(parcel: ParcelHit | null, lon: number, lat: number): string {
+  const pfi = parcel ? String(parcel.properties.pfi ?? parcel.properties.PFI ?? '') : '';
+  if (parcel && pfi) return `parcel:${parcel.source.id}:${pfi}`;
+  const cell = (v: number) => Math.floor(v / BILLING_CELL_DEG);
+  return `cell:${cell(lat)},${cell(lon)}`;
+}
+
 /** An address point counts as the coordinate's address when it is on the parcel or within this distance, metres. */
 export const COORDINATE_ADDRESS_RADIUS_M = 60;
 
@@ -120,6 +151,12 @@ export function resolveSubject(store: DataStore, addresses: () => AddressIndex, 
   const { lat, lng } = subject;
   const state = stateAt(store, lng, lat);
   const parcel = parcelAt(store, lng, lat, state);
+  if (state === null && parcel === null && !nearHeldAddress(addresses, lng, lat)) {
+    // Nothing held says anything about this point: answering would be a payload of "not assessed" (and a
+    // charge for it). Outside Australia, or inside it but outside every dataset this server holds.
+    const where = inAustralia(lng, lat) ? 'is outside every dataset this server holds (no state or council area, parcel or address covers it)' : "is outside Australia's coverage (this service answers for Australian land)";
+    throw new EngineError('NOT_FOUND', `the point ${lat}, ${lng} ${where}`, { reason: 'outside_coverage', lat, lng });
+  }
   let address: AddressRecord | null = null;
   let note: string;
   try {
@@ -144,7 +181,7 @@ export function resolveSubject(store: DataStore, addresses: () => AddressIndex, 
     state: state ?? address?.state ?? null,
     address,
     parcel,
-    addressKey: address ? address.id : `pt:${lat.toFixed(6)},${lng.toFixed(6)}`,
+    addressKey: address ? address.id : pointBillingKey(parcel, lng, lat),
     query: { address: null, lat, lng },
     resolved: {
       address: address?.text ?? null,

@@ -41,6 +41,7 @@ export function badParameter(parameter: string, message: string, code = 'invalid
  * - INVALID_ARGUMENT -> 422 naming `details.parameter` (`invalid_subject` for the subject rules);
  * - NOT_FOUND with reason `address_unresolvable` -> 422 `address_unresolvable` with the candidates;
  * - NOT_FOUND with reason `da_not_found` (an unknown DA id) -> 404 `da_not_found`;
+ * - NOT_FOUND with reason `outside_coverage` (a point no held dataset covers) -> 422 `outside_coverage`;
  * - UNAVAILABLE for `address_resolution` -> 503 `address_resolution_unavailable` (a coordinate still works);
  * - UNAVAILABLE for `development_applications` -> 503 `core_component_unavailable` (no payload, no charge);
  * - any other engine failure of a whole lookup -> 503 `service_unavailable`;
@@ -55,6 +56,7 @@ export function toApiError(err: unknown): ApiError {
         return badParameter(String(d.parameter ?? 'query'), err.message, d.reason === 'invalid_subject' ? 'invalid_subject' : 'invalid_parameter');
       case 'NOT_FOUND':
         if (d.reason === 'da_not_found') return new ApiError(404, 'da_not_found', err.message, { id: d.id });
+        if (d.reason === 'outside_coverage') return badParameter('lat', err.message, 'outside_coverage');
         if (d.reason === 'address_unresolvable') {
           return badParameter('address', err.message, 'address_unresolvable', { candidates: Array.isArray(d.candidates) ? d.candidates : [] });
         }

@@ -80,6 +80,18 @@ describe('AddressIndex.resolve', () => {
     expect(r.note).toMatch(/Brunswick East/);
   });
 
+  it('takes no match when both the typed locality and the postcode contradict the closest address', () => {
+    // Finding 3 of the hardening probe: "12 Station Street, Bondi NSW 2026" was billed as a Harris Park address.
+    const r = idx.resolve('7 Marion Street, Bondi NSW 2026');
+    expect(r.match).toBeNull();
+    expect(r.candidates.map((c) => c.id)).toContain('A5');
+    expect(r.note).toMatch(/"BONDI".*2026.*7 Marion Avenue, Rosehill NSW 2142/);
+    // Only one of them contradicting it is a match with a warning.
+    expect(idx.resolve('7 Marion Street, Bondi NSW 2142').match?.id).toBe('A5');
+    expect(idx.resolve('7 Marion Avenue, Rosehill NSW 2026').match?.id).toBe('A5');
+    expect(idx.resolve('7 Marion Avenue NSW 2026').match?.id).toBe('A5');
+  });
+
   it('warns low_text_match below 0.6, and lists candidates for ambiguous text', () => {
     const r = idx.resolve('9/12 Blyth St Zzzz Qqqq Wwww Xxxx Yyyy');
     expect(r.match).not.toBeNull();
