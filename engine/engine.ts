@@ -35,7 +35,7 @@ import { unpackContours, type ContoursLayer } from './surfaces/contours/contours
 import { validateInterval } from './surfaces/contours/interval.js';
 import type { PropertyOptions, PropertyResult, PropertyService, PropertySubject, SandboxAddress, SurfaceLayer } from './property/contract.js';
 import { readSample } from './property/samples.js';
-import { propertyLookup, type PropertyDeps } from './property/property-lookup.js';
+import { propertyIdentity, propertyLookup, type BillingIdentity, type PropertyDeps } from './property/property-lookup.js';
 import { addressIndexFromStore, type AddressIndex } from './address/index.js';
 import { daStoreFromDataStore, type DaStore } from './da/index.js';
 import { TtlCache, type Cache } from './cache/ttl-cache.js';
@@ -444,6 +444,12 @@ export class Engine implements PropertyService {
   async property(subject: PropertySubject, options: PropertyOptions = {}): Promise<PropertyResult> {
     this.assertOpen();
     return propertyLookup(this.deps, subject, options);
+  }
+
+  /** See {@link PropertyService.identify}: what a lookup of `subject` would be billed as, without running it. */
+  async identify(subject: PropertySubject): Promise<BillingIdentity> {
+    this.assertOpen();
+    return propertyIdentity(this.deps, subject);
   }
 
   /** See {@link PropertyService.dataRevision}: the DA store's revision (0 until it is opened). */

@@ -24,6 +24,31 @@ export const BLOCK_SELECTORS: Record<PropertyBlock, readonly string[]> = {
 /** The selection: per block, null for the whole block or the set of selected items. */
 export type Selection = Map<PropertyBlock, Set<string> | null>;
 
+/** The most items `components` may list (every block and selector is about 60). */
+export const MAX_COMPONENT_ITEMS = 100;
+
+const shown = (t: string) => JSON.stringify(t.length > 60 ? `${t.slice(0, 60)}...` : t);
+
+/**
+ * Checks every name in `components` whatever the licence (an unknown name is a bad request, never a licence
+ * refusal); messages name the first bad item only, cut to 60 characters.
+ */
+export function validateComponents(requested: readonly string[]): void {
+  if (requested.length > MAX_COMPONENT_ITEMS) throw invalidArgument('components', `components lists ${requested.length} items; at most ${MAX_COMPONENT_ITEMS}`);
+  for (const raw of requested) {
+    const item = raw.trim();
+    if (!item) continue;
+    const [block, sub, ...rest] = item.split('.');
+    if (!Object.prototype.hasOwnProperty.call(BLOCK_SELECTORS, block) || !(PROPERTY_BLOCKS as readonly string[]).includes(block) || rest.length) {
+      throw invalidArgument('components', `unknown component ${shown(item)}; blocks are ${PROPERTY_BLOCKS.join(', ')}, with dotted selectors such as scores.noise or hazards.flood`);
+    }
+    const b = block as PropertyBlock;
+    if (sub !== undefined && !BLOCK_SELECTORS[b].includes(sub)) {
+      throw invalidArgument('components', `unknown selector ${shown(item)}; ${b} takes ${BLOCK_SELECTORS[b].map((s) => `${b}.${s}`).join(', ')}`);
+    }
+  }
+}
+
 /** Parses `components` and intersects it with the licence (and the core contract for /core). */
 export function selectComponents(requested: string[] | null, licence: PropertyLicence, variant: 'full' | 'core'): Selection {
   const allowed = new Set<PropertyBlock>(licence.components.filter((b) => variant === 'full' || CORE_BLOCKS.includes(b)));
@@ -32,17 +57,12 @@ export function selectComponents(requested: string[] | null, licence: PropertyLi
     for (const b of PROPERTY_BLOCKS) if (allowed.has(b)) sel.set(b, null);
     return sel;
   }
+  validateComponents(requested);
   for (const raw of requested) {
     const item = raw.trim();
     if (!item) continue;
-    const [block, sub, ...rest] = item.split('.');
-    if (!(PROPERTY_BLOCKS as readonly string[]).includes(block) || rest.length) {
-      throw invalidArgument('components', `unknown component ${JSON.stringify(item)}; blocks are ${PROPERTY_BLOCKS.join(', ')}, with dotted selectors such as scores.noise or hazards.flood`);
-    }
+    const [block, sub] = item.split('.');
     const b = block as PropertyBlock;
-    if (sub !== undefined && !BLOCK_SELECTORS[b].includes(sub)) {
-      throw invalidArgument('components', `unknown selector ${JSON.stringify(item)}; ${b} takes ${BLOCK_SELECTORS[b].map((s) => `${b}.${s}`).join(', ')}`);
-    }
     if (!allowed.has(b)) continue; // narrowed away by the licence: never expands it
     if (sub === undefined) sel.set(b, null);
     else if (sel.get(b) !== null) {

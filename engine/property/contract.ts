@@ -154,4 +154,10 @@ export interface PropertyService {
    * finished payloads (the server's response cache) keys them on it, so a DA upsert is seen at once.
    */
   dataRevision(): number;
+  /**
+   * What a lookup of `subject` would be billed as (address key, label, sandbox), resolving only the subject;
+   * throws as `property` would for a bad, unresolvable or uncovered subject. Optional: a server without it
+   * decides a quota refusal after the lookup.
+   */
+  identify?(subject: PropertySubject): Promise<{ addressKey: string; label: string | null; sandbox: boolean }>;
 }

@@ -3,6 +3,7 @@
  * query strings into these types; the engine checks ranges again so library callers get the same errors:
  * `INVALID_ARGUMENT` naming the parameter.
  */
+import { validateComponents } from './components.js';
 import { invalidArgument } from '../errors.js';
 import { FULL_LICENCE, SURFACE_LAYERS, type PropertyLicence, type PropertyOptions, type PropertySubject, type SurfaceLayer } from './contract.js';
 
@@ -73,10 +74,11 @@ export function resolveOptions(o: PropertyOptions = {}): ResolvedOptions {
     throw invalidArgument('contour_interval_m', `contour_interval_m must be a number above 0 and at most 200, got ${String(o.contour_interval_m)}`);
   }
   const surfaces = o.surfaces ?? [...SURFACE_LAYERS];
-  for (const s of surfaces) if (!(SURFACE_LAYERS as readonly string[]).includes(s)) throw invalidArgument('surfaces', `surfaces takes ${SURFACE_LAYERS.join(', ')}, got ${JSON.stringify(s)}`);
+  for (const s of surfaces) if (!(SURFACE_LAYERS as readonly string[]).includes(s)) throw invalidArgument('surfaces', `surfaces takes ${SURFACE_LAYERS.join(', ')}, got ${JSON.stringify(String(s).slice(0, 60))}`);
   if (surfaces.length === 0) throw invalidArgument('surfaces', 'surfaces must name at least one of noise, heat, contours');
   const variant = o.variant ?? 'full';
   if (variant !== 'full' && variant !== 'core') throw invalidArgument('variant', `variant must be full or core, got ${String(variant)}`);
+  if (o.components) validateComponents(o.components);
   return {
     components: o.components ?? null,
     school_radius_m,

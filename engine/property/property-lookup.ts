@@ -172,6 +172,24 @@ async function surfacesPart(deps: PropertyDeps, subject: ResolvedSubject, o: Res
 }
 
 /** The lookup (see module comment). */
+/** What a lookup would be billed as: its billing identity, the resolved address (for messages), and whether it is a sandbox address. */
+export interface BillingIdentity {
+  addressKey: string;
+  label: string | null;
+  sandbox: boolean;
+}
+
+/**
+ * The billing identity of a lookup of `rawSubject` without running it: only the subject is resolved (an
+ * address search, or the parcel and nearest address of a point). Throws as the lookup would for a subject
+ * that is invalid, unresolvable or outside coverage. The server decides a 429 with it before computing.
+ */
+export async function propertyIdentity(deps: PropertyDeps, rawSubject: PropertySubject): Promise<BillingIdentity> {
+  const subject = resolveSubject(deps.store, deps.addresses, validateSubject(rawSubject), resolveOptions({}));
+  const sandbox = subject.address ? (await deps.sandboxIds()).has(subject.address.id) : false;
+  return { addressKey: subject.addressKey, label: subject.address?.text ?? null, sandbox };
+}
+
 export async function propertyLookup(deps: PropertyDeps, rawSubject: PropertySubject, options: PropertyOptions = {}): Promise<PropertyResult> {
   const subject0 = validateSubject(rawSubject);
   const o = resolveOptions(options);

@@ -17,8 +17,8 @@ import { resolveOptions, validateSubject } from '../../engine/property/options.j
 import { LAYER_TTL_MS, SCORE_TTL_MS } from '../../engine/property/property-lookup.js';
 import { VERSION } from '../../engine/version.js';
 import { bearerToken, keyIdOf, keyMatches } from '../keys/api-key.js';
-import { BillingPeriodCache } from '../metering/billing-period.js';
-import { meterLookup } from '../metering/meter.js';
+import { BillingPeriodCache, inOnboarding, type BillingPeriod } from '../metering/billing-period.js';
+import { meterLookup, quotaExceeded } from '../metering/meter.js';
 import { chain, type MaybePromise } from '../maybe-promise.js';
 import { documentationStamp, openApiDocument } from '../openapi/openapi.js';
 import { renderDocsPage } from '../openapi/docs-page.js';
@@ -30,7 +30,7 @@ import { renderPlaygroundPage } from '../playground/playground-page.js';
 import { ApiError, RETRY_AFTER_S, toApiError } from './api-error.js';
 import { daDocument } from './da-handlers.js';
 import { acceptsGzip, finishPayload, serialisePayload, staticBody, type StaticBody } from './payload-body.js';
-import { parsePropertyQuery, rejectUnknown, decodeQuery } from './query.js';
+import { decodeQuery, parsePropertyQuery, rejectUnknown, strictDecode } from './query.js';
 import { payloadExpiry, ResponseCache, type CachedResponse } from './response-cache.js';
 import { ROUTES, type DaOperation, type Route } from './routes.js';
 
@@ -44,6 +44,8 @@ export interface ApiRequest {
   query: string;
   /** The Authorization header, or ''. */
   authorization: string;
+  /** How many Authorization headers the request carried (more than one is refused); default 1 when `authorization` is set. */
+  authorizationCount?: number;
   /** The client's X-Request-Id header, or ''. */
   requestId: string;
   /** The Accept-Encoding header, or '' (gzip is used when it is accepted). */
@@ -62,7 +64,15 @@ export interface ApiResponse {
   headers: Record<string, string>;
   /** One buffer or string, or parts to send in order (not joined: transports write them as they are). */
   body: Buffer | string | readonly Buffer[];
+  /** A HEAD request: write the status and headers (with the body's Content-Length) but not the body. */
+  omitBody?: boolean;
 }
+
+/**
+ * The longest request target (path and query) answered; a longer one is 414. Well above any legitimate
+ * request (a full property query is under 600 bytes) and below where the transport itself gives up.
+ */
+export const MAX_REQUEST_TARGET = 8192;
 
 /** Options of {@link Api}. */
 export interface ApiOptions {
@@ -84,13 +94,6 @@ export interface ApiOptions {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const DA_ID_PATH = /^(\/api)?\/v1\/das\/([^/]+)$/;
-const safeDecode = (s: string) => {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-};
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /** Whether the client went away; `signal` is made on demand (server/transport/lazy-abort.ts). */
@@ -171,16 +174,31 @@ export class Api {
       this.log.request({ id, method: req.method, path: req.path, status: res.status, ms: performance.now() - t0, key: keyId });
       return res;
     };
-    const fail = (err: unknown) => finish(this.errorResponse(err, id, req));
+    const head = req.method === 'HEAD';
+    const done = (res: ApiResponse): ApiResponse => {
+      if (head) res.omitBody = true;
+      return finish(res);
+    };
+    const fail = (err: unknown) => done(this.errorResponse(err, id, req));
     try {
       const out = this.dispatch(req, abort, (k) => (keyId = k));
-      return out instanceof Promise ? out.then(finish, fail) : finish(out);
+      return out instanceof Promise ? out.then(done, fail) : done(out);
     } catch (err) {
       return fail(err);
     }
   }
 
   private dispatch(req: ApiRequest, abort: AbortSource | undefined, onKey: (id: string) => void): MaybePromise<ApiResponse> {
+    if (req.path.length + req.query.length + 1 > MAX_REQUEST_TARGET) {
+      throw new ApiError(414, 'uri_too_long', `the request target is ${req.path.length + req.query.length + 1} bytes; at most ${MAX_REQUEST_TARGET} are answered`, { limit: MAX_REQUEST_TARGET });
+    }
+    if ((req.authorizationCount ?? (req.authorization ? 1 : 0)) > 1) {
+      throw new ApiError(400, 'duplicate_header', 'the request carries more than one Authorization header; send exactly one');
+    }
+    return this.route(req, abort, onKey);
+  }
+
+  private route(req: ApiRequest, abort: AbortSource | undefined, onKey: (id: string) => void): MaybePromise<ApiResponse> {
     let route = this.routes.get(req.path);
     let daId = '';
     if (!route) {
@@ -188,12 +206,16 @@ export class Api {
       const m = DA_ID_PATH.exec(req.path);
       if (m) {
         route = this.routes.get(`${m[1] ?? ''}/v1/das/{id}`);
-        daId = safeDecode(m[2]);
+        daId = strictDecode(m[2]) ?? m[2];
       }
     }
     if (!route) throw new ApiError(404, 'not_found', `no endpoint at ${req.path.length > 200 ? `${req.path.slice(0, 200)}...` : req.path}; see /api/v1/docs`);
-    if (req.method !== 'GET') throw new ApiError(405, 'method_not_allowed', `${route.path} answers GET only, not ${req.method}`, {}, { Allow: 'GET' });
     const h = route.handler;
+    // HEAD is GET without the body for the public routes; a keyed lookup is never run (nor metered) for HEAD.
+    const keyed = h.kind === 'property' || h.kind === 'da';
+    if (req.method !== 'GET' && !(req.method === 'HEAD' && !keyed)) {
+      throw new ApiError(405, 'method_not_allowed', `${route.path} answers GET${keyed ? '' : ' and HEAD'} only, not ${req.method.length > 20 ? `${req.method.slice(0, 20)}...` : req.method}`, {}, { Allow: keyed ? 'GET' : 'GET, HEAD' });
+    }
     if (h.kind === 'property') {
       return chain(this.authenticate(req.authorization), (key) => {
         onKey(key.id);
@@ -292,7 +314,8 @@ export class Api {
     const period = this.periods.get(now, key.period, key.effective_date);
     const base = decided.base;
     const revision = this.service.dataRevision();
-    const entry = this.responses.get(`${revision}|${base}`, now.getTime()) ?? this.lookup(revision, base, q.subject, q.options, licence, variant, now, abort);
+    const cached = this.responses.get(`${revision}|${base}`, now.getTime());
+    const entry = cached ?? chain(this.quotaGate(key, period, q.subject, now), () => this.lookup(revision, base, q.subject, q.options, licence, variant, now, abort));
     return chain(entry, (e) => {
       if (abort?.aborted) throw clientClosed();
       return chain(meterLookup(this.store, key, period, e, now), (metered): ApiResponse => {
@@ -300,6 +323,26 @@ export class Api {
         const headers: Record<string, string> = { 'Cache-Control': 'no-store', Vary: 'Accept-Encoding' };
         if (gzip) headers['Content-Encoding'] = 'gzip';
         return { status: 200, contentType: JSON_TYPE, headers, body: finishPayload(e.body, metered.usage, metered.notChargedReason, gzip) };
+      });
+    });
+  }
+
+  /**
+   * Refuses a lookup before computing it when the key has used its quota and the subject would be a new
+   * address in the period (a repeat, a sandbox address and anything in the onboarding window stay free):
+   * at quota, only the subject is resolved, not the payload. The charge after the lookup stays the atomic
+   * decision; this only spares the work of answers that could never be delivered.
+   */
+  private quotaGate(key: ApiKeyRecord, period: BillingPeriod, subject: PropertySubject, now: Date): MaybePromise<void> {
+    const identify = this.service.identify;
+    if (!identify || inOnboarding(now, key.onboarding_until)) return undefined;
+    return chain(this.store.used(key.id, period.key), (used) => {
+      if (used < key.quota) return undefined;
+      return identify.call(this.service, subject).then((id) => {
+        if (id.sandbox) return undefined;
+        return chain(this.store.counted(key.id, period.key, id.addressKey), (counted) => {
+          if (!counted) throw quotaExceeded(key, period, used, id.label, now);
+        });
       });
     });
   }

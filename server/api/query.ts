@@ -28,15 +28,51 @@ const DECIMAL = /^[+-]?(\d{1,20}(\.\d{0,20})?|\.\d{1,20})([eE][+-]?\d{1,3})?$/;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+const shownName = (n: string) => (n.length > 60 ? `${n.slice(0, 60)}...` : n);
+
 /**
- * Decodes a raw query string (the part after `?`) into one value per name; a name given twice is refused.
- * `+` is a space (application/x-www-form-urlencoded), as URLSearchParams reads it.
+ * Percent-decodes one query component strictly (RFC 3986 section 2.1, UTF-8 per the WHATWG URL standard):
+ * `+` is a space, every `%` starts two hex digits, the bytes are valid UTF-8, and nothing outside printable
+ * ASCII arrives unencoded. Returns null when the component breaks any of these (the caller names it).
+ */
+export function strictDecode(component: string): string | null {
+  // eslint-disable-next-line no-control-regex
+  if (/[^\x20-\x7e]/.test(component)) return null;
+  const text = component.replace(/\+/g, ' ');
+  if (!text.includes('%')) return text;
+  if (/%(?![0-9A-Fa-f]{2})/.test(text)) return null;
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '%') {
+      bytes.push(parseInt(text.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else bytes.push(text.charCodeAt(i));
+  }
+  try {
+    return UTF8.decode(Uint8Array.from(bytes));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Decodes a raw query string (the part after `?`) into one value per name, strictly: a malformed percent
+ * escape, bytes that are not UTF-8 or raw non-ASCII characters are refused (422 naming the parameter, not
+ * turned into U+FFFD), and a name given twice is refused. `+` is a space (application/x-www-form-urlencoded).
  */
 export function decodeQuery(raw: string): Map<string, string> {
   const out = new Map<string, string>();
   if (!raw) return out;
-  for (const [name, value] of new URLSearchParams(raw)) {
-    if (out.has(name)) throw badParameter(name, `${name} was given more than once; give it once`, 'duplicate_parameter');
+  for (const part of raw.split('&')) {
+    if (!part) continue;
+    const eq = part.indexOf('=');
+    const rawName = eq < 0 ? part : part.slice(0, eq);
+    const name = strictDecode(rawName);
+    if (name === null) throw badParameter(shownName(rawName), `a parameter name is not valid percent-encoded UTF-8: ${JSON.stringify(shownName(rawName))}`);
+    const value = strictDecode(eq < 0 ? '' : part.slice(eq + 1));
+    if (value === null) throw badParameter(shownName(name), `${shownName(name)} is not valid percent-encoded UTF-8 (every % needs two hex digits, the bytes must be UTF-8, and non-ASCII characters must be percent-encoded)`);
+    if (out.has(name)) throw badParameter(shownName(name), `${shownName(name)} was given more than once; give it once`, 'duplicate_parameter');
     out.set(name, value);
   }
   return out;

@@ -63,25 +63,28 @@ export function meterLookup(meter: UsageMeter, key: ApiKeyRecord, period: Billin
 }
 
 function outcomeOf(c: ChargeOutcome, key: ApiKeyRecord, period: BillingPeriod, lookup: MeteredLookup, now: Date): MeterResult {
-  if (c.outcome === 'quota_exceeded') {
-    const retryS = Math.max(1, Math.ceil((period.resetsAt.getTime() - now.getTime()) / 1000));
-    throw new ApiError(
-      429,
-      'quota_exceeded',
-      `this key has used its quota of ${key.quota} unique addresses in billing period ${period.key}; ${lookup.label ?? 'this point'} would be a new one`,
-      {
-        used: c.used,
-        quota: key.quota,
-        resets_at: period.resetsAtText,
-        billing_period_key: period.key,
-        top_up:
-          'Addresses already looked up this period stay free to repeat. For new addresses before resets_at, ask the operator for a top-up: a higher quota on this key or an additional key. Sandbox addresses (GET /api/v1/property/sandbox) are never metered.',
-      },
-      { 'Retry-After': String(retryS) },
-    );
-  }
+  if (c.outcome === 'quota_exceeded') throw quotaExceeded(key, period, c.used, lookup.label, now);
   if (c.outcome === 'repeat') {
     return { usage: usageBlock(key, period, c.used, false), notChargedReason: `repeat lookup: this address was already counted in billing period ${period.key}` };
   }
   return { usage: usageBlock(key, period, c.used, true) };
+}
+
+/** The 429 `quota_exceeded` for a new address (`label`, or "this point") when the key has used its quota. */
+export function quotaExceeded(key: ApiKeyRecord, period: BillingPeriod, used: number, label: string | null, now: Date): ApiError {
+  const retryS = Math.max(1, Math.ceil((period.resetsAt.getTime() - now.getTime()) / 1000));
+  return new ApiError(
+    429,
+    'quota_exceeded',
+    `this key has used its quota of ${key.quota} unique addresses in billing period ${period.key}; ${label ?? 'this point'} would be a new one`,
+    {
+      used,
+      quota: key.quota,
+      resets_at: period.resetsAtText,
+      billing_period_key: period.key,
+      top_up:
+        'Addresses already looked up this period stay free to repeat. For new addresses before resets_at, ask the operator for a top-up: a higher quota on this key or an additional key. Sandbox addresses (GET /api/v1/property/sandbox) are never metered.',
+    },
+    { 'Retry-After': String(retryS) },
+  );
 }

@@ -70,7 +70,7 @@ export class SqliteStore implements ServerStore {
   private readonly chargeTx: (keyId: string, periodKey: string, addressKey: string, quota: number, at: string) => ChargeOutcome;
   private readonly caches = new Map<string, Cache>();
   private readonly countTx: (bucket: string, window: string, limit: number, expiresAt: number) => LimitOutcome;
-  private counted = 0;
+  private requestsCounted = 0;
 
   private constructor(readonly path: string, private readonly db: Database.Database, private readonly options: SqliteStoreOptions) {
     const s = {
@@ -170,13 +170,17 @@ export class SqliteStore implements ServerStore {
     return this.chargeTx(keyId, periodKey, addressKey, quota, at.toISOString());
   }
 
+  counted(keyId: string, periodKey: string, addressKey: string): boolean {
+    return !!this.stmts.seen.get(keyId, periodKey, addressKey);
+  }
+
   used(keyId: string, periodKey: string): number {
     return (this.stmts.used.get(keyId, periodKey) as number | undefined) ?? 0;
   }
 
   countRequest(bucket: string, window: string, limit: number, expiresAt: Date): LimitOutcome {
     // Windows that ended are deleted now and then; a count is never needed after its window.
-    if (++this.counted % 1000 === 0) this.stmts.pruneRequests.run(Date.now());
+    if (++this.requestsCounted % 1000 === 0) this.stmts.pruneRequests.run(Date.now());
     return this.countTx(bucket, window, limit, expiresAt.getTime());
   }
 

@@ -86,6 +86,8 @@ export interface UsageMeter {
   charge(keyId: string, periodKey: string, addressKey: string, quota: number, at: Date): MaybePromise<ChargeOutcome>;
   /** Unique addresses counted for the key in the period. */
   used(keyId: string, periodKey: string): MaybePromise<number>;
+  /** True when `addressKey` was already counted for the key in the period (a repeat is free). */
+  counted(keyId: string, periodKey: string, addressKey: string): MaybePromise<boolean>;
 }
 
 /** What a request limiter answered. */

@@ -15,8 +15,16 @@ export async function startNodeHttpServer(api: Api, options: { port?: number; ho
   const write = (res: ServerResponse, out: ApiResponse) => {
     const headers: Record<string, string | number> = { 'Content-Type': out.contentType, ...out.headers, ...(draining ? { Connection: 'close' } : {}) };
     const body = out.body;
+    if (out.omitBody) {
+      // HEAD: node:http sends no body for a HEAD request; the length says what GET would send.
+      const n = typeof body === 'string' ? Buffer.byteLength(body) : Buffer.isBuffer(body) ? body.length : body.reduce((s, p) => s + p.length, 0);
+      res.writeHead(out.status, { ...headers, 'Content-Length': n });
+      res.end();
+      return;
+    }
     if (typeof body === 'string' || Buffer.isBuffer(body)) {
-      res.writeHead(out.status, headers);
+      // A Content-Length, as uWS sends: no chunked framing, and the same bytes on both transports.
+      res.writeHead(out.status, { ...headers, 'Content-Length': Buffer.byteLength(body) });
       res.end(body);
       return;
     }
@@ -30,7 +38,9 @@ export async function startNodeHttpServer(api: Api, options: { port?: number; ho
     res.end(body[body.length - 1]);
     res.uncork();
   };
-  const server = createServer((req, res) => {
+  // Headers up to 64 KiB are read (node's default is 16 KiB), so a long request target gets the API's 414
+  // with its error body rather than node's bare 431.
+  const server = createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
@@ -39,6 +49,7 @@ export async function startNodeHttpServer(api: Api, options: { port?: number; ho
       path: q < 0 ? url : url.slice(0, q),
       query: q < 0 ? '' : url.slice(q + 1),
       authorization: header(req.headers.authorization),
+      authorizationCount: req.headersDistinct.authorization?.length ?? 0,
       requestId: header(req.headers['x-request-id']),
       acceptEncoding: header(req.headers['accept-encoding']),
       remoteAddress: () => req.socket.remoteAddress ?? '',

@@ -3,7 +3,7 @@
  * is stack-allocated), `onAborted` is attached before anything is awaited and wired to the lookup's
  * AbortController, the whole response is written inside one `cork`, and no exception reaches uWS.
  */
-import type { HttpResponse, us_listen_socket } from 'uWebSockets.js';
+import type { HttpRequest, HttpResponse, us_listen_socket } from 'uWebSockets.js';
 import type { Api, ApiResponse } from '../api/api.js';
 import { STATUS_TEXT } from '../api/api-error.js';
 import { uws } from '../uws.js';
@@ -16,6 +16,15 @@ const statusLine = (s: number) => {
   if (!l) statusLines.set(s, (l = `${s} ${STATUS_TEXT[s] ?? ''}`.trim()));
   return l;
 };
+
+/** How many times header `name` (lower case) appears: getHeader returns only the first. */
+function countHeader(req: HttpRequest, name: string): number {
+  let n = 0;
+  req.forEach((k) => {
+    if (k === name) n++;
+  });
+  return n;
+}
 
 let scratch = Buffer.allocUnsafeSlow(256 * 1024);
 
@@ -42,7 +51,13 @@ export async function startUwsServer(api: Api, options: { port?: number; host?: 
     res.cork(() => {
       res.writeStatus(statusLine(out.status)).writeHeader('Content-Type', out.contentType);
       for (const k in out.headers) res.writeHeader(k, out.headers[k]);
-      res.end(onePiece(out.body), draining);
+      const body = onePiece(out.body);
+      if (out.omitBody) {
+        // HEAD: the length GET would send, and no body. This build's endWithoutBody(length) never ends the
+        // response (uWS then aborts the process), so the header is written here and the no-argument form used.
+        res.writeHeader('Content-Length', String(Buffer.byteLength(body)));
+        res.endWithoutBody();
+      } else res.end(body, draining);
     });
   };
   const app = uws.App();
@@ -52,6 +67,7 @@ export async function startUwsServer(api: Api, options: { port?: number; host?: 
       path: req.getUrl(),
       query: req.getQuery() ?? '',
       authorization: req.getHeader('authorization'),
+      authorizationCount: countHeader(req, 'authorization'),
       requestId: req.getHeader('x-request-id'),
       acceptEncoding: req.getHeader('accept-encoding'),
       remoteAddress: () => Buffer.from(res.getRemoteAddressAsText()).toString(),

@@ -44,9 +44,10 @@ function value(r: Random, name: string): string {
     case 'address':
       return r.chance(0.6) ? r.pick(sandbox).address : r.chance(0.5) ? r.pick(sandbox).address.slice(0, r.int(30)) : 'a'.repeat(190 + r.int(20));
     case 'lat':
-      return r.chance(0.6) ? String(r.pick(sandbox).lat) : String(r.range(-120, 120));
+      // Sandbox points, anywhere in the world (and beyond it), and the edge values.
+      return r.chance(0.5) ? String(r.pick(sandbox).lat) : r.chance(0.5) ? String(r.range(-120, 120)) : r.pick(['0', '-0', '90', '-90', '0.000001', '-44.9', '-9.1', '1e-7']);
     case 'lng':
-      return r.chance(0.6) ? String(r.pick(sandbox).lng) : String(r.range(-200, 200));
+      return r.chance(0.5) ? String(r.pick(sandbox).lng) : r.chance(0.5) ? String(r.range(-200, 200)) : r.pick(['0', '-0', '180', '-180', '179.9999999', '-179.9999999', '112', '154.5']);
     case 'components':
       return Array.from({ length: 1 + r.int(3) }, () => r.pick(['das', 'poi', 'planning', 'hazards', 'scores', 'scores.noise', 'scores.solar', 'hazards.flood', 'transport', 'weather', 'scores.x', 'das.on_parcel'])).join(',');
     case 'surfaces':
@@ -60,9 +61,15 @@ function value(r: Random, name: string): string {
   }
 }
 
+/** Percent-encodings that are not: a bad escape, a cut escape, bytes that are not UTF-8. */
+const MALFORMED = ['%zz', '%', '%2', '%e2%28%a1', '%ff', '%c0%af', '%ed%a0%80', 'caf%e9'];
+
 function enc(r: Random, s: string): string {
-  // Mostly proper encoding; sometimes raw (the server must cope with whatever arrives).
-  return r.chance(0.85) ? encodeURIComponent(s) : s.replace(/[#\s]/g, '+');
+  // Mostly proper encoding; sometimes raw (the server must cope with whatever arrives), sometimes malformed.
+  const roll = r.next();
+  if (roll < 0.8) return encodeURIComponent(s);
+  if (roll < 0.95) return s.replace(/[#\s]/g, '+');
+  return `${encodeURIComponent(s.slice(0, 8))}${r.pick(MALFORMED)}`;
 }
 
 function generate(r: Random): { path: string; method: string; headers: Record<string, string> } {
@@ -77,7 +84,11 @@ function generate(r: Random): { path: string; method: string; headers: Record<st
     // Near-valid: a real subject (a sandbox address, or a new point in Australia, which the meter charges)
     // with valid options, then at most one mutation.
     if (r.chance(0.5)) params.push(`address=${enc(r, r.pick(sandbox).address)}`);
-    else params.push(`lat=${r.range(-44, -10).toFixed(5)}`, `lng=${r.range(113, 154).toFixed(5)}`);
+    else if (r.chance(0.7)) {
+      // A new point within a few kilometres of a sandbox address: inside coverage, so the meter charges it.
+      const s = r.pick(sandbox);
+      params.push(`lat=${(s.lat + r.range(-0.02, 0.02)).toFixed(5)}`, `lng=${(s.lng + r.range(-0.02, 0.02)).toFixed(5)}`);
+    } else params.push(`lat=${r.range(-44, -10).toFixed(5)}`, `lng=${r.range(113, 154).toFixed(5)}`);
     const options: [string, () => string][] = [
       ['components', () => r.pick(['das', 'planning,hazards', 'scores.noise', 'poi,transport', 'das,scores.solar'])],
       ['school_radius_m', () => String(100 + r.int(4901))],
@@ -113,6 +124,7 @@ describe('fuzzed requests', () => {
     const requests = Array.from({ length: REQUESTS }, () => generate(r));
     const statuses = new Map<number, number>();
     const problems: string[] = [];
+    let outsideCoverage = 0, malformed = 0;
     let next = 0;
     const worker = async () => {
       while (next < requests.length) {
@@ -126,6 +138,8 @@ describe('fuzzed requests', () => {
         }
         const text = await res.text();
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        if (text.includes('"outside_coverage"')) outsideCoverage++;
+        if (text.includes('not valid percent-encoded UTF-8')) malformed++;
         if (res.status >= 500) problems.push(`${res.status} for ${req.method} ${req.path}: ${text.slice(0, 300)}`);
         else if (res.status >= 400) {
           let body: { error?: unknown; message?: unknown } = {};
@@ -142,6 +156,9 @@ describe('fuzzed requests', () => {
     expect(problems).toEqual([]);
     // The generator reached the interesting outcomes, not only one kind of refusal.
     for (const s of [200, 401, 403, 404, 405, 422, 429]) expect(statuses.get(s) ?? 0, `status ${s}`).toBeGreaterThan(0);
+    // Worldwide points and malformed encodings were refused as such, not answered.
+    expect(outsideCoverage).toBeGreaterThan(0);
+    expect(malformed).toBeGreaterThan(0);
     expect((await t.get('/healthz')).status).toBe(200);
   }, 300_000);
 

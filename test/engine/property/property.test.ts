@@ -115,8 +115,16 @@ describe('payload semantics', () => {
     const r = await prop(engine, { address: s.address }, { components: ['das', 'poi.schools_500m'], school_radius_m: 100 });
     const cov = r.payload.meta.coverage_status;
     if (r.payload.poi.schools_500m.length === 0) expect(cov['poi.schools_500m'].status).toBe('not_assessed');
-    // A point far from any application has empty DA lists: still not_assessed.
-    const far = await prop(engine, { lat: s.lat + 0.2, lng: s.lng + 0.2 }, { components: ['das'] });
+    // A point inside coverage but far from any application has empty DA lists: still not_assessed.
+    const das = engine.das();
+    let far: Awaited<ReturnType<typeof prop>> | undefined;
+    for (let dy = -0.03; dy <= 0.03 && !far; dy += 0.0025) {
+      for (let dx = -0.03; dx <= 0.03 && !far; dx += 0.0025) {
+        if (das.nearbyHits(s.lng + dx, s.lat + dy, 320).length) continue;
+        far = await prop(engine, { lat: s.lat + dy, lng: s.lng + dx }, { components: ['das'] }).catch(() => undefined); // outside the tile: next
+      }
+    }
+    if (!far) throw new Error('no point of the tile lies 320 m from every DA');
     expect(far.payload.development_applications).toEqual({ on_parcel: [], nearby_300m: [] });
     expect(far.payload.meta.coverage_status.development_applications).toEqual({ status: 'not_assessed', feature_count: 0, lookup_complete: true });
   }, 60_000);
