@@ -25,6 +25,8 @@ export const serveCommand: Command = {
     '  --no-dev-keys      do not issue development keys (they are only ever issued for the synthetic sample world)',
     '  --quiet            no request log (errors are still logged)',
     '  --transport NAME   uws (default) or node (node:http, for comparison)',
+    '  --trust-proxy      behind a reverse proxy on this machine: the client address is its X-Real-IP',
+    '                     (the playground\'s per-client limit); see deploy/nginx/propintel.conf',
     '',
     'On the sample world each start revokes the previous development keys and prints fresh ones; real',
     'deployments make keys with `propintel keys create`.',
@@ -39,6 +41,7 @@ export const serveCommand: Command = {
       'no-dev-keys': { type: 'boolean' },
       quiet: { type: 'boolean' },
       transport: { type: 'string' },
+      'trust-proxy': { type: 'boolean' },
     });
     const port = numberFlag('port', values.port ?? process.env.PORT, 8080, { min: 0, max: 65535, integer: true });
     const threads = values.threads === undefined ? undefined : numberFlag('threads', values.threads, 0, { min: 1, max: 256, integer: true });
@@ -52,7 +55,7 @@ export const serveCommand: Command = {
     const log = new JsonLinesLog((t) => io.stdout(t));
     let server;
     try {
-      server = await startServer({ service: stack.engine, store: stack.store, port, host: values.host, transport, log: values.quiet ? { ...SILENT_LOG, error: (e) => log.error(e) } : log });
+      server = await startServer({ service: stack.engine, store: stack.store, port, host: values.host, transport, trustProxy: !!values['trust-proxy'], log: values.quiet ? { ...SILENT_LOG, error: (e) => log.error(e) } : log });
     } catch (err) {
       await stack.close();
       throw err;

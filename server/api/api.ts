@@ -55,6 +55,8 @@ export interface ApiRequest {
    * valid only inside its callback, and `handle` calls this before anything is awaited.
    */
   remoteAddress?: () => string;
+  /** The X-Real-IP header, or '' (read only with {@link ApiOptions.trustProxy}). */
+  realIp?: string;
 }
 
 /** A response to write. */
@@ -88,12 +90,23 @@ export interface ApiOptions {
   responseCacheBytes?: number;
   /** The DA store the listing serves; default the service's own `das()` (the engine's), else none (503). */
   das?: () => DaStore;
+  /**
+   * Behind a reverse proxy on this machine (deploy/nginx/propintel.conf): take the client's address from
+   * X-Real-IP when the peer is a loopback address, for the playground's per-client limit. Default false:
+   * the header is ignored (a client could otherwise claim any address).
+   */
+  trustProxy?: boolean;
   /** Serve /playground with its public demo key (default true). */
   playground?: boolean;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const DA_ID_PATH = /^(\/api)?\/v1\/das\/([^/]+)$/;
+/** 127.0.0.0/8 and ::1, as text from either transport (uWS writes IPv4-mapped IPv6 in full hex). */
+function isLoopback(address: string): boolean {
+  return /^127\./.test(address) || address === '::1' || /^::ffff:127\./i.test(address) || /^0000:0000:0000:0000:0000:ffff:7f/i.test(address) || address === '0000:0000:0000:0000:0000:0000:0000:0001';
+}
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /** Whether the client went away; `signal` is made on demand (server/transport/lazy-abort.ts). */
@@ -140,12 +153,14 @@ export class Api {
   private readonly documentation = documentationStamp();
   private readonly das: (() => DaStore) | null;
   private readonly playground: boolean;
+  private readonly trustProxy: boolean;
 
   constructor(options: ApiOptions) {
     this.service = options.service;
     const service = options.service as PropertyService & { das?: () => DaStore };
     this.das = options.das ?? (typeof service.das === 'function' ? () => service.das!() : null);
     this.playground = options.playground ?? true;
+    this.trustProxy = options.trustProxy ?? false;
     this.store = options.store;
     this.clock = options.clock ?? (() => new Date());
     this.log = options.log ?? SILENT_LOG;
@@ -223,7 +238,7 @@ export class Api {
       });
     }
     if (h.kind === 'da') {
-      const client = req.remoteAddress?.() ?? '';
+      const client = this.clientAddress(req);
       return chain(this.authenticate(req.authorization), (key) => {
         onKey(key.id);
         return this.daRequest(req, h.op, daId, key, client);
@@ -325,6 +340,13 @@ export class Api {
         return { status: 200, contentType: JSON_TYPE, headers, body: finishPayload(e.body, metered.usage, metered.notChargedReason, gzip) };
       });
     });
+  }
+
+  /** The client's address: the peer, or behind a trusted local proxy its X-Real-IP. */
+  private clientAddress(req: ApiRequest): string {
+    const peer = req.remoteAddress?.() ?? '';
+    if (this.trustProxy && req.realIp && isLoopback(peer)) return req.realIp.trim().slice(0, 64);
+    return peer;
   }
 
   /**

@@ -53,6 +53,7 @@ export async function startNodeHttpServer(api: Api, options: { port?: number; ho
       requestId: header(req.headers['x-request-id']),
       acceptEncoding: header(req.headers['accept-encoding']),
       remoteAddress: () => req.socket.remoteAddress ?? '',
+      realIp: header(req.headers['x-real-ip']),
     };
     const abort = new LazyAbort();
     res.on('close', () => {

@@ -71,6 +71,7 @@ export async function startUwsServer(api: Api, options: { port?: number; host?: 
       requestId: req.getHeader('x-request-id'),
       acceptEncoding: req.getHeader('accept-encoding'),
       remoteAddress: () => Buffer.from(res.getRemoteAddressAsText()).toString(),
+      realIp: req.getHeader('x-real-ip'),
     };
     const abort = new LazyAbort();
     const out = api.handle(request, abort);
