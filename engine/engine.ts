@@ -35,6 +35,7 @@ import { unpackContours, type ContoursLayer } from './surfaces/contours/contours
 import { validateInterval } from './surfaces/contours/interval.js';
 import type { PropertyOptions, PropertyResult, PropertyService, PropertySubject, SandboxAddress, SurfaceLayer } from './property/contract.js';
 import { readSample } from './property/samples.js';
+import { estimateAsync } from './memory/estimate.js';
 import { propertyIdentity, propertyLookup, type BillingIdentity, type PropertyDeps } from './property/property-lookup.js';
 import { addressIndexFromStore, type AddressIndex } from './address/index.js';
 import { daStoreFromDataStore, type DaStore } from './da/index.js';
@@ -113,9 +114,33 @@ const BUSHFIRE_DEM_RADIUS_M = 250 + 2 * 25 + 100;
 /** Radius of the DEM read that also serves walkability's regional slope (its disc plus lattice margin), metres. */
 const WALK_DEM_RADIUS_M = SLOPE_RADIUS_M + 150 + 100;
 
+/** Estimated bytes of one model of one state (`national` for data of no one state, `none` for no state). */
+export interface ModelMemory {
+  state: string;
+  model: string;
+  bytes: number;
+}
+
+/** A cache's memory tier: entries and estimated bytes (null where the cache does not say). */
+export interface CacheMemory {
+  cache: string;
+  entries: number | null;
+  bytes: number | null;
+}
+
+/** See {@link Engine.memoryReport}. */
+export interface MemoryReport {
+  models: ModelMemory[];
+  caches: CacheMemory[];
+}
+
 /** The engine. */
 export class Engine implements PropertyService {
   private readonly noise = new Map<StateCode, Promise<NoiseNetwork | null>>();
+  /** The noise networks built so far (for the memory report). */
+  private readonly noiseBuilt = new Map<StateCode, NoiseNetwork | null>();
+  private memoryModels?: { key: string; models: ModelMemory[] };
+  private memoryWalk?: Promise<{ key: string; models: ModelMemory[] }>;
   /** Keyed by state, '' for an undetermined state. */
   private readonly walk = new Map<string, WalkabilityIndexes>();
   private readonly walkShared = new Map<string, SharedWalkabilityIndexes>();
@@ -137,8 +162,8 @@ export class Engine implements PropertyService {
       sandboxIds: () => this.sandboxIds(),
       scores: (lon, lat, o) => this.scores(lon, lat, o),
       surfaces: (lon, lat, o) => this.surfaces(lon, lat, o),
-      layerCache: options.caches?.layers ?? new TtlCache(20_000),
-      scoreCache: options.caches?.scores ?? new TtlCache(5_000),
+      layerCache: options.caches?.layers ?? new TtlCache(20_000, 128 * 1024 * 1024),
+      scoreCache: options.caches?.scores ?? new TtlCache(5_000, 64 * 1024 * 1024),
     };
   }
 
@@ -198,6 +223,46 @@ export class Engine implements PropertyService {
     return ms;
   }
 
+  /**
+   * Estimated memory of what the engine holds (engine/memory/estimate.ts): the loaded dataset files by state
+   * (`national` for files of no one state), each model built from them by state, the address index, the DA
+   * store's radius index, and the layer and score caches' memory tiers. Models are walked once after each is
+   * built (they do not change), so a scrape of /metrics costs little after the first.
+   */
+  async memoryReport(): Promise<MemoryReport> {
+    const built = [this.noiseBuilt.size, this.walk.size, this.bushfire.size, !!this.contamination, !!this.anef, !!this.addressIndex].join('|');
+    if (this.memoryModels?.key !== built) {
+      // The walk yields to the event loop every 20,000 objects: a first scrape costs time, not requests.
+      this.memoryWalk ??= (async () => {
+        const seen = new WeakSet<object>();
+        const models: ModelMemory[] = [];
+        const add = async (state: string, model: string, value: unknown) => {
+          const { bytes } = await estimateAsync(value, { seen });
+          const row = models.find((m) => m.state === state && m.model === model);
+          if (row) row.bytes += bytes;
+          else models.push({ state, model, bytes });
+        };
+        // Files first: a model's share is what it holds beyond the features it was built from.
+        for (const f of this.store.files) await add(f.file.state ?? 'national', 'dataset_files', f);
+        for (const [state, n] of this.noiseBuilt) await add(state, 'noise_network', n);
+        for (const [state, w] of this.walk) await add(state || 'none', 'walkability_indexes', w);
+        for (const [state, b] of this.bushfire) await add(state || 'none', 'bushfire_layers', b);
+        if (this.contamination) await add('national', 'contamination_register', this.contamination);
+        if (this.anef) await add('national', 'aircraft_noise_contours', this.anef);
+        if (this.addressIndex) await add('national', 'address_index', this.addressIndex);
+        return { key: built, models };
+      })().finally(() => (this.memoryWalk = undefined));
+      this.memoryModels = await this.memoryWalk;
+    }
+    const models = [...this.memoryModels.models];
+    if (this.daStore) models.push({ state: 'national', model: 'da_radius_index', bytes: this.daStore.memoryBytes() });
+    const cacheRow = (name: string, c: unknown): CacheMemory => {
+      const m = c as { size?: number; bytes?: number };
+      return { cache: name, entries: typeof m.size === 'number' ? m.size : null, bytes: typeof m.bytes === 'number' ? m.bytes : null };
+    };
+    return { models, caches: [cacheRow('layers', this.deps.layerCache), cacheRow('scores', this.deps.scoreCache)] };
+  }
+
   /** The state or territory containing (lon, lat) by its LGA, or null. */
   stateAt(lon: number, lat: number): StateCode | null {
     return stateAt(this.store, lon, lat);
@@ -207,7 +272,11 @@ export class Engine implements PropertyService {
   noiseNetwork(state: StateCode): Promise<NoiseNetwork | null> {
     let p = this.noise.get(state);
     if (!p) {
-      p = Promise.resolve().then(() => noiseNetworkFor(this.store, state));
+      p = Promise.resolve().then(() => {
+        const n = noiseNetworkFor(this.store, state);
+        this.noiseBuilt.set(state, n);
+        return n;
+      });
       this.noise.set(state, p);
     }
     return p;

@@ -20,6 +20,7 @@ import { distanceMetres } from '../geo/distance.js';
 import { DA_CATEGORIES, type DaCategory } from './categories.js';
 import { daListingItem, parseDaRows, type DaDraft, type DaRecord } from './da-record.js';
 import { CONTENT_COLUMNS, DA_DDL, DA_DERIVATION_VERSION, DA_SCHEMA_VERSION, dropLegacyLayout, migrateDaSchema, recordOfRow, rowValues, SEEN_COLUMNS, suburbKey, type DaRow } from './da-schema.js';
+import { estimateBytes } from '../memory/estimate.js';
 import { dayNumber, DaSpatialIndex, type SpatialCursor, type SpatialEntry, type SpatialFilter, type SpatialHit, type SpatialSnapshot } from './da-spatial.js';
 import { STATUS_GROUPS, type StatusGroup } from './status-rules.js';
 
@@ -457,6 +458,11 @@ export class DaStore {
     this.refresh();
     this.rebuildSpatial();
     this.db.exec('ANALYZE');
+  }
+
+  /** Estimated bytes this store holds in memory: the radius index (SQLite's own page cache is not counted). */
+  memoryBytes(): number {
+    return estimateBytes(this.spatial);
   }
 
   /** Counts of the radius index: records in the snapshot and changed since. */

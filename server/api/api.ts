@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { DaStore } from '../../engine/da/da-store.js';
+import type { MemoryReport } from '../../engine/engine.js';
 import { isEngineError } from '../../engine/errors.js';
 import { checkLicence, type LicenceRefusal, type PropertyLicence, type PropertyOptions, type PropertyService, type PropertySubject } from '../../engine/property/contract.js';
 import { resolveOptions, validateSubject } from '../../engine/property/options.js';
@@ -214,6 +215,7 @@ export class Api {
   }
 
   private route(req: ApiRequest, abort: AbortSource | undefined, onKey: (id: string) => void): MaybePromise<ApiResponse> {
+    if (req.path === '/metrics') return this.metrics(req);
     let route = this.routes.get(req.path);
     let daId = '';
     if (!route) {
@@ -416,6 +418,52 @@ export class Api {
     const signal = abort.signal;
     signal.addEventListener('abort', release, { once: true });
     return shared.promise.finally(() => signal.removeEventListener('abort', release));
+  }
+
+  /**
+   * `GET /metrics`: the Prometheus text exposition (version 0.0.4) of process memory, the engine's memory by
+   * state and model, the caches, requests in flight and the DA store. For operators on the machine: only a
+   * loopback peer is answered (deploy/nginx/propintel.conf does not forward it); anyone else gets 404.
+   */
+  private async metrics(req: ApiRequest): Promise<ApiResponse> {
+    const peer = req.remoteAddress?.() ?? '';
+    if (!isLoopback(peer) || (this.trustProxy && req.realIp)) throw new ApiError(404, 'not_found', 'no endpoint at /metrics; see /api/v1/docs');
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw new ApiError(405, 'method_not_allowed', `/metrics answers GET and HEAD only, not ${req.method.slice(0, 20)}`, {}, { Allow: 'GET, HEAD' });
+    rejectUnknown(decodeQuery(req.query), [], '/metrics');
+    const lines: string[] = [];
+    const metric = (name: string, help: string, type: 'gauge' | 'counter', rows: [Record<string, string>, number][]) => {
+      lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+      for (const [labels, v] of rows) {
+        const l = Object.entries(labels).map(([k, x]) => `${k}="${x.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`);
+        lines.push(`${name}${l.length ? `{${l.join(',')}}` : ''} ${Number.isFinite(v) ? v : 'NaN'}`);
+      }
+    };
+    const report = await (this.service as PropertyService & { memoryReport?: () => Promise<MemoryReport> }).memoryReport?.();
+    const mem = process.memoryUsage();
+    metric('propintel_process_memory_bytes', 'Process memory by kind (process.memoryUsage): rss, heap_total, heap_used, external, array_buffers.', 'gauge', [
+      [{ kind: 'rss' }, mem.rss],
+      [{ kind: 'heap_total' }, mem.heapTotal],
+      [{ kind: 'heap_used' }, mem.heapUsed],
+      [{ kind: 'external' }, mem.external],
+      [{ kind: 'array_buffers' }, mem.arrayBuffers],
+    ]);
+    if (report) {
+      metric('propintel_model_memory_bytes', 'Estimated bytes the engine holds, by state and model (dataset files, then what each model adds).', 'gauge', report.models.map((m) => [{ state: m.state, model: m.model }, m.bytes]));
+      metric('propintel_cache_entries', 'Entries in the memory tier of each engine cache.', 'gauge', report.caches.filter((c) => c.entries !== null).map((c) => [{ cache: c.cache }, c.entries!]));
+      metric('propintel_cache_memory_bytes', 'Estimated bytes in the memory tier of each engine cache.', 'gauge', report.caches.filter((c) => c.bytes !== null).map((c) => [{ cache: c.cache }, c.bytes!]));
+    }
+    metric('propintel_response_cache_entries', 'Finished payloads in the response cache.', 'gauge', [[{}, this.responses.size]]);
+    metric('propintel_response_cache_bytes', 'Payload bytes in the response cache (bounded).', 'gauge', [[{}, this.responses.bytes]]);
+    metric('propintel_requests_in_flight', 'Requests being answered, this one included.', 'gauge', [[{}, this.inFlight]]);
+    const das = this.das;
+    if (das) {
+      try {
+        metric('propintel_da_records', 'Development applications in the DA store.', 'gauge', [[{}, das().size]]);
+      } catch {
+        // The DA store cannot answer: the metric is left out rather than the scrape failing.
+      }
+    }
+    return { status: 200, contentType: 'text/plain; version=0.0.4; charset=utf-8', headers: { 'Cache-Control': 'no-store' }, body: `${lines.join('\n')}\n` };
   }
 
   private publicRoute(route: Route, gzip: boolean): MaybePromise<ApiResponse> {

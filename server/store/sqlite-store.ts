@@ -18,6 +18,8 @@ export const STORE_SCHEMA_VERSION = 1;
 export interface SqliteStoreOptions {
   /** Entries of each cache namespace's in-memory tier (default 2,000). */
   memoryEntries?: number;
+  /** Estimated bytes each cache namespace's memory tier may hold (default 64 MiB). */
+  memoryBytes?: number;
   /** Rows kept per cache namespace on disk; the oldest go first (default 50,000). */
   maxCacheRows?: number;
 }
@@ -199,7 +201,7 @@ export class SqliteStore implements ServerStore {
 
   cache(namespace: string): Cache {
     let c = this.caches.get(namespace);
-    if (!c) this.caches.set(namespace, (c = new TieredCache(new TtlCache(this.options.memoryEntries ?? 2000), new SqliteCache(this.db, namespace, this.options.maxCacheRows ?? 50_000))));
+    if (!c) this.caches.set(namespace, (c = new TieredCache(new TtlCache(this.options.memoryEntries ?? 2000, this.options.memoryBytes ?? 64 * 1024 * 1024), new SqliteCache(this.db, namespace, this.options.maxCacheRows ?? 50_000))));
     return c;
   }
 
@@ -276,6 +278,16 @@ export class SqliteCache implements Cache {
  */
 export class TieredCache implements Cache {
   constructor(private readonly memory: TtlCache, private readonly disk: SqliteCache) {}
+
+  /** Entries in the memory tier. */
+  get size(): number {
+    return this.memory.size;
+  }
+
+  /** Estimated bytes of the memory tier. */
+  get bytes(): number {
+    return this.memory.bytes;
+  }
 
   get<T>(key: string, now = new Date()): { value: T; storedAt: Date } | undefined {
     const m = this.memory.get<T>(key, now);

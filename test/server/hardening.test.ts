@@ -187,3 +187,43 @@ describe('parameters (findings 7 and 8)', () => {
     expect(okay.body.resolved.address).toBe(s);
   });
 });
+
+describe('memory (finding 11)', () => {
+  it('GET /metrics: Prometheus text with process memory, the engine by state and model, caches and the DA store', async () => {
+    // A lookup builds some state's models first.
+    const s = (await t.get('/api/v1/property/sandbox')).body.addresses[0];
+    expect((await t.get(`/api/v1/property?address=${encodeURIComponent(s.address)}`, key)).status).toBe(200);
+    // The first scrape walks every model; the server keeps answering meanwhile (the walk yields).
+    const order: string[] = [];
+    const scrape = fetch(`${t.url}/metrics`).then((res) => (order.push('metrics'), res));
+    expect((await fetch(`${t.url}/healthz`)).status).toBe(200);
+    order.push('healthz');
+    const r = await scrape;
+    expect(order).toEqual(['healthz', 'metrics']);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+    const text = await r.text();
+    // Every line is a comment or `name{labels} value` (the exposition format's grammar, simplified).
+    for (const line of text.trimEnd().split('\n')) expect(line).toMatch(/^(# (HELP|TYPE) [a-z_]+ .+|[a-z_]+(\{[a-z_]+="[^"]*"(,[a-z_]+="[^"]*")*\})? (\d+(\.\d+)?(e[+-]?\d+)?|NaN))$/);
+    const value = (name: string, labels: string) => Number(new RegExp(`^${name}\\{${labels}\\} (\\S+)$`, 'm').exec(text)?.[1]);
+    expect(value('propintel_process_memory_bytes', 'kind="rss"')).toBeGreaterThan(50e6);
+    expect(value('propintel_model_memory_bytes', `state="${s.state}",model="dataset_files"`)).toBeGreaterThan(1e6);
+    expect(value('propintel_model_memory_bytes', `state="${s.state}",model="walkability_indexes"`)).toBeGreaterThan(0);
+    expect(value('propintel_model_memory_bytes', 'state="national",model="address_index"')).toBeGreaterThan(1e5);
+    expect(value('propintel_cache_entries', 'cache="scores"')).toBeGreaterThan(0);
+    expect(Number(/^propintel_da_records (\d+)$/m.exec(text)?.[1])).toBe((t.stack.engine as unknown as { das(): { size: number } }).das().size);
+    expect(Number(/^propintel_response_cache_bytes (\d+)$/m.exec(text)?.[1])).toBeGreaterThanOrEqual(0); // present (the payload may be partial, hence uncached)
+  });
+
+  it('answers /metrics only to a peer on this machine, not through a trusted proxy for a remote client', async () => {
+    const proxied = await startTestServer({ trustProxy: true, threads: 1 });
+    try {
+      expect((await fetch(`${proxied.url}/metrics`)).status).toBe(200);
+      const remote = await fetch(`${proxied.url}/metrics`, { headers: { 'x-real-ip': '203.0.113.9' } });
+      expect(remote.status).toBe(404);
+      expect(await remote.json()).toMatchObject({ error: 'not_found' });
+    } finally {
+      await proxied.close();
+    }
+  });
+});
