@@ -2,9 +2,9 @@
 // uWebSockets.js (and node:http where the transport matters): no 5xx for any allowed coordinate, nothing
 // charged outside coverage or for a guessed address, a 429 at quota decided before the lookup, HEAD without
 // a body, one Authorization header, unknown component names, strict percent-decoding, a request size limit.
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyIdOf } from '../../server/keys/api-key.js';
+import { rawHttp } from '../helpers/raw-http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let t: TestServer;
@@ -20,34 +20,8 @@ afterAll(async () => {
   await Promise.all([t?.close(), node?.close()]);
 });
 
-/** Sends raw bytes and returns everything the server wrote until it closed or went quiet. */
-function raw(server: TestServer, request: string | Buffer, quietMs = 400): Promise<string> {
-  const { port } = new URL(server.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1');
-    let out = '';
-    let timer: NodeJS.Timeout;
-    const done = () => {
-      socket.destroy();
-      resolve(out);
-    };
-    const arm = () => {
-      clearTimeout(timer);
-      timer = setTimeout(done, quietMs);
-    };
-    socket.on('data', (d) => {
-      out += d.toString('latin1');
-      arm();
-    });
-    socket.on('end', () => {
-      clearTimeout(timer);
-      done();
-    });
-    socket.on('error', (e) => (out ? done() : reject(e)));
-    socket.write(request);
-    arm();
-  });
-}
+/** Raw bytes to a test server (see test/helpers/raw-http.ts). */
+const raw = (server: TestServer, request: string | Buffer) => rawHttp(Number(new URL(server.url).port), request);
 
 const used = (k: string) => t.stack.store.used(keyIdOf(k)!, currentPeriod());
 function currentPeriod(): string {

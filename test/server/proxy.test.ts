@@ -4,10 +4,11 @@
 // playground's per-client limit sees the client behind the proxy. Skips, naming why, without nginx.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { playgroundKey } from '../../server/keys/playground-key.js';
+import { rawHttp } from '../helpers/raw-http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -76,31 +77,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** Raw bytes to `p`; resolves to what came back before the server closed or fell silent for `quietMs`. */
-function raw(p: number, request: string | Buffer, quietMs = 1500): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect(p, '127.0.0.1');
-    let out = '';
-    let timer: NodeJS.Timeout;
-    const done = () => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(out);
-    };
-    const arm = () => {
-      clearTimeout(timer);
-      timer = setTimeout(done, quietMs);
-    };
-    socket.on('data', (d) => {
-      out += d.toString('latin1');
-      arm();
-    });
-    socket.on('end', done);
-    socket.on('error', done);
-    socket.write(request);
-    arm();
-  });
-}
+const raw = (p: number, request: string | Buffer, quietMs = 1500) => rawHttp(p, request, { quietMs });
 
 const status = (response: string) => response.slice(0, 12);
 
@@ -151,13 +128,7 @@ describe('behind nginx (deploy/nginx/propintel.conf)', () => {
     for (let i = 0; i < 11; i++) first.push(await from('127.0.0.1'));
     expect(first).toEqual([...Array(10).fill('HTTP/1.1 200'), 'HTTP/1.1 429']);
     // Another client address (a second loopback address) is counted on its own, through the same proxy.
-    const other = await new Promise<string>((resolve) => {
-      const socket = connect({ port, host: '127.0.0.1', localAddress: '127.0.0.2' });
-      let out = '';
-      socket.on('data', (d) => (out += d));
-      socket.on('end', () => resolve(out));
-      socket.write(`GET /v1/stats HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer ${demo}\r\nX-Real-IP: 127.0.0.1\r\nConnection: close\r\n\r\n`);
-    });
+    const other = await rawHttp(port, `GET /v1/stats HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer ${demo}\r\nX-Real-IP: 127.0.0.1\r\nConnection: close\r\n\r\n`, { localAddress: '127.0.0.2', quietMs: 1500 });
     expect(status(other)).toBe('HTTP/1.1 200');
   });
 });
