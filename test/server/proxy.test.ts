@@ -122,10 +122,10 @@ describe('behind nginx (deploy/nginx/propintel.conf)', () => {
   it('gives each client behind the proxy its own playground limit (--trust-proxy reads X-Real-IP)', async (ctx) => {
     if (missing) ctx.skip(missing);
     const demo = await playgroundKey(t.stack.store);
-    const from = (ip: string) => raw(port, `GET /v1/stats HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer ${demo}\r\nConnection: close\r\n\r\n`, 1500).then(status);
+    const fromHere = () => raw(port, `GET /v1/stats HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer ${demo}\r\nConnection: close\r\n\r\n`, 1500).then(status);
     // nginx overwrites X-Real-IP with the peer's address: clients on 127.0.0.1 share one allowance.
     const first: string[] = [];
-    for (let i = 0; i < 11; i++) first.push(await from('127.0.0.1'));
+    for (let i = 0; i < 11; i++) first.push(await fromHere());
     expect(first).toEqual([...Array(10).fill('HTTP/1.1 200'), 'HTTP/1.1 429']);
     // Another client address (a second loopback address) is counted on its own, through the same proxy.
     const other = await rawHttp(port, `GET /v1/stats HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer ${demo}\r\nX-Real-IP: 127.0.0.1\r\nConnection: close\r\n\r\n`, { localAddress: '127.0.0.2', quietMs: 1500 });
