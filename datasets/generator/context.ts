@@ -56,6 +56,11 @@ export interface TileContext {
   suburbOf(x: number, y: number): { suburb: string; postcode: string; council: string };
   /** Ids of the parcels (pfi) by lot. */
   pfiOf: Map<Lot, string>;
+  /**
+   * Metres added to the tile's 1% AEP flood level (0 unless the sandbox rules need a residential lot in the
+   * flood and the seed's terrain put none there: see floodOffsetForSandbox).
+   */
+  floodOffset?: number;
 }
 
 /** Converts a local-metre geometry to lon/lat. */

@@ -18,13 +18,13 @@ import { vegetationMask, writeBushfire, writeContamination } from './layers/haza
 import { writeCityPlan2025, writeGrowthAreas, writeHeritage, writeOverlays, writeZones } from './layers/planning.js';
 import { writeAmenities, writeSchools } from './layers/poi.js';
 import { landCoverGrid, writeRasters } from './layers/rasters.js';
-import { floodMasks, writeDem, writeFloodStudy, writeIfd, writeStateContours, writeWater } from './layers/terrain-layers.js';
+import { floodMasks, floodOffsetForSandbox, writeDem, writeFloodStudy, writeIfd, writeStateContours, writeWater } from './layers/terrain-layers.js';
 import { writeTransport } from './layers/transport.js';
 import type { TileContext } from './context.js';
 import { Frame } from './frame.js';
 import { COL, layOut } from './layout.js';
 import { assertReplaceableOutDir } from './out-dir.js';
-import { sandboxAddresses, type SandboxAddress } from './sandbox.js';
+import { sandboxAddresses, sandboxFloodRule, type SandboxAddress } from './sandbox.js';
 import { SourceRegistry } from './sources.js';
 import { Terrain } from './terrain.js';
 import { TILES, tileById, type TileSpec } from './tiles.js';
@@ -86,9 +86,11 @@ export interface TileResult {
   ms: number;
 }
 
-/** Generates one tile into `out` (its own folder there), returning what it wrote. */
-export function generateTile(id: string, seed: number, out: string): TileResult {
-  const t0 = performance.now();
+/**
+ * The tile's context before any file is written: terrain, layout, flood masks (raised when the sandbox
+ * rule needs it) and vegetation. `out` is where the tile's files will go.
+ */
+export function prepareTile(id: string, seed: number, out: string): TileContext {
   const spec = tileById(id);
   const tileIndex = TILES.indexOf(spec);
   const writer = new FileWriter(out);
@@ -111,7 +113,21 @@ export function generateTile(id: string, seed: number, out: string): TileResult 
     },
   };
   Object.assign(ctx.masks, floodMasks(ctx));
+  // Every seed's tile must hold its flood-related sandbox address: raise the flood when none would.
+  const floodOffset = floodOffsetForSandbox(ctx, sandboxFloodRule(ctx));
+  if (floodOffset > 0) {
+    ctx.floodOffset = floodOffset;
+    Object.assign(ctx.masks, floodMasks(ctx));
+  }
   ctx.masks.vegetation = vegetationMask(ctx);
+  return ctx;
+}
+
+/** Generates one tile into `out` (its own folder there), returning what it wrote. */
+export function generateTile(id: string, seed: number, out: string): TileResult {
+  const t0 = performance.now();
+  const ctx = prepareTile(id, seed, out);
+  const { spec, writer, registry, layout } = ctx;
   writeDem(ctx);
   writeWater(ctx);
   writeFloodStudy(ctx);

@@ -5,6 +5,7 @@
  */
 import type { StateCode } from '../../engine/catalogue/states.js';
 import type { AddressRecord, TileContext } from './context.js';
+import type { Lot } from './layout.js';
 import { TILE_HALF_M } from './frame.js';
 import { floodDepthAt, inEvidenceArea } from './layers/terrain-layers.js';
 import { AIRPORTS } from './layers/aircraft.js';
@@ -25,10 +26,10 @@ function maskAt(mask: Uint8Array, cell: number, x: number, y: number): boolean {
 }
 
 /** The address nearest the tile centre among those passing `ok` (preferring plain street addresses). */
-function pick(ctx: TileContext, ok: (a: AddressRecord) => boolean, preferUnit = false): AddressRecord {
+function pick(ctx: TileContext, ok: (a: AddressRecord) => boolean, preferUnit = false, rule = 'the sandbox rule'): AddressRecord {
   const candidates = ctx.addresses.filter((a) => ok(a) && (preferUnit ? a.unit !== null : a.unit === null));
   const pool = candidates.length ? candidates : ctx.addresses.filter(ok);
-  if (!pool.length) throw new Error(`sample world ${ctx.spec.id}: no address satisfies the sandbox rule`);
+  if (!pool.length) throw new Error(`sample world ${ctx.spec.id}: no address satisfies the sandbox rule (${rule})`);
   let best = pool[0];
   let bd = Infinity;
   for (const a of pool) {
@@ -43,26 +44,50 @@ function pick(ctx: TileContext, ok: (a: AddressRecord) => boolean, preferUnit = 
 
 const row = (ctx: TileContext, a: AddressRecord, note: string): SandboxAddress => ({ address: a.text, state: ctx.spec.state, lat: Math.round(a.lat * 1e7) / 1e7, lng: Math.round(a.lon * 1e7) / 1e7, note });
 
+/**
+ * The flood-related sandbox rule of a tile, as a test of a lot (null for tiles without one): the generator
+ * checks it once the flood is drawn and raises the flood when no lot passes (floodOffsetForSandbox), and
+ * the sandbox choice below uses the same test.
+ */
+export function sandboxFloodRule(ctx: TileContext): ((lot: Lot) => boolean) | null {
+  const inFlood = (l: Lot) => maskAt(ctx.masks.flood1pct, 10, l.centre[0], l.centre[1]);
+  const residential = (l: Lot) => l.use.startsWith('residential');
+  const depth = (l: Lot) => floodDepthAt(ctx, l.centre[0], l.centre[1]);
+  switch (ctx.spec.id) {
+    case 'vic':
+      return (l) => residential(l) && inFlood(l);
+    case 'nsw':
+      return (l) => residential(l) && inFlood(l) && depth(l) > 0.2;
+    case 'qld':
+      return (l) => residential(l) && inFlood(l) && depth(l) > 0.3;
+    case 'sa':
+      return (l) => residential(l) && inEvidenceArea(ctx, l.centre[0], l.centre[1]);
+    default:
+      return null;
+  }
+}
+
 /** The sandbox addresses of one tile (two in VIC, NSW, QLD and WA; one elsewhere). */
 export function sandboxAddresses(ctx: TileContext): SandboxAddress[] {
   const { masks } = ctx;
-  const inFlood = (a: AddressRecord) => maskAt(masks.flood1pct, 10, a.lot.centre[0], a.lot.centre[1]);
   const inPlanning = (a: AddressRecord) => maskAt(masks.floodPlanning, 10, a.lot.centre[0], a.lot.centre[1]);
   const residential = (a: AddressRecord) => a.lot.use.startsWith('residential');
+  const floodRule = sandboxFloodRule(ctx);
+  const flooded = (a: AddressRecord) => floodRule!(a.lot);
   switch (ctx.spec.id) {
     case 'vic':
       return [
-        row(ctx, pick(ctx, (a) => residential(a) && inFlood(a)), 'Inside the Land Subject to Inundation Overlay beside Merri Creek: official_layer is hit.'),
-        row(ctx, pick(ctx, (a) => a.lot.use === 'residential_mid' && !inPlanning(a) && Math.abs(ctx.layout.pq(a.lot.centre[0], a.lot.centre[1])[1] - 270) < 100, true), 'A unit on the tram road: road and tram noise; outside flood overlays (checked_no_hit).'),
+        row(ctx, pick(ctx, flooded, false, 'vic: residential in the 1% flood'), 'Inside the Land Subject to Inundation Overlay beside Merri Creek: official_layer is hit.'),
+        row(ctx, pick(ctx, (a) => a.lot.use === 'residential_mid' && !inPlanning(a) && Math.abs(ctx.layout.pq(a.lot.centre[0], a.lot.centre[1])[1] - 270) < 100, true, 'vic: residential_mid on the tram road'), 'A unit on the tram road: road and tram noise; outside flood overlays (checked_no_hit).'),
       ];
     case 'nsw':
       return [
-        row(ctx, pick(ctx, (a) => residential(a) && inFlood(a) && floodDepthAt(ctx, a.lot.centre[0], a.lot.centre[1]) > 0.2), 'Inside the Flood Planning Area and the flood study: a modelled 1% AEP depth is reported.'),
+        row(ctx, pick(ctx, flooded, false, 'nsw: residential in the 1% flood, deeper than 0.2 m'), 'Inside the Flood Planning Area and the flood study: a modelled 1% AEP depth is reported.'),
         row(ctx, pick(ctx, (a) => residential(a) && Math.hypot(a.lot.centre[0] - ctx.layout.stations[0].x, a.lot.centre[1] - ctx.layout.stations[0].y) < 400 && !inPlanning(a)), 'Near the railway station, outside flood mapping.'),
       ];
     case 'qld':
       return [
-        row(ctx, pick(ctx, (a) => residential(a) && inFlood(a) && floodDepthAt(ctx, a.lot.centre[0], a.lot.centre[1]) > 0.3), 'In a Brisbane flood planning area with a study depth and hazard class.'),
+        row(ctx, pick(ctx, flooded, false, 'qld: residential in the 1% flood, deeper than 0.3 m'), 'In a Brisbane flood planning area with a study depth and hazard class.'),
         row(ctx, pick(ctx, (a) => residential(a) && !inPlanning(a)), 'Outside the mapped flood overlay, but QLD overlay coverage is partial: checked_partial_coverage.'),
       ];
     case 'wa': {
@@ -79,7 +104,7 @@ export function sandboxAddresses(ctx: TileContext): SandboxAddress[] {
       ];
     }
     case 'sa':
-      return [row(ctx, pick(ctx, (a) => residential(a) && inEvidenceArea(ctx, a.lot.centre[0], a.lot.centre[1])), 'Inside the Hazards (Flooding - Evidence Required) overlay: a neutral trigger, not a severity.')];
+      return [row(ctx, pick(ctx, flooded, false, 'sa: residential in the evidence area'), 'Inside the Hazards (Flooding - Evidence Required) overlay: a neutral trigger, not a severity.')];
     case 'tas': {
       const veg = masks.vegetation;
       const nearForest = (a: AddressRecord) => {

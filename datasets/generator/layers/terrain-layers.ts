@@ -8,12 +8,36 @@ import { northUpTransform } from '../../../engine/geo/geo-transform.js';
 import { DEM_CELL_M, TILE_HALF_M } from '../frame.js';
 import { ellipse, maskToPolygons, tileMask } from '../geometry.js';
 import { llFeature, polygonal, type TileContext } from '../context.js';
+import type { Lot } from '../layout.js';
 import { fractalNoise } from '../value-noise.js';
 
 /** 1% AEP flood rise above the creek bed at along-flow position u, metres. */
 export function floodRise(ctx: TileContext, u: number): number {
   const flat = ctx.spec.terrain.valleyDepth < 9;
-  return (flat ? 2.6 : 4.2) + 0.9 * Math.sin(u / 700 + ctx.tileIndex);
+  return (flat ? 2.6 : 4.2) + 0.9 * Math.sin(u / 700 + ctx.tileIndex) + (ctx.floodOffset ?? 0);
+}
+
+/**
+ * The depth a residential lot's centre must reach for each tile's flood-related sandbox address (its rule
+ * in datasets/generator/sandbox.ts plus a margin for the 10 m mask grid): VIC in the 1% flood, NSW deeper
+ * than 0.2 m, QLD deeper than 0.3 m, SA inside the evidence area (ground up to 1.5 m above the flood).
+ */
+const SANDBOX_FLOOD_DEPTH: Partial<Record<string, number>> = { vic: 0.3, nsw: 0.5, qld: 0.6, sa: -1.2 };
+
+/**
+ * How far to raise this tile's 1% flood so that the sandbox rule `rule` has a residential lot: 0 when a lot
+ * already passes (the world is then exactly what it was), else just enough that the least dry residential
+ * lot within 650 m of the creek stands at the rule's depth plus a margin. The caller redraws the flood masks.
+ */
+export function floodOffsetForSandbox(ctx: TileContext, rule: ((lot: Lot) => boolean) | null): number {
+  const need = SANDBOX_FLOOD_DEPTH[ctx.spec.id];
+  if (need === undefined || !rule || ctx.layout.lots.some(rule)) return 0;
+  let best = -Infinity;
+  for (const l of ctx.layout.lots) {
+    if (!l.use.startsWith('residential') || Math.abs(ctx.terrain.creekDistance(l.centre[0], l.centre[1])) >= 650) continue;
+    best = Math.max(best, floodDepthAt(ctx, l.centre[0], l.centre[1]));
+  }
+  return best === -Infinity ? 0 : Math.max(0, need - best);
 }
 
 /** Height of the 1% AEP flood above the ground at (x, y), metres (negative: dry). */
