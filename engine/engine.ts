@@ -36,6 +36,7 @@ import { validateInterval } from './surfaces/contours/interval.js';
 import type { PropertyOptions, PropertyResult, PropertyService, PropertySubject, SandboxAddress, SurfaceLayer } from './property/contract.js';
 import { readSample } from './property/samples.js';
 import { estimateAsync } from './memory/estimate.js';
+import type { Scores, Surfaces } from './scores/score-types.js';
 import { propertyIdentity, propertyLookup, type BillingIdentity, type PropertyDeps } from './property/property-lookup.js';
 import { addressIndexFromStore, type AddressIndex } from './address/index.js';
 import { daStoreFromDataStore, type DaStore } from './da/index.js';
@@ -76,7 +77,7 @@ export interface ScoresOptions {
 /** The scores of a subject, and which failed. */
 export interface ScoresResult {
   state: StateCode | null;
-  scores: Partial<Record<ScoreKey, unknown>>;
+  scores: Partial<Scores>;
   /** Score keys whose computation failed (reported as `scores.<key>` degraded components). */
   degraded: string[];
   /** The flood lookup's hazard hits (hazards.flood), when flood ran. */
@@ -96,7 +97,7 @@ export interface SurfacesOptions {
 
 /** Surfaces of a subject and why any are missing. */
 export interface SurfacesResult {
-  surfaces: Partial<Record<SurfaceLayer, unknown>>;
+  surfaces: Partial<Surfaces>;
   /** Layers not delivered, with the reason (spec 2.7: echoed in meta.surfaces.unavailable). */
   unavailable: Partial<Record<SurfaceLayer, { reason: string; note: string; services_tried?: string[] }>>;
 }
@@ -382,7 +383,7 @@ export class Engine implements PropertyService {
     const state = this.resolveState(lon, lat, options.state);
     const only = new Set(options.only ?? SCORE_KEYS);
     const window = createWindow(lon, lat);
-    const scores: Partial<Record<ScoreKey, unknown>> = {};
+    const scores: Partial<Scores> = {};
     const degraded: string[] = [];
     let floodHazards: FloodAssessment['hazards'] | undefined;
     const guard = async (key: string, run: () => Promise<void>) => {
@@ -439,8 +440,8 @@ export class Engine implements PropertyService {
       })());
     }
     await Promise.all(jobs);
-    const ordered: Partial<Record<ScoreKey, unknown>> = {};
-    for (const k of SCORE_KEYS) if (k in scores) ordered[k] = scores[k];
+    const ordered: Partial<Scores> = {};
+    for (const k of SCORE_KEYS) if (k in scores) (ordered as Record<ScoreKey, unknown>)[k] = scores[k];
     return { state, scores: ordered, degraded: degraded.sort(), floodHazards };
   }
 

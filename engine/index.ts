@@ -1,21 +1,21 @@
 /**
- * propintel's engine: the library API. Import from `propintel` (the built package) or from this file.
+ * `propintel`: the engine as a library. Open a dataset directory with {@link createEngine} and ask it what
+ * the HTTP API answers: a property payload, the scores and surfaces of a point, the sandbox addresses.
+ * Failures are {@link EngineError}s with a code from {@link ENGINE_ERROR_CODES}. The compute engines that
+ * need no dataset are their own entry points: `propintel/contours`, `propintel/hydro`, `propintel/noise`
+ * and `propintel/geo`. Everything else in the package is internal.
  */
-export * from './errors.js';
-export * from './version.js';
-export * from './geo/index.js';
-export * from './raster/index.js';
-export * from './vector/index.js';
-export * from './pool/index.js';
-export * from './random/index.js';
-export * from './scores/index.js';
-export * from './catalogue/index.js';
-export * from './data/index.js';
-export * from './cache/index.js';
-export * from './address/index.js';
-export * from './da/index.js';
-export { createEngine, Engine, type EngineOptions, type ScoresOptions, type ScoresResult, type SurfacesOptions, type SurfacesResult } from './engine.js';
-export * from './property/contract.js';
-export { resolveOptions, validateSubject, LIMITS, type ResolvedOptions } from './property/options.js';
-export { PROPERTY_PAYLOAD_SCHEMA, CORE_PAYLOAD_SCHEMA, USAGE_SCHEMA } from './property/schema.js';
-export { readSample, SAMPLE_NAMES, type SampleName } from './property/samples.js';
+import { createEngine as createEngineImpl, type Engine as EngineImpl, type EngineOptions } from './engine.js';
+
+/** An open engine (see README "Using the engine as a library"). */
+export type Engine = Pick<EngineImpl, 'property' | 'scores' | 'surfaces' | 'sandbox' | 'sample' | 'stateAt' | 'das' | 'memoryReport' | 'close'>;
+
+/** Opens the dataset directory `options.datasets` (its catalogue.json) and starts the worker threads. */
+export const createEngine: (options: EngineOptions) => Promise<Engine> = createEngineImpl;
+
+export type { EngineOptions, ScoresOptions, ScoresResult, SurfacesOptions, SurfacesResult, MemoryReport } from './engine.js';
+export { EngineError, isEngineError, ENGINE_ERROR_CODES, type EngineErrorCode } from './errors.js';
+export type { PropertySubject, PropertyOptions, PropertyResult, SandboxAddress } from './property/contract.js';
+export type { Scores, Surfaces } from './scores/score-types.js';
+export { PROPERTY_PAYLOAD_SCHEMA, CORE_PAYLOAD_SCHEMA } from './property/schema.js';
+export { VERSION } from './version.js';

@@ -3,6 +3,7 @@
  * aircraft noise) over loaded inputs. The engine builds the inputs from the dataset catalogue; the
  * `propintel scores` command builds them from explicit files.
  */
+import type { Scores } from './score-types.js';
 import type { Window } from '../geo/window.js';
 import { aircraftNoiseScore } from './aircraft-noise/aircraft-noise-score.js';
 import type { AnefLayer } from './aircraft-noise/anef-contours.js';
@@ -63,9 +64,9 @@ export interface ScoreRequest {
 }
 
 /** Runs the requested scores over loaded inputs. */
-export function computeContextScores(inputs: ContextInputs, req: ScoreRequest): Partial<Record<ContextScoreKey, unknown>> {
+export function computeContextScores(inputs: ContextInputs, req: ScoreRequest): Partial<Pick<Scores, ContextScoreKey>> {
   const { lon, lat, state } = req;
-  const out: Partial<Record<ContextScoreKey, unknown>> = {};
+  const out: Partial<Pick<Scores, ContextScoreKey>> = {};
   const landCover = inputs.landCover && 'class_legend' in inputs.landCover ? inputs.landCover : null;
   for (const key of req.only) {
     if (key === 'walkability') out.walkability = computeWalkability(need(inputs.walkability, key), lon, lat, { slope: inputs.walkSlope !== undefined ? inputs.walkSlope : walkSlopeFromDem(inputs.dem, lon, lat), includeGeometry: req.includeGeometry });

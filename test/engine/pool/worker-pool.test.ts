@@ -108,7 +108,8 @@ describe('the worker pool', () => {
 
   it('runs the same tasks from the built output (dist/)', () => {
     const script = `
-      const { createWorkerPool, northUpTransform } = await import(${JSON.stringify(new URL('../../../dist/engine/index.js', import.meta.url).href)});
+      const { createWorkerPool } = await import(${JSON.stringify(new URL('../../../dist/engine/pool/index.js', import.meta.url).href)});
+      const { northUpTransform } = await import(${JSON.stringify(new URL('../../../dist/engine/geo/index.js', import.meta.url).href)});
       const pool = createWorkerPool({ threads: 1 });
       const data = new Float32Array([1, 2, 3, NaN]);
       const out = await pool.run('grid-stats', { grid: { width: 2, height: 2, data, noData: NaN, transform: northUpTransform(0, 0, 1), crs: 'EPSG:7855' } }, { transfer: [data.buffer] });

@@ -1,0 +1,78 @@
+// The package as a user gets it (issue 21): `npm pack`, `npm install` of the tarball into an empty project,
+// then every entry point imported from there and every example of README's library section run as written
+// (the engine example on this checkout's sample world). The CLI, the samples and the worker threads
+// (compiled JS, no TypeScript loader) all come from the installed package.
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const dir = tempDir();
+const project = join(dir, 'consumer');
+const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } });
+const node = (file: string) => execFileSync(process.execPath, [file], { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+beforeAll(async () => {
+  await ensureSampleWorld(defaultDataDir());
+  // The build in dist/ is what gets packed (npm ci's prepare built it); packing does not rebuild.
+  const out = npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dir], root);
+  const tarball = join(dir, (JSON.parse(out) as { filename: string }[])[0].filename);
+  mkdirSync(project, { recursive: true });
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
+  npm(['install', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], project);
+  // npm 11 runs better-sqlite3's native build only once approved (README says how); this checkout's build of
+  // the same version stands in for `npm install-scripts approve better-sqlite3 && npm rebuild better-sqlite3`.
+  cpSync(join(root, 'node_modules', 'better-sqlite3', 'build'), join(project, 'node_modules', 'better-sqlite3', 'build'), { recursive: true });
+  // The README's engine example opens `world`: this checkout's sample world.
+  symlinkSync(defaultDataDir(), join(project, 'world'));
+}, 600_000);
+
+describe('the packed package, installed into an empty project', () => {
+  it('ships the CLI, the samples and only the entry points its exports name', () => {
+    const pkg = join(project, 'node_modules', 'propintel');
+    expect(existsSync(join(pkg, 'datasets', 'samples', 'sample.json'))).toBe(true);
+    expect(existsSync(join(pkg, 'dist', 'workers', 'index.js'))).toBe(true);
+    expect(existsSync(join(pkg, 'dist', 'bench'))).toBe(false);
+    expect(execFileSync(process.execPath, [join(pkg, 'bin', 'propintel.js'), 'version'], { encoding: 'utf8' })).toMatch(/^propintel \d+\.\d+\.\d+/);
+    writeFileSync(
+      join(project, 'entries.mjs'),
+      `const out = {};
+for (const e of ['propintel', 'propintel/contours', 'propintel/hydro', 'propintel/noise', 'propintel/geo']) out[e] = Object.keys(await import(e)).sort();
+try { await import('propintel/dist/engine/engine.js'); out.internal = 'importable'; } catch (err) { out.internal = err.code; }
+console.log(JSON.stringify(out));`,
+    );
+    const entries = JSON.parse(node('entries.mjs')) as Record<string, string[] | string>;
+    expect(entries.propintel).toEqual(['CORE_PAYLOAD_SCHEMA', 'ENGINE_ERROR_CODES', 'EngineError', 'PROPERTY_PAYLOAD_SCHEMA', 'VERSION', 'createEngine', 'isEngineError']);
+    expect(entries['propintel/contours']).toContain('isolines');
+    expect(entries['propintel/hydro']).toEqual(expect.arrayContaining(['computeHand', 'fillDepressions', 'd8FlowDirections', 'flowAccumulation', 'heightAboveNearestDrainage']));
+    expect(entries['propintel/noise']).toContain('cortnReferenceL10');
+    expect(entries['propintel/geo']).toEqual(expect.arrayContaining(['createWindow', 'openRaster', 'readGeoJsonLayer', 'PointIndex', 'SegmentIndex', 'PolygonIndex']));
+    expect(entries.internal).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
+  });
+
+  it('runs every example of README "Using the engine as a library" as written, with the output it describes', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Using the engine as a library'), readme.indexOf('### Readers'));
+    const blocks = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+    expect(blocks.length).toBe(5);
+    const outputs = blocks.map((code, i) => {
+      const file = join(project, `example-${i}.mjs`);
+      writeFileSync(file, code);
+      return node(file);
+    });
+    const [engine, contours, hydro, noise, geo] = outputs;
+    expect(engine).toMatch(/^91 Cumberland Grove, Northcote VIC 3070 NRZ1\n\d+(\.\d+)? \d+(\.\d+)?\nNOT_FOUND outside_coverage\n$/);
+    expect(contours).toBe('3 lines; all closed\n');
+    expect(hydro).toMatch(/^channel cells \d+ HAND at the rim \d+\.\d m\n$/);
+    expect(Number(/^channel cells (\d+)/.exec(hydro)![1])).toBeGreaterThanOrEqual(30);
+    expect(noise).toMatch(/^\d\d\.\d dB\(A\) L10 at 10 m; \d\d\.\d at 30 m\n$/);
+    const [, at10, at30] = /^(\S+) .* (\S+) at 30 m/.exec(noise)!.map(Number);
+    expect(at30).toBeLessThan(at10);
+    expect(geo.split('\n')[0]).toBe('EPSG:7855');
+    expect(geo).toMatch(/\{ id: 0, distance: 0 \}/);
+  });
+});
