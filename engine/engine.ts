@@ -14,7 +14,7 @@ import { createWindow, type Window } from './geo/window.js';
 import { noiseScore } from './noise/noise-score.js';
 import { DEFAULT_NOISE_CELLS, noiseGridSpec, noiseSurfaceOnPool } from './noise/noise-grid.js';
 import type { NoiseNetwork } from './noise/noise-network.js';
-import { createWorkerPool, type WorkerPool } from './pool/worker-pool.js';
+import { createEnginePool, type EnginePool } from './tasks/engine-pool.js';
 import { anefLayerFor, bushfireLayersFor, contaminationRegisterFor, contourSourcesFor, floodInputFor, noiseNetworkFor, stateAt, walkabilityIndexesFor } from './property/inputs/domain-inputs.js';
 import { RasterCache, rasterAt } from './property/inputs/raster-cache.js';
 import { SCORE_KEYS, type ScoreKey } from './scores/component.js';
@@ -36,6 +36,7 @@ import { validateInterval } from './surfaces/contours/interval.js';
 import type { PropertyOptions, PropertyResult, PropertyService, PropertySubject, SandboxAddress, SurfaceLayer } from './property/contract.js';
 import { readSample } from './property/samples.js';
 import { estimateAsync } from './memory/estimate.js';
+import type { ScoresOptions, ScoresResult, SurfacesOptions, SurfacesResult } from './engine-calls.js';
 import type { Scores, Surfaces } from './scores/score-types.js';
 import { propertyIdentity, propertyLookup, type BillingIdentity, type PropertyDeps } from './property/property-lookup.js';
 import { addressIndexFromStore, type AddressIndex } from './address/index.js';
@@ -60,47 +61,7 @@ export interface EngineOptions {
   caches?: { layers?: Cache; scores?: Cache };
 }
 
-/** Options of a scores call. */
-export interface ScoresOptions {
-  /** The subject's state; determined from the LGA layers when absent. */
-  state?: StateCode | null;
-  /** Score keys to compute; default all nine. */
-  only?: readonly ScoreKey[];
-  /** Adds walkability walking areas and clipped flood geometry. */
-  includeGeometry?: boolean;
-  /** The resolved address (bushfire subject identity). */
-  identity?: SubjectIdentity;
-  signal?: AbortSignal;
-  now?: Date;
-}
-
-/** The scores of a subject, and which failed. */
-export interface ScoresResult {
-  state: StateCode | null;
-  scores: Partial<Scores>;
-  /** Score keys whose computation failed (reported as `scores.<key>` degraded components). */
-  degraded: string[];
-  /** The flood lookup's hazard hits (hazards.flood), when flood ran. */
-  floodHazards?: FloodAssessment['hazards'];
-}
-
-/** Options of a surfaces call. */
-export interface SurfacesOptions {
-  state?: StateCode | null;
-  layers?: readonly SurfaceLayer[];
-  /** Noise grid nodes per side: 5, 7 (default) or 9; anything else is INVALID_ARGUMENT naming `noise_cells`. */
-  noiseCells?: 5 | 7 | 9;
-  /** Contour interval, metres; absent means automatic (interval_source `auto`). */
-  contourIntervalM?: number;
-  signal?: AbortSignal;
-}
-
-/** Surfaces of a subject and why any are missing. */
-export interface SurfacesResult {
-  surfaces: Partial<Surfaces>;
-  /** Layers not delivered, with the reason (spec 2.7: echoed in meta.surfaces.unavailable). */
-  unavailable: Partial<Record<SurfaceLayer, { reason: string; note: string; services_tried?: string[] }>>;
-}
+export type { ScoresOptions, ScoresResult, SurfacesOptions, SurfacesResult } from './engine-calls.js';
 
 /**
  * Radius of the DEM read for view quality, metres: its 1,500 m openness radius plus a margin of cells for
@@ -155,7 +116,7 @@ export class Engine implements PropertyService {
   private sandboxIdSet?: Promise<ReadonlySet<string>>;
   private readonly deps: PropertyDeps;
 
-  private constructor(readonly store: DataStore, readonly pool: WorkerPool, private readonly options: EngineOptions) {
+  private constructor(readonly store: DataStore, readonly pool: EnginePool, private readonly options: EngineOptions) {
     this.deps = {
       store,
       addresses: () => this.addresses(),
@@ -171,7 +132,7 @@ export class Engine implements PropertyService {
   /** Opens a dataset directory and starts the worker pool. */
   static async create(options: EngineOptions): Promise<Engine> {
     const store = await openDataStore(options.datasets);
-    const pool = createWorkerPool({ threads: options.threads, taskTimeoutMs: options.taskTimeoutMs });
+    const pool = createEnginePool({ threads: options.threads, taskTimeoutMs: options.taskTimeoutMs });
     return new Engine(store, pool, options);
   }
 

@@ -2,7 +2,7 @@
  * The engine's worker module: piscina loads this file in every worker thread. Each task is a thin adapter in
  * tasks/ that calls engine functions.
  */
-import type { TaskMap } from '../engine/pool/task-map.js';
+import type { TaskMap } from '../engine/tasks/task-map.js';
 import { defineWorker } from './define-worker.js';
 import { gridStatsTask } from './tasks/grid-stats.js';
 import { noiseGridTask } from './tasks/noise-grid.js';

@@ -27,7 +27,7 @@ import { evaluateNoisePoint } from '../../engine/noise/point-evaluation.js';
 import { ROAD_CLASSES, type RoadClass } from '../../engine/noise/road-classes.js';
 import { inferVicmapRoadClass } from '../../engine/noise/vicmap-road-class.js';
 import { noiseNetworkFor } from '../../engine/property/inputs/domain-inputs.js';
-import { createWorkerPool } from '../../engine/pool/worker-pool.js';
+import { createEnginePool } from '../../engine/tasks/engine-pool.js';
 import { seededRandom } from '../../engine/random/seeded-random.js';
 import { readGeoJsonLayer } from '../../engine/vector/geojson-reader.js';
 import { measure, measureAsync } from '../lib/measure.js';
@@ -166,7 +166,7 @@ export const noiseSuite: BenchSuite = {
     rows.push({ benchmark: 'synthetic: build network (project, index, emissions)', size: `${net.scene.segmentCount} segments`, msPerOp: build.msPerOp, rme: build.rme, note: 'cold, once per dataset' });
     const { grid9 } = await measureNetwork('synthetic', net, rows);
 
-    const pool = createWorkerPool({ threads: 1 });
+    const pool = createEnginePool({ threads: 1 });
     try {
       await noiseSurfaceOnPool(pool, net, SUBJECT.lon, SUBJECT.lat, { cells: 9 }); // warm the worker
       const onPool = await measureAsync(() => noiseSurfaceOnPool(pool, net, SUBJECT.lon, SUBJECT.lat, { cells: 9 }));

@@ -5,7 +5,7 @@
  * one score through a worker over the shared indexes, and the linear-scan / brute-force reference beside
  * the in-process row. The indexed result is checked against the reference before anything is timed.
  */
-import { createWorkerPool } from '../../engine/pool/worker-pool.js';
+import { createEnginePool } from '../../engine/tasks/engine-pool.js';
 import { seededRandom } from '../../engine/random/seeded-random.js';
 import { buildWalkabilityIndexes, shareWalkabilityIndexes, type AmenityPoint } from '../../engine/scores/walkability/walkability-layers.js';
 import { BARRIER_PENALTY_M, computeWalkability, CROSSING_TOLERANCE_M } from '../../engine/scores/walkability/walkability-score.js';
@@ -158,7 +158,7 @@ export const walkabilitySuite: BenchSuite = {
     }, { maxTime: 1, minSamples: 3 });
     rows.push(compared({ benchmark: 'one score, in process', size, msPerOp: local.msPerOp, rme: local.rme, itemsPerSec: 1e3 / local.msPerOp, reference: 'linear scan + brute force', note: `target < 2 ms/subject: ${local.msPerOp < 2 ? 'met' : 'NOT met'}` }, brute.msPerOp));
 
-    const pool = createWorkerPool({ threads: 1 });
+    const pool = createEnginePool({ threads: 1 });
     try {
       const shared = shareWalkabilityIndexes(ix);
       await pool.run('walkability', { indexes: shared, lon: subjects[0][0], lat: subjects[0][1] }); // warm the worker

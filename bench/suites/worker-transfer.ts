@@ -4,7 +4,7 @@
  * threads see the same memory). The task is `grid-stats`, so the worker does the same small work each time.
  */
 import { northUpTransform } from '../../engine/geo/geo-transform.js';
-import { createWorkerPool } from '../../engine/pool/worker-pool.js';
+import { createEnginePool } from '../../engine/tasks/engine-pool.js';
 import { gridStats } from '../../engine/raster/grid-stats.js';
 import type { Grid } from '../../engine/raster/grid.js';
 import { measure, measureAsync } from '../lib/measure.js';
@@ -21,7 +21,7 @@ export const workerTransferSuite: BenchSuite = {
   name: 'worker-transfer',
   description: '600x600 Float32 grid into a worker: copy vs transfer vs SharedArrayBuffer',
   async run() {
-    const pool = createWorkerPool({ threads: 1 });
+    const pool = createEnginePool({ threads: 1 });
     const rows: BenchRow[] = [];
     const cells = SIDE * SIDE;
     try {

@@ -16,7 +16,8 @@ import { isStateCode, STATES, type StateCode } from '../catalogue/states.js';
 import { EngineError, invalidArgument } from '../errors.js';
 import { booleanText } from '../query-values.js';
 import { CATEGORY_NAMES, categoryOf, DA_CATEGORIES, type DaCategory } from './categories.js';
-import { daDetail, daListingItem, isIsoDate } from './da-record.js';
+import { daListingItem, isIsoDate } from './da-record.js';
+import { daDetail } from './summary.js';
 import type { DaFilter, DaNearbyFilter, DaStore } from './da-store.js';
 import { STATUS_GROUPS, type StatusGroup } from './status-rules.js';
 

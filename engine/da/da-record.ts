@@ -19,7 +19,6 @@ import { CATEGORY_NAMES, type DaCategory } from './categories.js';
 import { classifyDa } from './classify.js';
 import { applicationType, buildingType, landUse, type ApplicationType, type LandUse } from './derived-fields.js';
 import { classifyStatus, type DecisionStatus, type StatusGroup } from './status-rules.js';
-import { SUMMARY_METHOD, summarise } from './summary.js';
 
 /** One DA record. */
 export interface DaRecord {
@@ -377,9 +376,4 @@ export function daListingItem(r: DaRecord): Record<string, unknown> {
     date_fetched: r.last_fetched_at,
     observed_at: r.observed_at,
   };
-}
-
-/** One record with every field of the listing plus its plain-English `summary` and how it was made. */
-export function daDetail(r: DaRecord): Record<string, unknown> {
-  return { ...daListingItem(r), summary: summarise(r), summary_method: SUMMARY_METHOD };
 }

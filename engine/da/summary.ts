@@ -6,7 +6,7 @@
  */
 import { stateName } from '../catalogue/states.js';
 import { CATEGORY_NAMES, type DaCategory } from './categories.js';
-import type { DaRecord } from './da-record.js';
+import { daListingItem, type DaRecord } from './da-record.js';
 
 /** `summary_method` of every summary this module writes. */
 export const SUMMARY_METHOD = 'template: assembled by fixed rules from the classified fields (category, counts, cost, status, dates); no language model is used';
@@ -64,4 +64,9 @@ export function summarise(r: DaRecord): string {
   if (r.public_notice_from && r.public_notice_to) sentences.push(`It was on public notice from ${longDate(r.public_notice_from)} to ${longDate(r.public_notice_to)}.`);
   if (r.lat === null) sentences.push('Its location has not been geocoded.');
   return sentences.join(' ');
+}
+
+/** One record with every field of the listing plus its plain-English `summary` and how it was made. */
+export function daDetail(r: DaRecord): Record<string, unknown> {
+  return { ...daListingItem(r), summary: summarise(r), summary_method: SUMMARY_METHOD };
 }

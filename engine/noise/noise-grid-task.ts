@@ -1,4 +1,4 @@
-/** The wire types of the `noise-grid` worker task (registered in engine/pool/task-map.ts). */
+/** The wire types of the `noise-grid` worker task (registered in engine/tasks/task-map.ts). */
 import type { SharedNoiseScene } from './noise-scene.js';
 
 /** Input of the `noise-grid` task: the shared noise scene and the nodes (network CRS metres, row-major). */

@@ -1,4 +1,3 @@
 export * from './protocol.js';
-export * from './task-map.js';
 export * from './worker-pool.js';
 export * from './define-worker.js';

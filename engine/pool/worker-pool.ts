@@ -16,12 +16,11 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { deserializeError, EngineError } from '../errors.js';
 import type { AnyTaskMap, TaskMessage, TaskReply } from './protocol.js';
-import type { TaskMap } from './task-map.js';
 
 /** Options for {@link createWorkerPool}. */
 export interface WorkerPoolOptions {
-  /** The task module (a URL or path); default: the engine's `workers/index`. */
-  module?: URL | string;
+  /** The task module (a URL or path) whose default export is the task table (see define-worker.ts). */
+  module: URL | string;
   /** Worker threads; default the number of cores. */
   threads?: number;
   /** Default per-task time limit in ms; default 30,000. */
@@ -40,24 +39,18 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
-/** The default task module: the built workers/index.js, or workers/index.ts from sources. */
-export function defaultTaskModule(): URL {
-  const fromSource = import.meta.url.endsWith('.ts');
-  return new URL(`../../workers/index.${fromSource ? 'ts' : 'js'}`, import.meta.url);
-}
-
 function isAbortError(err: unknown): boolean {
   return !!err && typeof err === 'object' && (err as Error).name === 'AbortError';
 }
 
 /** A typed pool of worker threads running the tasks of `TM`. */
-export class WorkerPool<TM extends AnyTaskMap = TaskMap> {
+export class WorkerPool<TM extends AnyTaskMap> {
   private readonly piscina: Piscina;
   private readonly timeoutMs: number;
   private destroyed = false;
 
-  constructor(options: WorkerPoolOptions = {}) {
-    const mod = options.module ?? defaultTaskModule();
+  constructor(options: WorkerPoolOptions) {
+    const mod = options.module;
     const href = mod instanceof URL ? mod.href : mod.startsWith('file:') ? mod : new URL(`file://${mod}`).href;
     const fromTs = href.endsWith('.ts');
     const threads = Math.max(1, options.threads ?? availableParallelism());
@@ -125,8 +118,8 @@ export class WorkerPool<TM extends AnyTaskMap = TaskMap> {
   }
 }
 
-/** Creates a worker pool; the engine makes one, sized to the number of cores by default. */
-export function createWorkerPool<TM extends AnyTaskMap = TaskMap>(options?: WorkerPoolOptions): WorkerPool<TM> {
+/** Creates a worker pool for the tasks of `TM` in `options.module` (threads default to the number of cores). */
+export function createWorkerPool<TM extends AnyTaskMap>(options: WorkerPoolOptions): WorkerPool<TM> {
   return new WorkerPool<TM>(options);
 }
 

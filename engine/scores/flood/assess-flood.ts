@@ -74,7 +74,7 @@ export interface FloodAssessment {
 /** Options for {@link assessFlood}. */
 export interface AssessFloodOptions {
   /** Run HAND on this pool's workers; without one it runs in this thread. */
-  pool?: WorkerPool;
+  pool?: WorkerPool<{ 'hand-point': [HandPointInput, HandPointResult] }>;
   signal?: AbortSignal;
   /** Time limit of the HAND task, ms (pool default when absent). */
   timeoutMs?: number;

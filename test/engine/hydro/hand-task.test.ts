@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../../../engine/errors.js';
 import { getTransformer } from '../../../engine/geo/crs.js';
-import { createWorkerPool } from '../../../engine/pool/worker-pool.js';
+import { createEnginePool } from '../../../engine/tasks/engine-pool.js';
 import { writeGeoTiff } from '../../../engine/raster/geotiff-writer.js';
 import { cellCentre } from '../../../engine/raster/grid.js';
 import { expectEngineError } from '../../helpers/expect-engine-error.js';
@@ -10,7 +10,7 @@ import { tempDir } from '../../helpers/tmp.js';
 import { gridFrom } from './helpers.js';
 
 const dir = tempDir('propintel-hand-task-');
-const pool = createWorkerPool({ threads: 1, taskTimeoutMs: 20_000 });
+const pool = createEnginePool({ threads: 1, taskTimeoutMs: 20_000 });
 afterAll(() => pool.destroy());
 
 // The valley of hand-at-point.test.ts: HAND = 0.2 * |col - 40| * 5 m.

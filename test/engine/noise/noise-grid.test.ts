@@ -5,7 +5,7 @@ import { getTransformer } from '../../../engine/geo/crs.js';
 import { buildNoiseNetwork } from '../../../engine/noise/noise-network.js';
 import { noiseGridEnergy, noiseGridNodes, noiseGridSpec, noiseSurface, noiseSurfaceOnPool } from '../../../engine/noise/noise-grid.js';
 import { noiseScore } from '../../../engine/noise/noise-score.js';
-import { createWorkerPool } from '../../../engine/pool/worker-pool.js';
+import { createEnginePool } from '../../../engine/tasks/engine-pool.js';
 import { expectEngineError } from '../../helpers/expect-engine-error.js';
 import { at, northSouth, road } from './noise-fixtures.js';
 import { truthWorld } from './truth-world.js';
@@ -88,7 +88,7 @@ describe('surfaces.noise orientation and values', () => {
 });
 
 describe('the noise-grid worker task', () => {
-  const pool = createWorkerPool({ threads: 1 });
+  const pool = createEnginePool({ threads: 1 });
   afterAll(() => pool.destroy());
 
   it('computes the grid through a real pool on the shared scene, with transferred node buffers', async () => {

@@ -4,13 +4,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { deserializeError, EngineError, serializeError } from '../../../engine/errors.js';
 import { northUpTransform } from '../../../engine/geo/geo-transform.js';
 import { createWorkerPool } from '../../../engine/pool/worker-pool.js';
+import { createEnginePool } from '../../../engine/tasks/engine-pool.js';
 import { seededRandom } from '../../../engine/random/seeded-random.js';
 import { PointIndex } from '../../../engine/vector/point-index.js';
 import type { PoolTestTasks } from '../../fixtures/pool-test-worker.js';
 import { expectEngineError } from '../../helpers/expect-engine-error.js';
 
 const testPool = createWorkerPool<PoolTestTasks>({ module: new URL('../../fixtures/pool-test-worker.ts', import.meta.url), threads: 2, taskTimeoutMs: 10_000 });
-const enginePool = createWorkerPool({ threads: 1 });
+const enginePool = createEnginePool({ threads: 1 });
 afterAll(async () => {
   await testPool.destroy();
   await enginePool.destroy();
@@ -110,7 +111,7 @@ describe('the worker pool', () => {
     const script = `
       const { createWorkerPool } = await import(${JSON.stringify(new URL('../../../dist/engine/pool/index.js', import.meta.url).href)});
       const { northUpTransform } = await import(${JSON.stringify(new URL('../../../dist/engine/geo/index.js', import.meta.url).href)});
-      const pool = createWorkerPool({ threads: 1 });
+      const pool = createEnginePool({ threads: 1 });
       const data = new Float32Array([1, 2, 3, NaN]);
       const out = await pool.run('grid-stats', { grid: { width: 2, height: 2, data, noData: NaN, transform: northUpTransform(0, 0, 1), crs: 'EPSG:7855' } }, { transfer: [data.buffer] });
       await pool.destroy();

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { getTransformer } from '../../../../engine/geo/crs.js';
 import { northUpTransform } from '../../../../engine/geo/geo-transform.js';
 import { createWindow, windowLonLatBBox } from '../../../../engine/geo/window.js';
-import { createWorkerPool } from '../../../../engine/pool/worker-pool.js';
+import { createEnginePool } from '../../../../engine/tasks/engine-pool.js';
 import { writeGeoTiff } from '../../../../engine/raster/geotiff-writer.js';
 import { cellCentre, type Grid } from '../../../../engine/raster/grid.js';
 import { assessFlood, type FloodInput } from '../../../../engine/scores/flood/assess-flood.js';
@@ -13,7 +13,7 @@ import type { FloodOverlaySource } from '../../../../engine/scores/flood/flood-o
 import { tempDir } from '../../../helpers/tmp.js';
 
 const dir = tempDir('propintel-flood-');
-const pool = createWorkerPool({ threads: 1, taskTimeoutMs: 20_000 });
+const pool = createEnginePool({ threads: 1, taskTimeoutMs: 20_000 });
 afterAll(() => pool.destroy());
 const toLonLat = getTransformer('EPSG:7855', 'EPSG:4326');
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createWorkerPool } from '../../../../engine/pool/worker-pool.js';
+import { createEnginePool } from '../../../../engine/tasks/engine-pool.js';
 import { writeGeoTiff } from '../../../../engine/raster/geotiff-writer.js';
 import { shareWalkabilityIndexes } from '../../../../engine/scores/walkability/walkability-layers.js';
 import { computeWalkability, walkSlopeFromDem } from '../../../../engine/scores/walkability/walkability-score.js';
@@ -8,7 +8,7 @@ import { tempDir } from '../../../helpers/tmp.js';
 import { analyticDem } from '../view-quality/analytic-dem.js';
 import { at, indexes, LAT, line, LON } from './walk-fixtures.js';
 
-const pool = createWorkerPool({ threads: 1 });
+const pool = createEnginePool({ threads: 1 });
 afterAll(() => pool.destroy());
 const dir = tempDir();
 

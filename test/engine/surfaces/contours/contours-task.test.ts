@@ -1,12 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createWorkerPool } from '../../../../engine/pool/worker-pool.js';
+import { createEnginePool } from '../../../../engine/tasks/engine-pool.js';
 import { unpackContours } from '../../../../engine/surfaces/contours/contours-layer.js';
 import { computeContours, contoursSurface, type ContoursRequest } from '../../../../engine/surfaces/contours/contours-surface.js';
 import { expectEngineError } from '../../../helpers/expect-engine-error.js';
 import { tempDir } from '../../../helpers/tmp.js';
 import { SUBJECT, writeDem } from './dem-fixtures.js';
 
-const pool = createWorkerPool({ threads: 1 });
+const pool = createEnginePool({ threads: 1 });
 afterAll(() => pool.destroy());
 const dir = tempDir('propintel-contours-task-');
 

@@ -1,6 +1,7 @@
 /**
  * Every task the engine's workers run, with its input and output types. Task implementations live in
- * `workers/tasks/`, one file each; `workers/index.ts` registers them under these names.
+ * `workers/tasks/`, one file each; `workers/index.ts` registers them under these names. The pool itself
+ * (engine/pool/) knows no task: the engine makes its pool with {@link createEnginePool}.
  */
 import type { Grid } from '../raster/grid.js';
 import type { GridStats } from '../raster/grid-stats.js';
