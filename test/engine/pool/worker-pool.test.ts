@@ -109,7 +109,7 @@ describe('the worker pool', () => {
 
   it('runs the same tasks from the built output (dist/)', () => {
     const script = `
-      const { createWorkerPool } = await import(${JSON.stringify(new URL('../../../dist/engine/pool/index.js', import.meta.url).href)});
+      const { createEnginePool } = await import(${JSON.stringify(new URL('../../../dist/engine/tasks/engine-pool.js', import.meta.url).href)});
       const { northUpTransform } = await import(${JSON.stringify(new URL('../../../dist/engine/geo/index.js', import.meta.url).href)});
       const pool = createEnginePool({ threads: 1 });
       const data = new Float32Array([1, 2, 3, NaN]);
