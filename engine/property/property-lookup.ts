@@ -29,6 +29,7 @@ import { API_VERSIONS, attributionOf, COMMON_CORE_VERSION, coverageNotesOf, cove
 import { resolveOptions, validateSubject, type ResolvedOptions } from './options.js';
 import { PLANNING_CORE_FIELDS } from './planning-core.js';
 import { resolveSubject, type ResolvedSubject } from './resolve-subject.js';
+import { withPrecision } from './precision.js';
 
 /** What the property lookup needs from the engine. */
 export interface PropertyDeps {
@@ -341,7 +342,7 @@ export async function propertyLookup(deps: PropertyDeps, rawSubject: PropertySub
 
   const sandbox = subject.address ? (await deps.sandboxIds()).has(subject.address.id) : false;
   return {
-    payload,
+    payload: withPrecision(payload),
     addressKey: subject.addressKey,
     state: subject.state,
     sandbox,
