@@ -25,7 +25,7 @@ import type { ContaminationRegister } from './scores/contamination/contamination
 import { computeContextScores, CONTEXT_SCORE_KEYS, type ContextInputs, type ContextScoreKey } from './scores/context-scores.js';
 import { assessFlood, type FloodAssessment } from './scores/flood/assess-flood.js';
 import { REGIONAL_RADIUS_M } from './scores/heat-island/heat-island-score.js';
-import { unavailableLayer } from './scores/view-quality/layer-input.js';
+import { unavailableLayer } from './scores/layer-input.js';
 import { shareWalkabilityIndexes, type SharedWalkabilityIndexes, type WalkabilityIndexes } from './scores/walkability/walkability-layers.js';
 import { labelWalkability } from './scores/walkability/walkability-labels.js';
 import { SLOPE_RADIUS_M, walkSlopeFromDem, type WalkabilityScore } from './scores/walkability/walkability-score.js';

@@ -23,7 +23,7 @@ import { buildContaminationRegister, contaminationSitesFromRows, type RegisterCo
 import { contaminationScore } from '../../engine/scores/contamination/contamination-score.js';
 import { heatIslandScore, REGIONAL_RADIUS_M } from '../../engine/scores/heat-island/heat-island-score.js';
 import { solarScore } from '../../engine/scores/solar/solar-score.js';
-import { unavailableLayer, type MissingLayer, type RasterLayer } from '../../engine/scores/view-quality/layer-input.js';
+import { unavailableLayer, type MissingLayer, type RasterLayer } from '../../engine/scores/layer-input.js';
 import { viewQualityScore } from '../../engine/scores/view-quality/view-quality-score.js';
 import {
   AMENITY_CSV_CATEGORIES,

@@ -4,3 +4,5 @@ export * from './geotiff-reader.js';
 export * from './geotiff-writer.js';
 export * from './resample.js';
 export * from './raster-pool.js';
+export * from './sample.js';
+export * from './terrain-slope.js';

@@ -10,9 +10,10 @@ import { getTransformer } from '../geo/crs.js';
 import { pixelToWorld, worldToPixel } from '../geo/geo-transform.js';
 import type { GridSpec } from '../geo/window.js';
 import type { Grid } from './grid.js';
+import { sampleAtPixel, type SampleMethod } from './sample.js';
 
 /** `nearest` keeps values (class rasters); `bilinear` interpolates (continuous surfaces). */
-export type ResampleMethod = 'nearest' | 'bilinear';
+export type ResampleMethod = SampleMethod;
 
 /** Lattice spacing, in target cells, at which the exact CRS transform is evaluated. */
 export const LATTICE_STEP = 8;
@@ -84,44 +85,8 @@ export function sourcePixelPositions(src: Pick<Grid, 'transform' | 'crs'>, targe
 export function resampleGrid(src: Grid<Float32Array>, target: GridSpec, method: ResampleMethod = 'bilinear'): Grid<Float32Array> {
   const { cols, rows } = sourcePixelPositions(src, target);
   const out = new Float32Array(target.width * target.height);
-  const { width: sw, height: sh, data } = src;
-  for (let k = 0; k < out.length; k++) {
-    const pc = cols[k];
-    const pr = rows[k];
-    const nc = Math.floor(pc);
-    const nr = Math.floor(pr);
-    if (nc < 0 || nr < 0 || nc >= sw || nr >= sh) {
-      out[k] = NaN;
-      continue;
-    }
-    const nearest = data[nr * sw + nc];
-    if (method === 'nearest' || Number.isNaN(nearest)) {
-      out[k] = nearest;
-      continue;
-    }
-    // Bilinear between the four cell centres around (pc, pr).
-    const fc = pc - 0.5;
-    const fr = pr - 0.5;
-    const c0 = Math.floor(fc);
-    const r0 = Math.floor(fr);
-    const u = fc - c0;
-    const v = fr - r0;
-    let sum = 0;
-    let wsum = 0;
-    for (let dr = 0; dr <= 1; dr++) {
-      const rr = r0 + dr;
-      if (rr < 0 || rr >= sh) continue;
-      for (let dc = 0; dc <= 1; dc++) {
-        const cc = c0 + dc;
-        if (cc < 0 || cc >= sw) continue;
-        const val = data[rr * sw + cc];
-        if (Number.isNaN(val)) continue;
-        const wgt = (dc ? u : 1 - u) * (dr ? v : 1 - v);
-        sum += wgt * val;
-        wsum += wgt;
-      }
-    }
-    out[k] = wsum > 0 ? sum / wsum : nearest;
-  }
+  // Missing means NaN here, whatever `noData` says (the grid's contract above): the shared sampler reads it so.
+  const view = { ...src, noData: NaN };
+  for (let k = 0; k < out.length; k++) out[k] = sampleAtPixel(view, cols[k], rows[k], method);
   return { width: target.width, height: target.height, data: out, noData: NaN, transform: target.transform, crs: target.crs };
 }

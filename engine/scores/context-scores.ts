@@ -14,7 +14,7 @@ import type { ContaminationRegister } from './contamination/contamination-regist
 import { contaminationScore } from './contamination/contamination-score.js';
 import { heatIslandScore } from './heat-island/heat-island-score.js';
 import { solarScore } from './solar/solar-score.js';
-import type { MissingLayer, RasterLayer } from './view-quality/layer-input.js';
+import type { MissingLayer, RasterLayer } from './layer-input.js';
 import { viewQualityScore } from './view-quality/view-quality-score.js';
 import type { WalkabilityIndexes } from './walkability/walkability-layers.js';
 import { computeWalkability, walkSlopeFromDem, type WalkSlopeInput } from './walkability/walkability-score.js';

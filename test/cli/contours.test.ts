@@ -8,7 +8,7 @@ import { main } from '../../cli/main.js';
 import { TILES } from '../../datasets/generator/tiles.js';
 import { defaultDataDir } from '../../datasets/sample-world.js';
 import { openRaster } from '../../engine/raster/geotiff-reader.js';
-import { sampleAtLonLat } from '../../engine/scores/view-quality/grid-sample.js';
+import { sampleAtLonLat } from '../../engine/raster/sample.js';
 import { contoursSurface } from '../../engine/surfaces/contours/contours-surface.js';
 import { renameTiffTags, TAG } from '../helpers/tiff.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -8,7 +8,7 @@ import { createWindow, windowGridSpec } from '../../engine/geo/window.js';
 import { writeGeoTiff } from '../../engine/raster/geotiff-writer.js';
 import { decodeHeatGrid } from '../../engine/surfaces/heat/heat-surface.js';
 import { tempDir } from '../helpers/tmp.js';
-import { analyticDem } from '../engine/scores/view-quality/analytic-dem.js';
+import { analyticDem } from '../helpers/analytic-dem.js';
 import { LAT, LON, xy } from '../engine/scores/walkability/walk-fixtures.js';
 
 const dir = tempDir();

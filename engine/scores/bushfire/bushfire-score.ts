@@ -22,9 +22,9 @@
  *    within 100 m, its effective slope from the DEM and its distance: never from the score.
  */
 import { component, clampScore, levelOf, type Level, type ScoreComponent } from '../component.js';
-import { cellSizeMetres } from '../view-quality/grid-sample.js';
-import { resolveLayer, type MissingLayer, type RasterInput } from '../view-quality/layer-input.js';
-import { regionalSlope } from '../view-quality/terrain-slope.js';
+import { cellSizeMetres } from '../../raster/sample.js';
+import { resolveLayer, type MissingLayer, type RasterInput } from '../layer-input.js';
+import { regionalSlope } from '../../raster/terrain-slope.js';
 import {
   ASSESSMENT_DISTANCE_M,
   BAL_BANDS,

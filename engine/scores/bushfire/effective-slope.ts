@@ -9,8 +9,8 @@
  * site (at least {@link MIN_PROFILE_M} of profile), and the least-squares gradient of elevation against
  * distance gives the slope. Positive degrees are downslope.
  */
-import type { AnyGrid } from '../view-quality/grid-sample.js';
-import { metricFrame, sampleAtOffset } from '../view-quality/grid-sample.js';
+import type { AnyGrid } from '../../raster/sample.js';
+import { metricFrame, sampleAtOffset } from '../../raster/sample.js';
 import { ASSESSMENT_DISTANCE_M } from './as3959-method1.js';
 
 /** Spacing of profile samples, metres. */

@@ -2,10 +2,10 @@
  * The value of a raster at a point: the cell containing it (nearest-cell sampling, no interpolation, so a
  * flood-study depth is the depth the study modelled for that cell, and a class raster keeps its classes).
  */
-import { getTransformer, isGeographic, LONLAT } from '../../geo/crs.js';
-import { metresPerDegree } from '../../geo/distance.js';
+import { getTransformer, LONLAT } from '../../geo/crs.js';
 import { worldToPixel } from '../../geo/geo-transform.js';
 import { sharedRaster } from '../../raster/raster-pool.js';
+import { cellSizeMetres } from '../../raster/sample.js';
 
 /** A sampled cell. */
 export interface RasterPointValue {
@@ -24,11 +24,7 @@ export async function sampleRasterAt(file: string, lon: number, lat: number, opt
     const [fc, fr] = worldToPixel(transform, x, y);
     const c = Math.floor(fc);
     const row = Math.floor(fr);
-    let res = (Math.abs(transform[1]) + Math.abs(transform[5])) / 2;
-    if (isGeographic(crs)) {
-      const { kx, ky } = metresPerDegree(lat);
-      res = (Math.abs(transform[1]) * kx + Math.abs(transform[5]) * ky) / 2;
-    }
+    const res = cellSizeMetres({ crs, transform }, lat);
     if (c < 0 || row < 0 || c >= width || row >= height) return { value: null, resolution_m: res };
     const g = await r.readPixelsNative([c, row, c + 1, row + 1], { signal: options.signal });
     const v = Number(g.data[0]);

@@ -15,8 +15,8 @@
 import { worldToPixel } from '../../geo/geo-transform.js';
 import type { HeatSurface } from '../../surfaces/heat/heat-surface.js';
 import { clampScore, component, levelOf, type Level, type ScoreComponent } from '../component.js';
-import { cellSizeMetres, metricFrame, sampleAtOffset, type AnyGrid } from '../view-quality/grid-sample.js';
-import { resolveLayer, isMissing, type LayerStatus, type MissingLayer, type RasterInput } from '../view-quality/layer-input.js';
+import { cellSizeMetres, metricFrame, sampleAtOffset, type AnyGrid } from '../../raster/sample.js';
+import { resolveLayer, isMissing, type LayerStatus, type MissingLayer, type RasterInput } from '../layer-input.js';
 import { isNoData } from '../../raster/grid.js';
 
 /** Radius of the regional LST baseline, metres. */

@@ -11,8 +11,8 @@
  * kWh/m2/day, likewise spanning the Australian range, and says so.
  */
 import { clampScore, component, levelOf, type Level, type ScoreComponent } from '../component.js';
-import { cellSizeMetres, sampleAtLonLat } from '../view-quality/grid-sample.js';
-import { resolveLayer, type RasterInput } from '../view-quality/layer-input.js';
+import { cellSizeMetres, sampleAtLonLat } from '../../raster/sample.js';
+import { resolveLayer, type RasterInput } from '../layer-input.js';
 
 /** PVOUT scoring 0, kWh/kWp/day. */
 export const PVOUT_LOW = 3.2;

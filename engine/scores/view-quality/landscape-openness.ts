@@ -11,8 +11,8 @@
  * (Weiss 2001, "Topographic position and landforms analysis", ESRI User Conference): the share of lattice
  * samples in the disc lower than the subject's ground.
  */
-import type { AnyGrid } from './grid-sample.js';
-import { metricFrame, sampleAtOffset } from './grid-sample.js';
+import type { AnyGrid } from '../../raster/sample.js';
+import { metricFrame, sampleAtOffset } from '../../raster/sample.js';
 
 /** Options for {@link landscapeOpenness}. */
 export interface OpennessOptions {

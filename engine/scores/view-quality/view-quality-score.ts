@@ -5,9 +5,9 @@
  * are not in the DEM.
  */
 import { clampScore, component, levelOf, type Level, type ScoreComponent } from '../component.js';
-import { cellSizeMetres } from './grid-sample.js';
+import { cellSizeMetres } from '../../raster/sample.js';
 import { landscapeOpenness, type OpennessOptions } from './landscape-openness.js';
-import { resolveLayer, type LayerStatus, type RasterInput } from './layer-input.js';
+import { resolveLayer, type LayerStatus, type RasterInput } from '../layer-input.js';
 
 /** Weight of the open-horizon share in the score; the relative-elevation share takes the rest. Our choice. */
 export const OPEN_HORIZON_WEIGHT = 0.5;

@@ -23,9 +23,9 @@
 import { component, clampScore, levelOf, type Level, type ScoreComponent } from '../component.js';
 import { distanceMetres, metresPerDegree } from '../../geo/distance.js';
 import { radiusBox } from '../../vector/metric-search.js';
-import { regionalSlope } from '../view-quality/terrain-slope.js';
-import { cellSizeMetres } from '../view-quality/grid-sample.js';
-import { resolveLayer, type MissingLayer, type RasterInput } from '../view-quality/layer-input.js';
+import { regionalSlope } from '../../raster/terrain-slope.js';
+import { cellSizeMetres } from '../../raster/sample.js';
+import { resolveLayer, type MissingLayer, type RasterInput } from '../layer-input.js';
 import { BARRIER_MOTORWAY, BARRIER_WATER, BarrierField } from './barrier-field.js';
 import { flatbushOf } from './flatbush-of.js';
 import { categoryWeight, NO_CATEGORY, RANK_WEIGHTS, WALK_CATEGORIES, type WalkCategory } from './categories.js';

@@ -4,7 +4,7 @@ import { buildBushfireLayers, type BushfireInput } from '../../../../engine/scor
 import { bushfireScore } from '../../../../engine/scores/bushfire/bushfire-score.js';
 import { effectiveSlope } from '../../../../engine/scores/bushfire/effective-slope.js';
 import { expectEngineError } from '../../../helpers/expect-engine-error.js';
-import { analyticDem } from '../view-quality/analytic-dem.js';
+import { analyticDem } from '../../../helpers/analytic-dem.js';
 import { LAT, LON, polygon } from '../walkability/walk-fixtures.js';
 
 const feature = (geometry: Geometry, properties: Record<string, unknown>): Feature<Geometry> => ({ type: 'Feature', properties, geometry });

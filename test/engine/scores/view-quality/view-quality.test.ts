@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { northUpTransform } from '../../../../engine/geo/geo-transform.js';
 import { metresPerDegree } from '../../../../engine/geo/distance.js';
 import type { Grid } from '../../../../engine/raster/grid.js';
-import { sampleAtLonLat, sampleAtPixel } from '../../../../engine/scores/view-quality/grid-sample.js';
+import { sampleAtLonLat, sampleAtPixel } from '../../../../engine/raster/sample.js';
 import { landscapeOpenness } from '../../../../engine/scores/view-quality/landscape-openness.js';
-import { regionalSlope } from '../../../../engine/scores/view-quality/terrain-slope.js';
+import { regionalSlope } from '../../../../engine/raster/terrain-slope.js';
 import { viewQualityScore } from '../../../../engine/scores/view-quality/view-quality-score.js';
-import { analyticDem, SUBJECT } from './analytic-dem.js';
+import { analyticDem, SUBJECT } from '../../../helpers/analytic-dem.js';
 
 const { lon, lat } = SUBJECT;
 

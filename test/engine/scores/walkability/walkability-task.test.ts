@@ -5,7 +5,7 @@ import { writeGeoTiff } from '../../../../engine/raster/geotiff-writer.js';
 import { shareWalkabilityIndexes } from '../../../../engine/scores/walkability/walkability-layers.js';
 import { computeWalkability, walkSlopeFromDem } from '../../../../engine/scores/walkability/walkability-score.js';
 import { tempDir } from '../../../helpers/tmp.js';
-import { analyticDem } from '../view-quality/analytic-dem.js';
+import { analyticDem } from '../../../helpers/analytic-dem.js';
 import { at, indexes, LAT, line, LON } from './walk-fixtures.js';
 
 const pool = createEnginePool({ threads: 1 });

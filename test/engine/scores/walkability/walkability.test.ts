@@ -3,7 +3,7 @@ import { distanceMetres } from '../../../../engine/geo/distance.js';
 import { WALK_CATEGORIES } from '../../../../engine/scores/walkability/categories.js';
 import { distanceDecay, toblerSlopeFactor } from '../../../../engine/scores/walkability/distance-decay.js';
 import { computeWalkability } from '../../../../engine/scores/walkability/walkability-score.js';
-import { analyticDem } from '../view-quality/analytic-dem.js';
+import { analyticDem } from '../../../helpers/analytic-dem.js';
 import { walkSlopeFromDem } from '../../../../engine/scores/walkability/walkability-score.js';
 import { at, indexes, LAT, line, LON, polygon, xy } from './walk-fixtures.js';
 

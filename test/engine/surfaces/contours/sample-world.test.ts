@@ -9,7 +9,7 @@ import type { Engine } from '../../../../engine/engine.js';
 import { getTransformer, LONLAT } from '../../../../engine/geo/crs.js';
 import { createWindow } from '../../../../engine/geo/window.js';
 import { openRaster } from '../../../../engine/raster/geotiff-reader.js';
-import { sampleAtLonLat } from '../../../../engine/scores/view-quality/grid-sample.js';
+import { sampleAtLonLat } from '../../../../engine/raster/sample.js';
 import type { ContoursAvailable } from '../../../../engine/surfaces/contours/contours-layer.js';
 import { isMultipleOf } from '../../../../engine/surfaces/contours/interval.js';
 import { useSampleEngine, type SandboxAddress } from '../../../helpers/sample-engine.js';

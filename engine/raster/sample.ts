@@ -4,14 +4,15 @@
  *
  * The context scores read small, already-loaded grids (a DEM window, a ~1 km LST raster, solar rasters),
  * so a score needs only a handful of point samples; these helpers do that without resampling a whole grid.
- * Bilinear sampling follows `resampleGrid` (engine/raster/resample.ts): cell centres at +0.5, missing
- * neighbours are left out of the weights, and the value is NaN where the containing cell is missing.
+ * This is the one bilinear, no-data-aware sampler of the engine (`resampleGrid` samples through it too): cell
+ * centres at +0.5, missing neighbours are left out of the weights, and the value is NaN where the containing
+ * cell is missing.
  */
-import { getTransformer, isGeographic, LONLAT } from '../../geo/crs.js';
-import { metresPerDegree } from '../../geo/distance.js';
-import { worldToPixel } from '../../geo/geo-transform.js';
-import type { Grid, TypedArray } from '../../raster/grid.js';
-import { isNoData } from '../../raster/grid.js';
+import { getTransformer, isGeographic, LONLAT } from '../geo/crs.js';
+import { metresPerDegree } from '../geo/distance.js';
+import { worldToPixel } from '../geo/geo-transform.js';
+import type { Grid, TypedArray } from './grid.js';
+import { isNoData } from './grid.js';
 
 /** `nearest` returns the containing cell's value; `bilinear` interpolates between cell centres. */
 export type SampleMethod = 'nearest' | 'bilinear';

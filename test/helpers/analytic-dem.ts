@@ -1,6 +1,6 @@
 /** Analytic DEMs for the score tests: a surface z = f(east, north) in metres around a subject, on an MGA grid. */
-import { createWindow, windowGridSpec } from '../../../../engine/geo/window.js';
-import { cellCentre, createGrid, type Grid } from '../../../../engine/raster/grid.js';
+import { createWindow, windowGridSpec } from '../../engine/geo/window.js';
+import { cellCentre, createGrid, type Grid } from '../../engine/raster/grid.js';
 
 /** A subject in inner Melbourne (MGA zone 55). */
 export const SUBJECT = { lon: 144.98, lat: -37.8 } as const;

@@ -11,8 +11,8 @@
  * Sampling a lattice rather than every DEM cell makes the cost independent of the DEM's resolution and gives
  * the slope at the scale the spacing sets (a 5 m DEM's kerbs and driveways do not count as hills).
  */
-import type { AnyGrid } from './grid-sample.js';
-import { metricFrame, sampleAtOffset } from './grid-sample.js';
+import type { AnyGrid } from './sample.js';
+import { metricFrame, sampleAtOffset } from './sample.js';
 
 /** The mean slope over a disc. */
 export interface RegionalSlope {
