@@ -1,1 +1,2 @@
 export * from './ttl-cache.js';
+export * from './lru-cache.js';

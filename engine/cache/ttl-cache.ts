@@ -4,6 +4,7 @@
  * The server may give the engine a persistent implementation of {@link Cache} (SQLite) instead.
  */
 import { estimateBytes } from '../memory/estimate.js';
+import { LruCache } from './lru-cache.js';
 
 /** A cache of JSON-able values with a time-to-live per entry. */
 export interface Cache {
@@ -23,55 +24,44 @@ export const DAY_MS = 86_400_000;
  * bytes by {@link estimateBytes} of each value (a value larger than the bound is not kept).
  */
 export class TtlCache implements Cache {
-  private readonly map = new Map<string, { value: unknown; storedAt: number; expires: number; bytes: number }>();
-  private held = 0;
+  private readonly lru: LruCache<string, { value: unknown; storedAt: number; expires: number; bytes: number }>;
+  private readonly sized: boolean;
 
-  constructor(
-    private readonly capacity = 10_000,
-    private readonly maxBytes = Infinity,
-  ) {}
+  constructor(capacity = 10_000, maxBytes = Infinity) {
+    this.sized = Number.isFinite(maxBytes);
+    this.lru = new LruCache({ maxEntries: capacity, maxSize: maxBytes, sizeOf: (e) => e.bytes });
+  }
 
   get size(): number {
-    return this.map.size;
+    return this.lru.size;
   }
 
   /** Estimated bytes of the values held (0 when the cache is bounded by entries only). */
   get bytes(): number {
-    return this.held;
+    return this.lru.bytes;
   }
 
   get<T>(key: string, now = new Date()): { value: T; storedAt: Date } | undefined {
-    const e = this.map.get(key);
+    const e = this.lru.get(key);
     if (!e) return undefined;
     if (e.expires <= now.getTime()) {
-      this.delete(key);
+      this.lru.delete(key);
       return undefined;
     }
-    // Refresh recency.
-    this.map.delete(key);
-    this.map.set(key, e);
     return { value: e.value as T, storedAt: new Date(e.storedAt) };
   }
 
   set(key: string, value: unknown, ttlMs: number, now = new Date()): void {
     if (!(ttlMs > 0)) return;
-    this.delete(key);
-    const bytes = Number.isFinite(this.maxBytes) ? estimateBytes(value) : 0;
-    if (bytes > this.maxBytes) return;
-    this.map.set(key, { value, storedAt: now.getTime(), expires: now.getTime() + ttlMs, bytes });
-    this.held += bytes;
-    while (this.map.size > this.capacity || this.held > this.maxBytes) this.delete(this.map.keys().next().value as string);
+    const bytes = this.sized ? estimateBytes(value) : 0;
+    this.lru.set(key, { value, storedAt: now.getTime(), expires: now.getTime() + ttlMs, bytes });
   }
 
   delete(key: string): void {
-    const e = this.map.get(key);
-    if (!e) return;
-    this.map.delete(key);
-    this.held -= e.bytes;
+    this.lru.delete(key);
   }
 
   clear(): void {
-    this.map.clear();
-    this.held = 0;
+    this.lru.clear();
   }
 }

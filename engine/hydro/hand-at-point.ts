@@ -29,7 +29,7 @@ import { upstreamCatchment } from './catchment.js';
 import { DEFAULT_CHANNEL_THRESHOLD_KM2 } from './channels.js';
 import { computeHand, type HandChainResult, type HandTimings } from './hand-chain.js';
 import { projectLineSet, type LineSet } from './line-set.js';
-import { LruCache } from './lru-cache.js';
+import { LruCache } from '../cache/lru-cache.js';
 
 /** Buffer added on every side of the surface window, as a fraction of its half-width (0.4 = 600 m of 1,500 m). */
 export const DEFAULT_BUFFER_FRACTION = 0.4;

@@ -10,6 +10,5 @@ export * from './hand.js';
 export * from './hand-at-point.js';
 export * from './hand-chain.js';
 export * from './line-set.js';
-export * from './lru-cache.js';
 export * from './priority-flood.js';
 export * from './synthetic-terrain.js';

@@ -20,6 +20,7 @@ import type { GridSpec, Window } from '../geo/window.js';
 import type { Grid, TypedArray } from './grid.js';
 import { registerNativeDeflate } from './native-deflate.js';
 import { resampleGrid, type ResampleMethod } from './resample.js';
+import { LruCache } from '../cache/lru-cache.js';
 
 registerNativeDeflate();
 
@@ -69,27 +70,11 @@ export interface OpenRasterOptions {
  * so its reads cache decoded blocks without growing without limit on a large COG.
  */
 function blockLru(capacity: number): unknown {
-  const map = new Map<string, unknown>();
+  const lru = new LruCache<string, unknown>(capacity);
   return new Proxy({}, {
-    get(_t, key) {
-      if (typeof key !== 'string') return undefined;
-      const v = map.get(key);
-      if (v !== undefined) {
-        map.delete(key);
-        map.set(key, v);
-      }
-      return v;
-    },
-    set(_t, key, value) {
-      if (typeof key !== 'string') return true;
-      map.delete(key);
-      map.set(key, value);
-      while (map.size > capacity) map.delete(map.keys().next().value as string);
-      return true;
-    },
-    has(_t, key) {
-      return typeof key === 'string' && map.has(key);
-    },
+    get: (_t, key) => (typeof key === 'string' ? lru.get(key) : undefined),
+    set: (_t, key, value) => (typeof key === 'string' && lru.set(key, value), true),
+    has: (_t, key) => typeof key === 'string' && lru.has(key),
   });
 }
 

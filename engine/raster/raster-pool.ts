@@ -4,6 +4,7 @@
  * worker have their own pool. A file that changes on disk (size or modification time) is reopened.
  */
 import { statSync } from 'node:fs';
+import { LruCache } from '../cache/lru-cache.js';
 import { openRaster, type OpenRasterOptions, type RasterSource } from './geotiff-reader.js';
 
 /**
@@ -15,7 +16,10 @@ import { openRaster, type OpenRasterOptions, type RasterSource } from './geotiff
  */
 export const RASTER_POOL_SIZE = 128;
 
-const pool = new Map<string, Promise<RasterSource>>();
+const pool = new LruCache<string, Promise<RasterSource>>({
+  maxEntries: RASTER_POOL_SIZE,
+  onEvict: (p) => void p.then((r) => r.release()).catch(() => {}),
+});
 
 /**
  * The shared open raster for `file` (opened and validated on first use). Callers may `close()` it: that is a
@@ -31,22 +35,13 @@ export function sharedRaster(file: string, options: Omit<OpenRasterOptions, 'sig
   }
   const key = `${file}|${options.crs ?? ''}|${stamp}`;
   let p = pool.get(key);
-  if (p) {
-    pool.delete(key);
-    pool.set(key, p);
-    return p;
-  }
+  if (p) return p;
   p = openRaster(file, options).then((r) => {
     r.pinned = true;
     return r;
   });
   p.catch(() => pool.delete(key));
   pool.set(key, p);
-  while (pool.size > RASTER_POOL_SIZE) {
-    const [oldKey, oldP] = pool.entries().next().value as [string, Promise<RasterSource>];
-    pool.delete(oldKey);
-    void oldP.then((r) => r.release()).catch(() => {});
-  }
   return p;
 }
 

@@ -11,6 +11,7 @@
  * - degraded (partial) payloads are never stored.
  * Least-recently-used entries go first once `maxBytes` is held.
  */
+import { LruCache } from '../../engine/cache/lru-cache.js';
 import type { PayloadBody } from './payload-body.js';
 
 /** A stored response. */
@@ -24,71 +25,45 @@ export interface CachedResponse {
   notChargedReason?: string;
   /** Epoch ms after which the entry is not served. */
   expiresAt: number;
-  /** The cache's use counter when the entry was last moved to the recent end (LRU bookkeeping). */
-  touched?: number;
 }
 
 /** The response cache. */
 export class ResponseCache {
-  private readonly map = new Map<string, CachedResponse>();
-  private held = 0;
-  private uses = 0;
+  private readonly lru: LruCache<string, CachedResponse>;
 
-  constructor(
-    /** Bytes of payload kept at most (default 128 MiB). */
-    private readonly maxBytes = 128 * 1024 * 1024,
-  ) {}
+  /** `maxBytes`: bytes of payload kept at most (default 128 MiB); one entry may take a quarter of it. */
+  constructor(maxBytes = 128 * 1024 * 1024) {
+    this.lru = new LruCache({ maxSize: maxBytes, maxEntrySize: maxBytes / 4, sizeOf: (e) => e.body.bytes });
+  }
 
   /** Entries held. */
   get size(): number {
-    return this.map.size;
+    return this.lru.size;
   }
 
   /** Payload bytes held. */
   get bytes(): number {
-    return this.held;
+    return this.lru.bytes;
   }
 
   /** The entry for `key` while it is fresh at `now` (epoch ms). */
   get(key: string, now: number): CachedResponse | undefined {
-    const e = this.map.get(key);
-    if (!e) return undefined;
-    if (e.expiresAt <= now) {
-      this.remove(key, e);
+    const e = this.lru.get(key);
+    if (e && e.expiresAt <= now) {
+      this.lru.delete(key);
       return undefined;
-    }
-    // Move to the recent end only when it has drifted: a hot entry costs a lookup, not a reinsertion.
-    if (++this.uses - (e.touched ?? 0) > this.map.size) {
-      e.touched = this.uses;
-      this.map.delete(key);
-      this.map.set(key, e);
     }
     return e;
   }
 
   /** Stores an entry (replacing one under the same key). */
   set(key: string, entry: CachedResponse): void {
-    if (entry.body.bytes > this.maxBytes / 4) return;
-    const old = this.map.get(key);
-    if (old) this.remove(key, old);
-    entry.touched = this.uses;
-    this.map.set(key, entry);
-    this.held += entry.body.bytes;
-    for (const [k, e] of this.map) {
-      if (this.held <= this.maxBytes) break;
-      this.remove(k, e);
-    }
+    this.lru.set(key, entry);
   }
 
   /** Drops everything. */
   clear(): void {
-    this.map.clear();
-    this.held = 0;
-  }
-
-  private remove(key: string, e: CachedResponse): void {
-    this.map.delete(key);
-    this.held -= e.body.bytes;
+    this.lru.clear();
   }
 }
 

@@ -10,6 +10,7 @@ import type { Position } from 'geojson';
 import { invalidData } from '../../errors.js';
 import { getTransformer, LONLAT } from '../../geo/crs.js';
 import { readGeoJsonLayer } from '../../vector/geojson-reader.js';
+import { LruCache } from '../../cache/lru-cache.js';
 
 /** One line part: its elevation, feature position (source order) and lon/lat coordinates. */
 export interface LinePart {
@@ -28,7 +29,7 @@ export interface LineDataset {
 }
 
 const DATASETS_KEPT = 8;
-const cache = new Map<string, Promise<LineDataset>>();
+const cache = new LruCache<string, Promise<LineDataset>>(DATASETS_KEPT);
 
 function lineParts(geometry: { type: string; coordinates?: unknown }): Position[][] | null {
   if (geometry.type === 'LineString') return [geometry.coordinates as Position[]];
@@ -84,15 +85,10 @@ export function lineDataset(path: string, crs: string | undefined, property: str
   }
   const key = `${path}|${crs ?? ''}|${property}|${stamp}`;
   let p = cache.get(key);
-  if (p) {
-    cache.delete(key);
-    cache.set(key, p);
-    return p;
-  }
+  if (p) return p;
   p = prepare(path, crs, property);
   p.catch(() => cache.delete(key));
   cache.set(key, p);
-  while (cache.size > DATASETS_KEPT) cache.delete(cache.keys().next().value as string);
   return p;
 }
 
