@@ -4,7 +4,7 @@
  * publisher did not give), `airport` and `source`, and per-state coverage of the airports' published ANEFs.
  */
 import type { Feature, Geometry, MultiPolygon, Polygon } from 'geojson';
-import { invalidData } from '../../errors.js';
+import { parseAnefFeatures } from '../../noise/noise-inputs.js';
 import { PolygonIndex } from '../../vector/polygon-index.js';
 import type { MissingLayer } from '../layer-input.js';
 import { isMissing } from '../layer-input.js';
@@ -29,26 +29,16 @@ export interface AnefLayer {
   unavailableReason: string | null;
 }
 
-function numOrNull(v: unknown, file: string, i: number, key: string): number | null {
-  if (v === null || v === undefined || v === '') return null;
-  const n = Number(v);
-  if (!Number.isFinite(n)) throw invalidData(file, `feature ${i}: ${key} must be a number or null, got ${JSON.stringify(v)}`, { feature: i });
-  return n;
-}
-
-/** Contours from GeoJSON features; `file` names the layer in errors. */
+/**
+ * Contours from GeoJSON features, validated by the one ANEF parser (engine/noise/noise-inputs.ts, which the
+ * noise model reads the same layer with); `file` names the layer in errors.
+ */
 export function anefContoursFromFeatures(features: readonly Feature<Geometry>[], file: string): { contours: AnefContour[]; geometries: (Polygon | MultiPolygon)[] } {
-  const contours: AnefContour[] = [];
-  const geometries: (Polygon | MultiPolygon)[] = [];
-  features.forEach((f, i) => {
-    if (f.geometry.type !== 'Polygon' && f.geometry.type !== 'MultiPolygon') throw invalidData(file, `feature ${i} is a ${f.geometry.type}, expected a Polygon or MultiPolygon`, { feature: i });
-    const p = f.properties ?? {};
-    const min = numOrNull(p.anef_min, file, i, 'anef_min');
-    if (min === null) throw invalidData(file, `feature ${i} has no anef_min`, { feature: i });
-    contours.push({ anef_min: min, anef_max: numOrNull(p.anef_max, file, i, 'anef_max'), airport: String(p.airport ?? ''), source: String(p.source ?? '') });
-    geometries.push(f.geometry);
-  });
-  return { contours, geometries };
+  const bands = parseAnefFeatures(features, file);
+  return {
+    contours: bands.map((b) => ({ anef_min: b.anefMin, anef_max: b.anefMax, airport: b.airport, source: b.source })),
+    geometries: bands.map((b) => b.geometry),
+  };
 }
 
 /** Indexes contours with the per-state coverage (keys upper-cased). */

@@ -41,7 +41,8 @@ describe('scores.aircraft_noise', () => {
     expect([15, 20, 24, 25, 40, null].map(houseAcceptability)).toEqual(['acceptable', 'conditionally_acceptable', 'conditionally_acceptable', 'unacceptable', 'unacceptable', null]);
   });
 
-  it('rejects a contour without anef_min, naming the layer', async () => {
-    await expectEngineError(() => layer([band(100, null, 25)]), 'INVALID_DATA', 'anef.geojson', /no anef_min/);
+  it('rejects a contour without anef_min, or with its edges the wrong way round, naming the layer (the noise model\'s parser)', async () => {
+    await expectEngineError(() => layer([band(100, null, 25)]), 'INVALID_DATA', 'anef.geojson', /feature 0: anef_min is required/);
+    await expectEngineError(() => layer([band(100, 25, 20)]), 'INVALID_DATA', 'anef.geojson', /anef_max \(20\) must exceed anef_min \(25\)/);
   });
 });
