@@ -51,3 +51,27 @@ export function joinNegativeValues(args: string[], flags: readonly string[]): st
   }
   return out;
 }
+
+/** The flags of a point subject, degrees (GDA2020 / WGS84): `--lon` (or its alias `--lng`) and `--lat`. */
+export const POINT_FLAGS = { lon: { type: 'string' }, lng: { type: 'string' }, lat: { type: 'string' } } as const satisfies Record<string, FlagSpec>;
+
+/**
+ * The point of `--lon` (or `--lng`) and `--lat`, each a number in range (longitude -180 to 180, latitude -90 to
+ * 90), or undefined when none is given. Only one of them, both `--lon` and `--lng`, or a bad number is a
+ * UsageError naming the flag. Every command that takes a point reads it here.
+ */
+export function pointFlags(values: { lon?: string; lng?: string; lat?: string }): { lon: number; lat: number } | undefined {
+  if (values.lon !== undefined && values.lng !== undefined) throw new UsageError('pass --lon or its alias --lng, not both');
+  const lonName = values.lng !== undefined ? 'lng' : 'lon';
+  const lonText = values.lon ?? values.lng;
+  if (lonText === undefined && values.lat === undefined) return undefined;
+  if (lonText === undefined || values.lat === undefined) throw new UsageError(`--lon and --lat are required together; only --${lonText === undefined ? 'lat' : lonName} was given`);
+  return { lon: numberFlag(lonName, lonText, NaN, { min: -180, max: 180 }), lat: numberFlag('lat', values.lat, NaN, { min: -90, max: 90 }) };
+}
+
+/** {@link pointFlags} for a command that needs a point: none given is a UsageError too. */
+export function requirePointFlags(values: { lon?: string; lng?: string; lat?: string }): { lon: number; lat: number } {
+  const p = pointFlags(values);
+  if (!p) throw new UsageError('--lon and --lat are required');
+  return p;
+}

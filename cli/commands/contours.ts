@@ -2,7 +2,7 @@ import { unpackContours } from '../../engine/surfaces/contours/contours-layer.js
 import { computeContours } from '../../engine/surfaces/contours/contours-surface.js';
 import { NO_LIMITS } from '../../engine/surfaces/contours/request.js';
 import { EXIT_OK, UsageError, type Command } from '../command.js';
-import { numberFlag, parseFlags } from '../args.js';
+import { numberFlag, parseFlags, POINT_FLAGS, requirePointFlags } from '../args.js';
 
 /** `propintel contours`: the contours layer of spec 2.7 for any GeoTIFF DEM, printed as JSON. */
 export const contoursCommand: Command = {
@@ -16,7 +16,7 @@ export const contoursCommand: Command = {
     'and the lines as a GeoJSON FeatureCollection (lon/lat, an "elevation" property, high ground on the right).',
     '',
     '  --dem FILE       GeoTIFF or COG of elevations in metres, in any CRS propintel supports',
-    '  --lon X --lat Y  the subject, degrees (GDA2020 / WGS84)',
+    '  --lon X --lat Y  the subject, degrees (GDA2020 / WGS84; --lng is accepted for --lon)',
     '  --interval M     contour_interval_m: above 0, at most 200 (default 5, widened over steep relief)',
     '  --half-width M   half the side of the window, metres (default 1500)',
     '  --floor M        the finest interval the DEM supports, metres (default 1, the national model\'s)',
@@ -29,8 +29,7 @@ export const contoursCommand: Command = {
   async run(args, io) {
     const { values } = parseFlags(args, {
       dem: { type: 'string' },
-      lon: { type: 'string' },
-      lat: { type: 'string' },
+      ...POINT_FLAGS,
       interval: { type: 'string' },
       'half-width': { type: 'string' },
       floor: { type: 'string' },
@@ -38,9 +37,7 @@ export const contoursCommand: Command = {
       unlimited: { type: 'boolean' },
     });
     if (!values.dem) throw new UsageError('--dem FILE is required');
-    if (values.lon === undefined || values.lat === undefined) throw new UsageError('--lon and --lat are required');
-    const lon = numberFlag('lon', values.lon, NaN, { min: -180, max: 180 });
-    const lat = numberFlag('lat', values.lat, NaN, { min: -90, max: 90 });
+    const { lon, lat } = requirePointFlags(values);
     const halfWidth = numberFlag('half-width', values['half-width'], 1500, { min: 1, max: 50_000 });
     const floor = numberFlag('floor', values.floor, 1, { min: 0.01, max: 200 });
     // The engine validates the interval, so a bad one is reported as contour_interval_m, as the API does.

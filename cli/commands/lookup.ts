@@ -8,13 +8,11 @@ import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.j
 import { createEngine } from '../../engine/engine.js';
 import type { PropertyOptions, PropertySubject, SurfaceLayer } from '../../engine/property/contract.js';
 import { EXIT_OK, UsageError, type Command } from '../command.js';
-import { parseFlags } from '../args.js';
+import { parseFlags, pointFlags, POINT_FLAGS } from '../args.js';
 
 const FLAGS = {
   data: { type: 'string' },
-  lon: { type: 'string' },
-  lng: { type: 'string' },
-  lat: { type: 'string' },
+  ...POINT_FLAGS,
   components: { type: 'string' },
   'school-radius-m': { type: 'string' },
   'include-geometry': { type: 'boolean' },
@@ -61,16 +59,15 @@ export const lookupCommand: Command = {
   ].join('\n'),
   async run(args, io) {
     const { values, positionals } = parseFlags(args, FLAGS, true);
-    const lon = num('lon', values.lon ?? values.lng);
-    const lat = num('lat', values.lat);
+    const point = pointFlags(values);
     let subject: PropertySubject;
     if (positionals.length > 1) throw new UsageError('pass the address as one quoted argument');
     if (positionals.length === 1) {
-      if (lon !== undefined || lat !== undefined) throw new UsageError('pass either an address or --lon and --lat, not both');
+      if (point) throw new UsageError('pass either an address or --lon and --lat, not both');
       subject = { address: positionals[0] };
     } else {
-      if (lon === undefined || lat === undefined) throw new UsageError('pass an address, or both --lon and --lat');
-      subject = { lat, lng: lon };
+      if (!point) throw new UsageError('pass an address, or both --lon and --lat');
+      subject = { lat: point.lat, lng: point.lon };
     }
     const options: PropertyOptions = {
       components: values.components?.split(',').map((s) => s.trim()).filter(Boolean),

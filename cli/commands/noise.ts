@@ -13,7 +13,7 @@ import type { NoiseNetwork } from '../../engine/noise/noise-network.js';
 import { noiseScore } from '../../engine/noise/noise-score.js';
 import { noiseNetworkFor, stateAt } from '../../engine/property/inputs/domain-inputs.js';
 import { EXIT_OK, UsageError, type Command, type CommandIO } from '../command.js';
-import { numberFlag, parseFlags, type FlagValues } from '../args.js';
+import { numberFlag, parseFlags, POINT_FLAGS, requirePointFlags, type FlagValues } from '../args.js';
 
 const FLAGS = {
   data: { type: 'string' },
@@ -22,8 +22,7 @@ const FLAGS = {
   counters: { type: 'string' },
   loggers: { type: 'string' },
   anef: { type: 'string' },
-  lon: { type: 'string' },
-  lat: { type: 'string' },
+  ...POINT_FLAGS,
   cells: { type: 'string' },
   state: { type: 'string' },
   compact: { type: 'boolean' },
@@ -75,7 +74,7 @@ export const noiseCommand: Command = {
     '  --counters FILE  traffic counters, CSV or JSON lines (counter_id, lon, lat, road_id, aadt, ...)',
     '  --loggers FILE   noise loggers, CSV or JSON lines (logger_id, lon, lat, state, lden_db, ...)',
     '  --anef FILE      ANEF contours GeoJSON (anef_min, anef_max, airport, source)',
-    '  --lon X --lat Y  the subject, degrees',
+    '  --lon X --lat Y  the subject, degrees (--lng is accepted for --lon)',
     '  --cells N        surface nodes per side: 5 (500 m), 7 (375 m, default) or 9 (300 m)',
     '  --state CODE     state for measured_validation (default: the state at the point with --data, else',
     '                   that of the nearest logger)',
@@ -84,9 +83,7 @@ export const noiseCommand: Command = {
   async run(args, io) {
     const { values } = parseFlags(args, FLAGS);
     const files = noiseFilesFromFlags(values);
-    if (values.lon === undefined || values.lat === undefined) throw new UsageError('--lon and --lat are required');
-    const lon = numberFlag('lon', values.lon, NaN, { min: -180, max: 180 });
-    const lat = numberFlag('lat', values.lat, NaN, { min: -90, max: 90 });
+    const { lon, lat } = requirePointFlags(values);
     const cells = numberFlag('cells', values.cells, 7);
     noiseGridSpec(cells); // a bad --cells fails before any data is loaded
     let network: NoiseNetwork;

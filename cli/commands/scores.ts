@@ -46,7 +46,7 @@ import { readCsvRecords } from '../../engine/vector/records.js';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
 import { isStateCode, STATES } from '../../engine/catalogue/states.js';
 import { createEngine } from '../../engine/engine.js';
-import { numberFlag, parseFlags } from '../args.js';
+import { numberFlag, parseFlags, POINT_FLAGS, requirePointFlags } from '../args.js';
 import { EXIT_OK, UsageError, type Command } from '../command.js';
 
 export { CONTEXT_SCORE_KEYS, computeContextScores, type ContextScoreKey } from '../../engine/scores/context-scores.js';
@@ -225,7 +225,7 @@ const USAGE = [
   'as not integrated, a file that fails to load is reported unavailable, and --landcover adds surfaces.heat.',
   '',
   '  --data DIR                 dataset directory (not with input files)',
-  '  --lon X, --lat Y           the subject, degrees (write negatives as --lat=-37.8)',
+  '  --lon X, --lat Y           the subject, degrees (--lng is accepted for --lon)',
   '  --state S                  VIC, NSW, QLD, WA, SA, TAS, ACT or NT (FDI, registers, overlays)',
   '  --only KEYS                comma-separated score keys (default: all)',
   '  --address TEXT             a resolved address (bushfire subject identity); --on-parcel if on its parcel',
@@ -246,8 +246,7 @@ export const scoresCommand: Command = {
   async run(args, io) {
     const { values } = parseFlags(args, {
       data: { type: 'string' },
-      lon: { type: 'string' },
-      lat: { type: 'string' },
+      ...POINT_FLAGS,
       state: { type: 'string' },
       only: { type: 'string' },
       address: { type: 'string' },
@@ -260,9 +259,7 @@ export const scoresCommand: Command = {
       'anef-coverage': { type: 'string' },
       ...(Object.fromEntries(FILE_FLAGS.map((f) => [f, { type: 'string' as const }])) as Record<(typeof FILE_FLAGS)[number], { type: 'string' }>),
     });
-    if (values.lon === undefined || values.lat === undefined) throw new UsageError('--lon and --lat are required');
-    const lon = numberFlag('lon', values.lon, 0, { min: -180, max: 180 });
-    const lat = numberFlag('lat', values.lat, 0, { min: -90, max: 90 });
+    const { lon, lat } = requirePointFlags(values);
     const only = values.only ? values.only.split(',').map((s) => s.trim()).filter(Boolean) : [...CONTEXT_SCORE_KEYS];
     const unknown = only.filter((k) => !(CONTEXT_SCORE_KEYS as readonly string[]).includes(k));
     if (unknown.length) throw new UsageError(`unknown score key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; choose from ${CONTEXT_SCORE_KEYS.join(', ')}`);

@@ -144,6 +144,26 @@ describe('flag parsing', () => {
     expect(() => parseFlags(['--lat', '--lon', '144'], spec)).toThrow(/--lat/);
   });
 
+  it('reads a point the same way in every command: --lon or --lng with --lat, in range, both or neither', async () => {
+    const { pointFlags, requirePointFlags } = await import('../../cli/args.js');
+    expect(pointFlags({ lon: '144.9631', lat: '-37.8136' })).toEqual({ lon: 144.9631, lat: -37.8136 });
+    expect(pointFlags({ lng: '144.9631', lat: '-37.8136' })).toEqual({ lon: 144.9631, lat: -37.8136 });
+    expect(pointFlags({})).toBeUndefined();
+    expect(() => requirePointFlags({})).toThrow(/--lon and --lat are required/);
+    expect(() => pointFlags({ lat: '-37' })).toThrow(/only --lat was given/);
+    expect(() => pointFlags({ lng: '145' })).toThrow(/only --lng was given/);
+    expect(() => pointFlags({ lon: '145', lng: '145', lat: '-37' })).toThrow(/--lon or its alias --lng, not both/);
+    expect(() => pointFlags({ lon: '181', lat: '-37' })).toThrow(/--lon must be at most 180, got 181/);
+    expect(() => pointFlags({ lng: 'east', lat: '-37' })).toThrow(/--lng must be a number, got "east"/);
+    expect(() => pointFlags({ lon: '145', lat: '-90.5' })).toThrow(/--lat must be at least -90, got -90.5/);
+    // Each command that takes a point uses it: the same refusal from all four.
+    for (const command of ['lookup', 'scores', 'noise', 'contours']) {
+      const extra = command === 'contours' ? ['--dem', 'x.tif'] : [];
+      const r = await run([command, ...extra, '--lng', '145', '--lat', '-95']);
+      expect([command, r.code, r.stderr]).toEqual([command, 2, expect.stringMatching(/--lat must be at least -90, got -95/)]);
+    }
+  });
+
   it('every coordinate-taking command accepts `--lat -NN` (scores end to end)', () => {
     const r = spawnSync(process.execPath, [join(root, 'bin/propintel.js'), 'scores', '--lon', '149.1300', '--lat', '-35.2809', '--only', 'aircraft_noise'], { encoding: 'utf8' });
     expect(r.stderr).not.toMatch(/ambiguous/);
