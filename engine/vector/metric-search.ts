@@ -2,6 +2,7 @@
  * Helpers for metre-radius searches over lon/lat indexes: the degree box that surely contains a circle of
  * radius r, and the local flat projection used for point-to-segment distances.
  */
+import { invalidArgument } from '../errors.js';
 import type { BBox } from '../geo/bbox.js';
 import { distanceMetres, metresPerDegree } from '../geo/distance.js';
 
@@ -50,19 +51,35 @@ export function closestOnSegment(px: number, py: number, ax: number, ay: number,
 }
 
 /**
- * The `k` nearest items by growing a radius search: `within(r)` (sorted nearest first) from 100 m, times 2.5
+ * The `k` nearest items by growing a radius search: `within(r)` (sorted nearest first) from `start` m, times 2.5
  * each round, until it returns k items or the radius reaches `maxDistance` or spans all of `extent` (the
  * items' lon/lat extent), so the answer is exact. For indexes whose items have size (segments, polygons),
  * where a flatbush box-distance kNN would rank by box, not by true distance.
  */
-export function nearestByGrowingRadius<T>(lon: number, lat: number, k: number, maxDistance: number, extent: BBox, within: (radius: number) => T[]): T[] {
+export function nearestByGrowingRadius<T>(lon: number, lat: number, k: number, maxDistance: number, extent: BBox, within: (radius: number) => T[], start = 100): T[] {
   const [x0, y0, x1, y1] = extent;
   const far = Math.max(distanceMetres(lon, lat, x0, y0), distanceMetres(lon, lat, x0, y1), distanceMetres(lon, lat, x1, y0), distanceMetres(lon, lat, x1, y1)) * 1.01 + 1;
   const limit = Math.min(maxDistance, far);
-  let r = Math.min(limit, 100);
+  let r = Math.min(limit, start);
   for (;;) {
     const hits = within(r);
     if (hits.length >= k || r >= limit) return hits.slice(0, k);
     r = Math.min(limit, r * 2.5);
   }
+}
+
+/**
+ * flatbush's `search` over an index's tree, without the placeholder item an empty index holds (ids at or past
+ * `count`): the ids whose boxes meet the lon/lat box, for which `filter` (when given) returns true. A filter
+ * that always returns false visits every hit without building an array, as in flatbush.
+ */
+export function searchBox(tree: { search(x0: number, y0: number, x1: number, y1: number, f?: (id: number) => boolean): number[] }, count: number, box: readonly [number, number, number, number], filter?: (id: number) => boolean): number[] {
+  const [x0, y0, x1, y1] = box;
+  if (![x0, y0, x1, y1].every(Number.isFinite)) throw invalidArgument('box', `search box must be four finite numbers, got ${JSON.stringify(box)}`);
+  return tree.search(x0, y0, x1, y1, (id) => id < count && (!filter || filter(id)));
+}
+
+/** Checks `neighbors` arguments the flatbush way: maxResults a positive whole number or Infinity. */
+export function checkMaxResults(maxResults: number): void {
+  if (!(maxResults === Infinity || (Number.isInteger(maxResults) && maxResults >= 1))) throw invalidArgument('maxResults', `maxResults must be a positive whole number or Infinity, got ${maxResults}`);
 }

@@ -8,7 +8,7 @@
 import Flatbush from 'flatbush';
 import { invalidArgument } from '../errors.js';
 import { distanceMetres } from '../geo/distance.js';
-import { radiusBox, sortNeighbours, type Neighbour } from './metric-search.js';
+import { checkMaxResults, nearestByGrowingRadius, radiusBox, searchBox, sortNeighbours, type Neighbour } from './metric-search.js';
 
 /** The cloneable form of a {@link PointIndex}: plain data around shared buffers. */
 export interface SharedPointIndex {
@@ -90,11 +90,30 @@ export class PointIndex {
     return this.coords[2 * id + 1];
   }
 
-  /** Every point within `radius` metres of (lon, lat), nearest first. */
-  within(lon: number, lat: number, radius: number): Neighbour[] {
+  /** Every point within `radius` metres of (lon, lat) for which `filter` (when given) is true, nearest first. */
+  within(lon: number, lat: number, radius: number, filter?: (id: number) => boolean): Neighbour[] {
     const hits: Neighbour[] = [];
-    this.forEachWithin(lon, lat, radius, (id, distance) => void hits.push({ id, distance }));
+    this.forEachWithin(lon, lat, radius, (id, distance) => void ((!filter || filter(id)) && hits.push({ id, distance })));
     return sortNeighbours(hits);
+  }
+
+  /**
+   * flatbush's `search`: the ids of the points inside the lon/lat box `minLon, minLat, maxLon, maxLat` for
+   * which `filter` (when given) returns true, in tree order. A filter that returns false visits each hit
+   * without building an array.
+   */
+  search(minLon: number, minLat: number, maxLon: number, maxLat: number, filter?: (id: number) => boolean): number[] {
+    return searchBox(this.tree, this.count, [minLon, minLat, maxLon, maxLat], filter);
+  }
+
+  /**
+   * flatbush's `neighbors`, in metres: the ids of up to `maxResults` points nearest to (lon, lat), nearest
+   * first (ties by id), no farther than `maxDistance` metres, for which `filter` (when given) returns true.
+   */
+  neighbors(lon: number, lat: number, maxResults = Infinity, maxDistance = Infinity, filter?: (id: number) => boolean): number[] {
+    checkMaxResults(maxResults);
+    if (this.count === 0) return [];
+    return nearestByGrowingRadius(lon, lat, maxResults, maxDistance, this.extent, (r) => this.within(lon, lat, r, filter), this.startRadius(maxResults)).map((h) => h.id);
   }
 
   /**
@@ -123,24 +142,14 @@ export class PointIndex {
    */
   nearest(lon: number, lat: number, k = 1, maxDistance = Infinity): Neighbour[] {
     if (!Number.isInteger(k) || k < 1) throw invalidArgument('k', `k must be a positive integer, got ${k}`);
-    const n = this.count;
-    if (n === 0) return [];
-    // Farthest any point can be: the distance to the farthest corner of the extent bounds the search.
+    if (this.count === 0) return [];
+    return nearestByGrowingRadius(lon, lat, k, maxDistance, this.extent, (r) => this.within(lon, lat, r), this.startRadius(k));
+  }
+
+  /** The radius expected to hold about k points at the layer's mean density (where a kNN search starts). */
+  private startRadius(k: number): number {
     const [ex0, ey0, ex1, ey1] = this.extent;
-    const far = Math.max(
-      distanceMetres(lon, lat, ex0, ey0),
-      distanceMetres(lon, lat, ex0, ey1),
-      distanceMetres(lon, lat, ex1, ey0),
-      distanceMetres(lon, lat, ex1, ey1),
-    ) * 1.01 + 1;
-    const limit = Math.min(maxDistance, far);
-    // Start with the radius expected to hold about k points at the layer's mean density.
     const area = Math.max(1, distanceMetres(ex0, ey0, ex1, ey0) * distanceMetres(ex0, ey0, ex0, ey1));
-    let r = Math.min(limit, Math.max(10, Math.sqrt((area * k) / (Math.PI * n)) * 1.5));
-    for (;;) {
-      const hits = this.within(lon, lat, r);
-      if (hits.length >= k || r >= limit) return hits.slice(0, k);
-      r = Math.min(limit, r * 2.5);
-    }
+    return Math.max(10, Math.sqrt((area * k) / (Math.PI * this.count)) * 1.5);
   }
 }

@@ -11,7 +11,7 @@ import Flatbush from 'flatbush';
 import type { MultiPolygon, Polygon, Position } from 'geojson';
 import { invalidArgument } from '../errors.js';
 import { distanceMetres, metresPerDegree } from '../geo/distance.js';
-import { closestOnSegment, nearestByGrowingRadius, radiusBox, sortNeighbours, type Neighbour } from './metric-search.js';
+import { checkMaxResults, closestOnSegment, nearestByGrowingRadius, radiusBox, searchBox, sortNeighbours, type Neighbour } from './metric-search.js';
 import type { BuildIndexOptions } from './point-index.js';
 import { pointInFlatPolygon } from './point-in-polygon.js';
 
@@ -166,14 +166,38 @@ export class PolygonIndex {
     return { lon: bx, lat: by, distance: best === Infinity ? Infinity : distanceMetres(lon, lat, bx, by) };
   }
 
-  /** Every feature within `radius` metres of (lon, lat): distance 0 and `inside` for those containing it. */
-  within(lon: number, lat: number, radius: number): PolygonHit[] {
+  /**
+   * flatbush's `search`: the ids of the features whose boxes meet the lon/lat box `minLon, minLat, maxLon,
+   * maxLat` and for which `filter` (when given) returns true, in tree order.
+   */
+  search(minLon: number, minLat: number, maxLon: number, maxLat: number, filter?: (id: number) => boolean): number[] {
+    return searchBox(this.tree, this.count, [minLon, minLat, maxLon, maxLat], filter);
+  }
+
+  /**
+   * flatbush's `neighbors`, in metres: the ids of up to `maxResults` features nearest to (lon, lat) (those
+   * containing it first, then by edge distance, ties by id), no farther than `maxDistance` metres, for which
+   * `filter` (when given) returns true.
+   */
+  neighbors(lon: number, lat: number, maxResults = Infinity, maxDistance = Infinity, filter?: (id: number) => boolean): number[] {
+    checkMaxResults(maxResults);
+    if (!(maxDistance >= 0)) throw invalidArgument('maxDistance', `maxDistance must be a non-negative number of metres, got ${maxDistance}`);
+    if (this.count === 0) return [];
+    const { minX, minY, maxX, maxY } = this.tree;
+    return nearestByGrowingRadius(lon, lat, maxResults, maxDistance, [minX, minY, maxX, maxY], (r) => this.within(lon, lat, r, filter)).map((h) => h.id);
+  }
+
+  /**
+   * Every feature within `radius` metres of (lon, lat) for which `filter` (when given) is true: distance 0
+   * and `inside` for those containing it.
+   */
+  within(lon: number, lat: number, radius: number, filter?: (id: number) => boolean): PolygonHit[] {
     if (!(radius >= 0)) throw invalidArgument('radius', `radius must be a non-negative number of metres, got ${radius}`);
     const n = this.count;
     const [x0, y0, x1, y1] = radiusBox(lon, lat, radius);
     const hits: PolygonHit[] = [];
     this.tree.search(x0, y0, x1, y1, (id) => {
-      if (id >= n) return false;
+      if (id >= n || (filter && !filter(id))) return false;
       if (this.contains(id, lon, lat)) hits.push({ id, distance: 0, inside: true });
       else {
         const d = this.edgeDistance(id, lon, lat);

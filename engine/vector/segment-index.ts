@@ -6,7 +6,7 @@ import Flatbush from 'flatbush';
 import type { Geometry, Position } from 'geojson';
 import { invalidArgument } from '../errors.js';
 import { distanceMetres, metresPerDegree } from '../geo/distance.js';
-import { closestOnSegment, nearestByGrowingRadius, PLANAR_SLACK, radiusBox, type Neighbour } from './metric-search.js';
+import { checkMaxResults, closestOnSegment, nearestByGrowingRadius, PLANAR_SLACK, radiusBox, searchBox, type Neighbour } from './metric-search.js';
 import type { BuildIndexOptions } from './point-index.js';
 
 /** The cloneable form of a {@link SegmentIndex}. */
@@ -118,8 +118,27 @@ export class SegmentIndex {
     return { kind: 'segment-index', count: this.count, index: this.tree.data, segments: this.segments.buffer, features: this.features.buffer, extent: this.extent };
   }
 
-  /** Every segment within `radius` metres of (lon, lat), nearest first. */
-  segmentsWithin(lon: number, lat: number, radius: number): SegmentHit[] {
+  /**
+   * flatbush's `search`: the ids of the segments whose boxes meet the lon/lat box `minLon, minLat, maxLon,
+   * maxLat` and for which `filter` (when given) returns true, in tree order.
+   */
+  search(minLon: number, minLat: number, maxLon: number, maxLat: number, filter?: (id: number) => boolean): number[] {
+    return searchBox(this.tree, this.count, [minLon, minLat, maxLon, maxLat], filter);
+  }
+
+  /**
+   * flatbush's `neighbors`, in metres: the ids of up to `maxResults` segments nearest to (lon, lat) (by their
+   * closest point), nearest first, ties by id, no farther than `maxDistance` metres, for which `filter` (when
+   * given) returns true.
+   */
+  neighbors(lon: number, lat: number, maxResults = Infinity, maxDistance = Infinity, filter?: (id: number) => boolean): number[] {
+    checkMaxResults(maxResults);
+    if (this.count === 0) return [];
+    return nearestByGrowingRadius(lon, lat, maxResults, maxDistance, this.extent, (r) => this.segmentsWithin(lon, lat, r, filter)).map((h) => h.id);
+  }
+
+  /** Every segment within `radius` metres of (lon, lat) for which `filter` (when given) is true, nearest first. */
+  segmentsWithin(lon: number, lat: number, radius: number, filter?: (id: number) => boolean): SegmentHit[] {
     if (!(radius >= 0)) throw invalidArgument('radius', `radius must be a non-negative number of metres, got ${radius}`);
     const n = this.count;
     const { kx, ky } = metresPerDegree(lat);
@@ -129,7 +148,7 @@ export class SegmentIndex {
     const hits: SegmentHit[] = [];
     const [x0, y0, x1, y1] = radiusBox(lon, lat, radius);
     this.tree.search(x0, y0, x1, y1, (id) => {
-      if (id >= n) return false;
+      if (id >= n || (filter && !filter(id))) return false;
       const c = closestOnSegment(0, 0, (s[4 * id] - lon) * kx, (s[4 * id + 1] - lat) * ky, (s[4 * id + 2] - lon) * kx, (s[4 * id + 3] - lat) * ky);
       if (c.d2 > pre2) return false;
       const plon = lon + c.x / kx;

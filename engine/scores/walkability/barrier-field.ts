@@ -2,7 +2,7 @@
  * Barrier checks for straight lines from the subject to amenities: does the line cross a motorway or major
  * water, and is there a pedestrian crossing point (bridge, overpass, underpass) near where it crosses?
  *
- * Built once per subject from the R-tree (flatbush) layers: the barrier segments within the search radius
+ * Built once per subject from the layers' R-tree indexes (engine/vector, flatbush underneath): the barrier segments within the search radius
  * and the crossing points near them are fetched once and put in a local metric frame (metres east/north of
  * the subject). Segments are bucketed by the arc of bearings they span as seen from the subject, so a line
  * to an amenity is tested only against the few segments in its bearing's bucket; crossing points go in a
@@ -13,7 +13,6 @@ import { metresPerDegree } from '../../geo/distance.js';
 import { radiusBox } from '../../vector/metric-search.js';
 import type { PointIndex } from '../../vector/point-index.js';
 import type { SegmentIndex } from '../../vector/segment-index.js';
-import { flatbushOf } from './flatbush-of.js';
 
 /** Bit of a barrier kind in a {@link BarrierField.check} result. */
 export const BARRIER_MOTORWAY = 1;
@@ -77,13 +76,10 @@ export class BarrierField {
     const add = (index: SegmentIndex | null, bit: number) => {
       if (!index || index.count === 0) return;
       const s = index.segments;
-      const n = index.count;
-      flatbushOf(index).search(bx0, by0, bx1, by1, (id) => {
-        if (id < n) {
-          const k = 4 * id;
-          segList.push((s[k] - lon) * kx, (s[k + 1] - lat) * ky, (s[k + 2] - lon) * kx, (s[k + 3] - lat) * ky);
-          kindList.push(bit);
-        }
+      index.search(bx0, by0, bx1, by1, (id) => {
+        const k = 4 * id;
+        segList.push((s[k] - lon) * kx, (s[k + 1] - lat) * ky, (s[k + 2] - lon) * kx, (s[k + 3] - lat) * ky);
+        kindList.push(bit);
         return false;
       });
     };
@@ -124,10 +120,9 @@ export class BarrierField {
     const crossList: number[] = [];
     if (layers.crossings && layers.crossings.count > 0 && n > 0) {
       const c = layers.crossings.coords;
-      const m = layers.crossings.count;
       const [cx0, cy0, cx1, cy1] = radiusBox(lon, lat, reach);
-      flatbushOf(layers.crossings).search(cx0, cy0, cx1, cy1, (id) => {
-        if (id < m) crossList.push((c[2 * id] - lon) * kx, (c[2 * id + 1] - lat) * ky);
+      layers.crossings.search(cx0, cy0, cx1, cy1, (id) => {
+        crossList.push((c[2 * id] - lon) * kx, (c[2 * id + 1] - lat) * ky);
         return false;
       });
     }

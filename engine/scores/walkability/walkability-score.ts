@@ -27,7 +27,6 @@ import { regionalSlope } from '../../raster/terrain-slope.js';
 import { cellSizeMetres } from '../../raster/sample.js';
 import { resolveLayer, type MissingLayer, type RasterInput } from '../layer-input.js';
 import { BARRIER_MOTORWAY, BARRIER_WATER, BarrierField } from './barrier-field.js';
-import { flatbushOf } from './flatbush-of.js';
 import { categoryWeight, NO_CATEGORY, RANK_WEIGHTS, WALK_CATEGORIES, type WalkCategory } from './categories.js';
 import { DECAY_LIMIT_M, distanceDecay, toblerSlopeFactor, WALK_BAND_MINUTES, WALK_BANDS_M, WALKING_SPEED_M_PER_MIN } from './distance-decay.js';
 import { walkingAreas, type WalkingAreas } from './walking-areas.js';
@@ -276,16 +275,13 @@ export function computeWalkability(ix: WalkabilityIndexes, lon: number, lat: num
     }
   };
 
-  // Walks the flatbush tree directly: no hit objects, no sort (nothing below depends on visiting order).
-  const tree = flatbushOf(ix.amenities);
-  const n = ix.amenities.count;
+  // Visits the index's box search with a filter that keeps nothing: no hit objects, no sort (nothing below
+  // depends on visiting order).
   const visit = (radius: number, from: number): void => {
     const [x0, y0, x1, y1] = radiusBox(lon, lat, radius);
-    tree.search(x0, y0, x1, y1, (id) => {
-      if (id < n) {
-        const d = distanceMetres(lon, lat, coords[2 * id], coords[2 * id + 1]);
-        if (d <= radius && d > from) consider(id, d);
-      }
+    ix.amenities.search(x0, y0, x1, y1, (id) => {
+      const d = distanceMetres(lon, lat, coords[2 * id], coords[2 * id + 1]);
+      if (d <= radius && d > from) consider(id, d);
       return false;
     });
   };

@@ -286,6 +286,55 @@ describe('PolygonIndex and point-in-polygon', () => {
   });
 });
 
+describe('flatbush-style search and neighbors on the three indexes (propintel/geo)', () => {
+  const rnd = seededRandom(99);
+  const coords = randomPoints(rnd, 3000);
+  const points = PointIndex.build(coords);
+  const lines = SegmentIndex.fromGeometries(randomLines(rnd, 600));
+  const polys = Array.from({ length: 300 }, () => randomPolygon(rnd));
+  const polygons = PolygonIndex.build(polys);
+  const even = (id: number) => id % 2 === 0;
+
+  it('search: exactly the items whose boxes meet the box, filtered, never the empty index placeholder', () => {
+    for (let q = 0; q < 50; q++) {
+      const x0 = BOX.lon + rnd.next() * BOX.dLon, y0 = BOX.lat + rnd.next() * BOX.dLat;
+      const x1 = x0 + rnd.next() * 0.05, y1 = y0 + rnd.next() * 0.05;
+      const meets = (bx0: number, by0: number, bx1: number, by1: number) => bx0 <= x1 && bx1 >= x0 && by0 <= y1 && by1 >= y0;
+      const brutePoints = [...Array(points.count).keys()].filter((i) => meets(coords[2 * i], coords[2 * i + 1], coords[2 * i], coords[2 * i + 1]));
+      expect(points.search(x0, y0, x1, y1).sort((a, b) => a - b)).toEqual(brutePoints);
+      expect(points.search(x0, y0, x1, y1, even).sort((a, b) => a - b)).toEqual(brutePoints.filter(even));
+      const s = lines.segments;
+      const bruteSegs = [...Array(lines.count).keys()].filter((i) => meets(Math.min(s[4 * i], s[4 * i + 2]), Math.min(s[4 * i + 1], s[4 * i + 3]), Math.max(s[4 * i], s[4 * i + 2]), Math.max(s[4 * i + 1], s[4 * i + 3])));
+      expect(lines.search(x0, y0, x1, y1).sort((a, b) => a - b)).toEqual(bruteSegs);
+      const brutePolys = polys.map((p, i) => {
+        const xs = p.coordinates[0].map((c) => c[0]), ys = p.coordinates[0].map((c) => c[1]);
+        return meets(Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)) ? i : -1;
+      }).filter((i) => i >= 0);
+      expect(polygons.search(x0, y0, x1, y1).sort((a, b) => a - b)).toEqual(brutePolys);
+    }
+    let visited = 0;
+    expect(points.search(BOX.lon, BOX.lat, BOX.lon + BOX.dLon, BOX.lat + BOX.dLat, () => (visited++, false))).toEqual([]);
+    expect(visited).toBe(points.count); // a filter that keeps nothing still sees every hit
+    expect(PointIndex.build([]).search(-180, -90, 180, 90)).toEqual([]);
+    expect(SegmentIndex.build([], []).search(-180, -90, 1e10, 1e10)).toEqual([]);
+    expect(() => points.search(NaN, 0, 1, 1)).toThrow(/search box must be four finite numbers/);
+  });
+
+  it('neighbors: ids nearest first in metres, filtered, up to maxResults and maxDistance (agrees with within)', () => {
+    for (let q = 0; q < 30; q++) {
+      const lon = BOX.lon + rnd.next() * BOX.dLon, lat = BOX.lat + rnd.next() * BOX.dLat;
+      const brute = bruteWithin(coords, lon, lat, Infinity);
+      expect(points.neighbors(lon, lat, 7)).toEqual(brute.slice(0, 7).map((h) => h.id));
+      expect(points.neighbors(lon, lat, 5, Infinity, even)).toEqual(brute.filter((h) => even(h.id)).slice(0, 5).map((h) => h.id));
+      expect(points.neighbors(lon, lat, Infinity, 400)).toEqual(brute.filter((h) => h.distance <= 400).map((h) => h.id));
+      expect(lines.neighbors(lon, lat, 4, Infinity, even)).toEqual(lines.segmentsWithin(lon, lat, 1e6).filter((h) => even(h.id)).slice(0, 4).map((h) => h.id));
+      expect(polygons.neighbors(lon, lat, 3, 2000, even)).toEqual(polygons.within(lon, lat, 2000).filter((h) => even(h.id)).slice(0, 3).map((h) => h.id));
+    }
+    expect(() => points.neighbors(BOX.lon, BOX.lat, 0)).toThrow(/maxResults must be a positive whole number or Infinity/);
+    expect(PolygonIndex.build([]).neighbors(BOX.lon, BOX.lat)).toEqual([]);
+  });
+});
+
 describe('MutablePointIndex (rbush) against brute force', () => {
   it('tracks inserts, moves and deletes', () => {
     const rnd = seededRandom(8);
