@@ -27,6 +27,14 @@ describe('the engine module graph', () => {
     expect(graph.get('index.ts')).toContain('engine.ts');
   });
 
+  it('keeps engine.ts to starting, closing and answering: models, scores and surfaces are modules of their own', () => {
+    expect(graph.get('engine.ts')).toEqual(expect.arrayContaining(['state-models.ts', 'compute-scores.ts', 'compute-surfaces.ts', 'memory/memory-report.ts']));
+    // None of them reaches the engine or its pool factory: they are handed a pool typed by the tasks they run.
+    for (const m of ['state-models.ts', 'compute-scores.ts', 'compute-surfaces.ts', 'memory/memory-report.ts']) {
+      for (const banned of ['engine.ts', 'tasks/engine-pool.ts', 'tasks/task-map.ts']) expect(reach(m).has(banned), `${m} reaches ${banned}`).toBe(false);
+    }
+  });
+
   it('has no import cycle', () => {
     expect(cycles(graph)).toEqual([]);
   });

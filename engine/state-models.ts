@@ -1,0 +1,93 @@
+/**
+ * The engine's domain models, built from the dataset on first use and kept: per state the noise network, the
+ * walkability indexes (and their shared-buffer form for the workers) and the bushfire layers; nationally the
+ * contaminated-land register and the ANEF contours. For no state (a point outside every held state), the
+ * state-held models are every input not integrated (engine/property/inputs/domain-inputs.ts), never another
+ * state's layers.
+ */
+import type { StateCode } from './catalogue/states.js';
+import type { DataStore } from './data/dataset-store.js';
+import type { NoiseNetwork } from './noise/noise-network.js';
+import { anefLayerFor, bushfireLayersFor, contaminationRegisterFor, noiseNetworkFor, walkabilityIndexesFor } from './property/inputs/domain-inputs.js';
+import type { AnefLayer } from './scores/aircraft-noise/anef-contours.js';
+import type { BushfireLayers } from './scores/bushfire/bushfire-layers.js';
+import type { ContaminationRegister } from './scores/contamination/contamination-register.js';
+import { shareWalkabilityIndexes, type SharedWalkabilityIndexes, type WalkabilityIndexes } from './scores/walkability/walkability-layers.js';
+
+/** The models built so far, by kind (the memory report walks them). */
+export interface BuiltModels {
+  /** By state. */
+  noise: ReadonlyMap<StateCode, NoiseNetwork | null>;
+  /** By state, '' for no state. */
+  walkability: ReadonlyMap<string, WalkabilityIndexes>;
+  /** By state, '' for no state. */
+  bushfire: ReadonlyMap<string, BushfireLayers>;
+  contamination?: ContaminationRegister;
+  anef?: AnefLayer;
+}
+
+/** The domain models of one dataset (see the file comment). */
+export class StateModels {
+  private readonly noise = new Map<StateCode, Promise<NoiseNetwork | null>>();
+  private readonly noiseBuilt = new Map<StateCode, NoiseNetwork | null>();
+  private readonly walk = new Map<string, WalkabilityIndexes>();
+  private readonly walkShared = new Map<string, SharedWalkabilityIndexes>();
+  private readonly bushfire = new Map<string, BushfireLayers>();
+  private contamination?: ContaminationRegister;
+  private anef?: AnefLayer;
+
+  constructor(private readonly store: DataStore) {}
+
+  /** The noise network of a state (built once; null when the state holds no roads). */
+  noiseNetwork(state: StateCode): Promise<NoiseNetwork | null> {
+    let p = this.noise.get(state);
+    if (!p) {
+      p = Promise.resolve().then(() => {
+        const n = noiseNetworkFor(this.store, state);
+        this.noiseBuilt.set(state, n);
+        return n;
+      });
+      this.noise.set(state, p);
+    }
+    return p;
+  }
+
+  /** Walkability indexes of a state (built once); for no state, every input not integrated. */
+  walkability(state: StateCode | null): WalkabilityIndexes {
+    const key = state ?? '';
+    let w = this.walk.get(key);
+    if (!w) this.walk.set(key, (w = walkabilityIndexesFor(this.store, state)));
+    return w;
+  }
+
+  /** The walkability indexes of a state in shared buffers, for the workers (made once). */
+  sharedWalkability(state: StateCode | null): SharedWalkabilityIndexes {
+    const key = state ?? '';
+    let shared = this.walkShared.get(key);
+    if (!shared) this.walkShared.set(key, (shared = shareWalkabilityIndexes(this.walkability(state))));
+    return shared;
+  }
+
+  /** Bushfire layers of a state (built once); for no state, every input not integrated. */
+  bushfireLayers(state: StateCode | null): BushfireLayers {
+    const key = state ?? '';
+    let b = this.bushfire.get(key);
+    if (!b) this.bushfire.set(key, (b = bushfireLayersFor(this.store, state)));
+    return b;
+  }
+
+  /** The contaminated-land register of every held state (built once). */
+  contaminationRegister(): ContaminationRegister {
+    return (this.contamination ??= contaminationRegisterFor(this.store));
+  }
+
+  /** The ANEF contours of every held state (built once). */
+  anefLayer(): AnefLayer {
+    return (this.anef ??= anefLayerFor(this.store));
+  }
+
+  /** What has been built so far. */
+  built(): BuiltModels {
+    return { noise: this.noiseBuilt, walkability: this.walk, bushfire: this.bushfire, contamination: this.contamination, anef: this.anef };
+  }
+}
