@@ -7,6 +7,9 @@
  */
 import type { DaCategory } from './categories.js';
 
+/** Counts of three and more as councils write them in words ("three double-storey dwellings"). */
+const COUNT_WORDS = 'three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty';
+
 const RULES: [DaCategory, RegExp][] = [
   ['childcare', /child ?care|early learning|kindergarten|long day care|pre-?school/],
   ['health_medical', /medical|dental|clinic|health|hospital|pharmacy|physiotherap/],
@@ -14,10 +17,10 @@ const RULES: [DaCategory, RegExp][] = [
   ['education', /\bschool\b|classroom|education|\bcollege\b/],
   ['community_infrastructure', /community|pavilion|public toilets|library|sports (ground|field|club)|place of worship/],
   ['mixed_use', /mixed[- ]use|shop ?top housing/],
-  ['multi_unit_residential', /apartment|townhouses|residential flat|multi[- ]unit|multi[- ]dwelling|\b([3-9]|\d{2,}) (?:\w+ )?(dwellings|units)\b/],
-  ['dual_occupancy', /dual occupancy|duplex|semi-detached|\btwo (?:\w+ )*dwellings\b|\b2 (?:\w+ )?dwellings\b/],
+  ['multi_unit_residential', new RegExp(`apartment|townhouses|residential flat|multi[- ]unit|multi[- ]dwelling|\\b(?:[3-9]|\\d{2,}|${COUNT_WORDS}) (?:[\\w-]+ ){0,2}(?:dwellings|units)\\b`)],
+  ['dual_occupancy', /dual occupancy|duplex|semi-detached|\b(?:two|2) (?:[\w-]+ ){0,2}dwellings\b/],
   ['secondary_dwelling', /secondary dwelling|granny flat|second dwelling|ancillary dwelling/],
-  ['new_dwelling', /(construction|development|erection) of (a |an )?(new |single |detached )?((double|two|single|three) storey )?dwelling|new (two storey |double storey |single storey )?dwelling|single dwelling/],
+  ['new_dwelling', /(construction|development|erection) of (a |an )?(new |single |detached )?((double|two|single|three)[- ]storey )?dwelling|new ((two|double|single)[- ]storey )?dwelling|single dwelling/],
   ['subdivision', /subdivi|boundary (re)?alignment/],
   ['demolition', /demoli/],
   ['swimming_pool', /swimming pool|\bspa\b|pool fenc/],

@@ -25,7 +25,8 @@ describe('bench report', () => {
     const second = JSON.parse(readFileSync(file, 'utf8'));
     expect(second.suites.a).toEqual(first.suites.a);
     expect(second.suites.b.rows).toEqual([row('b2', 3)]);
-    expect(typeof second.suites.b.ranAt).toBe('string');
+    expect(second.suites.b.ranAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/); // when it ran, ISO 8601
+    expect(Date.parse(second.suites.b.ranAt)).toBeGreaterThanOrEqual(Date.parse(first.suites.b.ranAt));
   });
 
   it('starts afresh over a results file it cannot read', () => {

@@ -62,7 +62,10 @@ export interface VegetationLayer {
   status: 'available';
   index: PolygonIndex;
   vegClass: VegetationClass[];
+  /** The source of each polygon (a feature's own `source`, else the layer's). */
   sources: string[];
+  /** The layer's source id: what a search that found nothing searched. */
+  source: string;
 }
 
 /** Indexed fire history. */
@@ -71,7 +74,10 @@ export interface FireHistoryLayer {
   index: PolygonIndex;
   year: (number | null)[];
   type: ('bushfire' | 'prescribed' | 'other')[];
+  /** The source of each polygon (a feature's own `source`, else the layer's). */
   sources: string[];
+  /** The layer's source id: what a search that found nothing searched. */
+  source: string;
 }
 
 /** The indexed bushfire layers (built once, queried per subject). */
@@ -110,7 +116,7 @@ export function buildBushfireLayers(input: BushfireInput): BushfireLayers {
       }
       return c as VegetationClass;
     });
-    vegetation = { status: 'available', index: PolygonIndex.build(polygons(v.features, `${v.source} vegetation`)), vegClass, sources: v.features.map((f) => String(f.properties?.source ?? v.source)) };
+    vegetation = { status: 'available', index: PolygonIndex.build(polygons(v.features, `${v.source} vegetation`)), vegClass, sources: v.features.map((f) => String(f.properties?.source ?? v.source)), source: v.source };
   }
   let fireHistory: BushfireLayers['fireHistory'];
   if (isMissing(input.fireHistory)) fireHistory = input.fireHistory ?? NOT_INTEGRATED;
@@ -128,6 +134,7 @@ export function buildBushfireLayers(input: BushfireInput): BushfireLayers {
         return t === 'bushfire' || t === 'prescribed' ? t : 'other';
       }),
       sources: h.features.map((f) => String(f.properties?.source ?? h.source)),
+      source: h.source,
     };
   }
   return { officialOverlays, vegetation, fireHistory };

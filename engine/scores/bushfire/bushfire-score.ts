@@ -331,8 +331,8 @@ export function bushfireScore(layers: BushfireLayers, subject: BushfireSubject, 
     terrain_slope: terrainStatus,
     fire_history: coverageOf(fh),
   } satisfies BushfireScore['coverage'];
-  const vegSource = fuelNearest?.source ?? (veg.status === 'available' ? (veg.sources[0] ?? null) : null);
-  const sources = [...new Set([official.layer?.source, vegSource, ...cands.map((c) => c.source), dem.layer?.source, historyNearest?.source ?? (fh.status === 'available' ? fh.sources[0] : undefined)].filter((s): s is string => !!s))].sort();
+  const vegSource = fuelNearest?.source ?? (veg.status === 'available' ? veg.source : null);
+  const sources = [...new Set([official.layer?.source, vegSource, ...cands.map((c) => c.source), dem.layer?.source, historyNearest?.source ?? (fh.status === 'available' ? fh.source : undefined)].filter((s): s is string => !!s))].sort();
   const level = levelOf(score);
   const missing = (what: string, status: string, reason?: string | null) => `${what} ${status.replace('_', ' ')}${reason ? `: ${reason}` : ''}.`;
   return {
@@ -386,7 +386,7 @@ export function bushfireScore(layers: BushfireLayers, subject: BushfireSubject, 
         unit: 'share',
         level: history === null ? 'unknown' : levelOf(history * 100),
         resolution: null,
-        source: historyNearest?.source ?? (fh.status === 'available' ? (fh.sources[0] ?? null) : null),
+        source: historyNearest?.source ?? (fh.status === 'available' ? fh.source : null),
         caveat: history === null
           ? missing('Fire history', fh.status, (fh as MissingLayer).reason)
           : historyNearest

@@ -90,10 +90,10 @@ describe('TtlCache', () => {
     const sized = new TtlCache(100, 2.5 * one); // room for two of the values below
     sized.set('x', 'a'.repeat(60), 1000, t0);
     sized.set('y', 'b'.repeat(60), 1000, t0);
-    expect(sized.get('x', t0)).toBeDefined();
+    expect(sized.get('x', t0)?.value).toBe('a'.repeat(60));
     sized.set('w', 'c'.repeat(60), 1000, t0); // a third is over the bound: y (least recent) goes
     expect(sized.get('y', t0)).toBeUndefined();
-    expect(sized.get('x', t0)).toBeDefined();
+    expect(sized.get('x', t0)?.value).toBe('a'.repeat(60));
     expect(sized.bytes).toBe(2 * one);
     sized.set('huge', 'd'.repeat(1000), 1000, t0);
     expect(sized.get('huge', t0)).toBeUndefined();

@@ -49,7 +49,7 @@ describe('the status rule table', () => {
     for (const status of seen) {
       const c = classifyStatus(status);
       expect(c.rule, status).not.toBeNull();
-      expect(expected[status], `${status} has a hand-written expectation`).toBeDefined();
+      expect(Object.keys(expected), `${status} has a hand-written expectation`).toContain(status);
       expect([c.status_group, c.stage], status).toEqual(expected[status]);
     }
   });
@@ -209,13 +209,26 @@ describe('the listing documents', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it('one record carries the 18 data points, its summary and how the summary was made', () => {
-    const id = (listDas(store, params({ per_page: 1 })).data as { id: number }[])[0].id;
-    const d = getDa(store, String(id)).data as Record<string, unknown>;
-    for (const k of ['address', 'description', 'council_name', 'lodgement_date', 'info_url', 'on_notice_from', 'on_notice_to', 'trade_category', 'land_use', 'building_type', 'lot_count', 'number_of_dwellings', 'storeys', 'is_residential', 'cost_of_development', 'applicant_name', 'decision_date', 'decision_status', 'latitude', 'longitude', 'summary', 'value_band']) {
-      expect(d, k).toHaveProperty(k);
-    }
+  it('one record carries the 18 data points as imported, its summary and how the summary was made', () => {
+    const own = DaStore.open(':memory:');
+    stores.push(own);
+    own.upsert(parseDaRows([{
+      id: 7, council_reference: 'DA/7/2026', council: 'Merri-bek City Council', address: '12 Smith Street', suburb: 'Coburg', state: 'VIC', postcode: '3058',
+      description: 'Construction of three double-storey dwellings', status: 'Approved', lodged: '2026-03-02', decided: '2026-06-30', cost: 1_250_000, dwellings: 3,
+      storeys: 2, lots: 3, applicant: 'A Builder Pty Ltd', public_notice_from: '2026-03-16', public_notice_to: '2026-03-30', lat: -37.75, lng: 144.96,
+      council_url: 'https://eplanning.example.gov.au/DA-7-2026', council_url_type: 'application_record', last_fetched_at: '2026-07-01T00:00:00Z', source: 'hand',
+    }], 'feed').drafts);
+    const id = (listDas(own, params({ per_page: 1 })).data as { id: number }[])[0].id;
+    const d = getDa(own, String(id)).data as Record<string, unknown>;
+    expect(d).toMatchObject({
+      address: '12 Smith Street', address_suburb: 'Coburg', address_postcode: '3058', description: 'Construction of three double-storey dwellings',
+      council_name: 'Merri-bek City Council', council_reference: 'DA/7/2026', lodgement_date: '2026-03-02', info_url: 'https://eplanning.example.gov.au/DA-7-2026',
+      on_notice_from: '2026-03-16', on_notice_to: '2026-03-30', trade_category: 'multi_unit_residential', is_residential: true, cost_of_development: 1_250_000,
+      number_of_dwellings: 3, storeys: 2, lot_count: 3, applicant_name: 'A Builder Pty Ltd', decision_date: '2026-06-30', status: 'Approved', status_group: 'approved',
+      latitude: -37.75, longitude: 144.96, geocoded: true, value_band: '1m_5m',
+    });
     expect(d.summary).toMatch(/^An application for /);
+    expect(d.summary).toContain('12 Smith Street, Coburg VIC 3058');
     expect(d.summary_method).toMatch(/no language model/);
   });
 

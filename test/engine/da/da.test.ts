@@ -15,6 +15,11 @@ describe('classifyDa', () => {
     ['Demolition of existing dwelling and construction of an attached dual occupancy', 'dual_occupancy', ['dual_occupancy', 'demolition']],
     ['Construction of a 4 storey apartment building comprising 12 dwellings and basement car parking', 'multi_unit_residential'],
     ['Construction of 5 townhouses', 'multi_unit_residential'],
+    // Counts in words, and hyphenated storeys between the count and the noun.
+    ['Construction of three double-storey dwellings', 'multi_unit_residential'],
+    ['Development of twelve two-storey townhouse units', 'multi_unit_residential'],
+    ['Construction of two double-storey dwellings', 'dual_occupancy'],
+    ['Construction of a double-storey dwelling', 'new_dwelling'],
     ['Ground floor rear extension and first floor addition to existing dwelling', 'alterations_additions'],
     ['Construction of a secondary dwelling (granny flat)', 'secondary_dwelling'],
     ['Subdivision of land into 3 lots', 'subdivision'],

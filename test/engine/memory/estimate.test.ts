@@ -57,8 +57,8 @@ describe('TtlCache bounded by bytes', () => {
     c.set('k5', value(), 60_000, now);
     expect(c.bytes).toBeLessThanOrEqual(10_000);
     expect(c.get('k1', now)).toBeUndefined(); // the oldest went first
-    expect(c.get('k0', now)).toBeDefined();
-    expect(c.get('k5', now)).toBeDefined();
+    expect(c.get('k0', now)?.value).toEqual(value());
+    expect(c.get('k5', now)?.value).toEqual(value());
     c.set('huge', { grid: new Float64Array(5000) }, 60_000, now);
     expect(c.get('huge', now)).toBeUndefined();
     const before = c.bytes;

@@ -186,14 +186,14 @@ describe('coverage and the delivery contract', () => {
     expect(pt.disclaimer).toMatch(/not a certified BAL assessment, cannot be used for building approval and carries no accuracy SLA/);
   });
 
-  it('every component carries source and caveat fields', () => {
+  it('every component names the source it read, fire history included when it found nothing, and a caveat', () => {
     const r = bushfireScore(layers({ vegetation: { features: [vegEast(60, 'forest')], source: 'sample_veg' } }), VIC, { dem: flat });
-    for (const c of Object.values(r.components)) {
-      expect(c).toHaveProperty('source');
-      expect(c).toHaveProperty('resolution');
-      expect(c.caveat.length).toBeGreaterThan(10);
-    }
-    expect(r.sources).toEqual(['sample_dem', 'sample_veg']);
+    const cited = Object.fromEntries(Object.entries(r.components).map(([k, c]) => [k, [c.source, c.resolution]]));
+    // The flat DEM's 5 m cells are the slope's resolution; the empty fire-history layer was still searched.
+    expect(cited).toEqual({ official_overlay: [null, null], vegetation_fuel: ['sample_veg', null], terrain_slope: ['sample_dem', 5], fire_history: ['sample_fire', null] });
+    for (const c of Object.values(r.components)) expect(c.caveat.length).toBeGreaterThan(10);
+    expect(r.components.fire_history.value).toBe(0);
+    expect(r.sources).toEqual(['sample_dem', 'sample_fire', 'sample_veg']);
   });
 
   it('rejects a vegetation class outside the schema, naming the layer', async () => {

@@ -195,12 +195,18 @@ describe('crowd-sourced categories and geometry', () => {
     expect(computeWalkability(indexes([]), LON, LAT).walking_areas).toBeUndefined();
   });
 
-  it('every component carries source and caveat fields', () => {
+  it('every component names the layer it read (null where none is held) and carries a caveat', () => {
     const r = computeWalkability(indexes([at('grocery', 300)]), LON, LAT);
+    expect(Object.fromEntries(Object.entries(r.components).map(([k, c]) => [k, c.source]))).toEqual({ major_water_barrier: 'sample_water', motorway_barrier: 'sample_roads', regional_slope: null }); // no DEM given
+    const amenities = ['cafe_restaurant', 'grocery', 'health', 'library_community', 'park', 'pharmacy'];
+    // The fixture holds amenities but no stops or schools layer.
+    expect(Object.fromEntries(Object.entries(r.category_scores).map(([k, s]) => [k, s.component.source]))).toEqual({
+      ...Object.fromEntries(amenities.map((k) => [k, 'sample_amenities'])),
+      public_transport: null,
+      school: null,
+    });
     for (const c of [...Object.values(r.components), ...Object.values(r.category_scores).map((s) => s.component)]) {
-      expect(c).toHaveProperty('source');
-      expect(c).toHaveProperty('resolution');
-      expect(typeof c.caveat).toBe('string');
+      expect(c.resolution).toBeNull(); // straight-line distances to points: no raster resolution
       expect(c.caveat.length).toBeGreaterThan(10);
     }
     expect(r.disclaimer).toBe('Walkability is a straight-line screening result, not a route-network score or isochrone.');
