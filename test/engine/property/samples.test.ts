@@ -40,7 +40,10 @@ describe('canned samples', () => {
     expect(bushfire.scores.bushfire.delivery_contract.preliminary_bal).toBeUndefined();
     expect(bushfire.scores.bushfire.delivery_contract.subject_identity).toMatchObject({ kind: 'resolved_address_on_parcel', resolved_address_on_parcel: true, address: bushfire.sample.address });
     expect(Object.keys(bushfire.sample.omitted)).toEqual(['scores.bushfire.indicative_bal', 'scores.bushfire.delivery_contract.preliminary_bal']);
-    expect(bushfire.scores.bushfire).toMatchObject({ official_zone_status: expect.any(String), coverage: expect.any(Object), delivery_contract: expect.any(Object), disclaimer: expect.any(String) });
+    // The bushfire sample is the sandbox address inside an official overlay, with every input answered.
+    expect(bushfire.scores.bushfire.official_zone_status).toBe('hit');
+    expect(bushfire.scores.bushfire.coverage).toEqual({ official_overlay: 'returned', vegetation_fuel: 'returned', terrain_slope: 'returned', fire_history: 'returned' });
+    expect(bushfire.scores.bushfire.disclaimer).toMatch(/^Pre-screening only\. This is not a certified BAL assessment/);
     expect(bushfire.scores.bushfire.score).toBeGreaterThanOrEqual(0);
     expect(bushfire.scores.bushfire.score).toBeLessThanOrEqual(100);
     // The contamination sample is the one with register sites nearby (spec 4: what that path promises).
