@@ -46,6 +46,8 @@ export interface HandChainResult {
   hand: Grid<Float32Array>;
   /** Channel cell each cell drains to, or -1. */
   drainage: Int32Array;
+  /** Every data cell once, upstream first (the accumulation's order), for further passes along the flow. */
+  order: Int32Array;
   /** Data cells that leave the grid before reaching a channel. */
   unresolvedCells: number;
   /** Cells raised by the fill. */
@@ -103,6 +105,7 @@ export function computeHand(dem: Grid<Float32Array>, options: HandChainOptions =
     channels,
     hand,
     drainage,
+    order,
     unresolvedCells,
     raisedCells,
     cellSize,

@@ -92,7 +92,7 @@ describe('propintel scores', () => {
       expect(comps.length, key).toBeGreaterThan(0);
       for (const c of comps) {
         expect(Object.keys(c).sort(), key).toEqual(['caveat', 'level', 'resolution', 'source', 'unit', 'value']);
-        expect(c.caveat.length, key).toBeGreaterThan(10);
+        expect(String(c.caveat).length, key).toBeGreaterThan(10);
       }
     }
     // Inputs that answered name their source; those that did not carry null, never a guess.
