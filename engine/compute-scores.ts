@@ -25,6 +25,7 @@ import type { WalkabilityTaskInput } from './scores/walkability/walkability-task
 import { readHeatSurface, type HeatSurface } from './surfaces/heat/heat-surface.js';
 import type { ScoresOptions, ScoresResult } from './engine-calls.js';
 import type { StateModels } from './state-models.js';
+import type { HandTileStore } from './hydro/hand-tile-store.js';
 
 /** What the scores read: the dataset, a pool that runs walkability and HAND, open rasters and the models. */
 export interface ScoresContext {
@@ -32,6 +33,8 @@ export interface ScoresContext {
   pool: WorkerPool<{ walkability: [WalkabilityTaskInput, WalkabilityScore]; 'hand-point': [HandPointInput, HandPointResult] }>;
   rasters: RasterCache;
   models: StateModels;
+  /** Stored HAND tiles for the flood score; without, HAND is computed around each subject. */
+  handTiles?: HandTileStore;
 }
 
 /**
@@ -144,7 +147,7 @@ export async function computeScores(ctx: ScoresContext, lon: number, lat: number
   if (only.has('flood')) {
     jobs.push(guard('flood', async () => {
       if (!state) throw new EngineError('UNAVAILABLE', 'the flood score needs the subject\'s state', { component: 'scores.flood' });
-      const r = await assessFlood(floodInputFor(ctx.store, state, lon, lat, !!options.includeGeometry), { pool: ctx.pool, signal: options.signal });
+      const r = await assessFlood(floodInputFor(ctx.store, state, lon, lat, !!options.includeGeometry), { pool: ctx.pool, signal: options.signal, handTiles: ctx.handTiles });
       scores.flood = r.score;
       floodHazards = r.hazards;
     }));

@@ -25,6 +25,10 @@ import { addressIndexFromStore, type AddressIndex } from './address/index.js';
 import { daStoreFromDataStore, type DaStore } from './da/index.js';
 import { TtlCache, type Cache } from './cache/ttl-cache.js';
 import { StateModels } from './state-models.js';
+import { HandTileStore } from './hydro/hand-tile-store.js';
+import { floodHandInputs } from './property/inputs/domain-inputs.js';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { computeScores, type ScoresContext } from './compute-scores.js';
 import { computeSurfaces, type SurfacesContext } from './compute-surfaces.js';
 
@@ -42,6 +46,12 @@ export interface EngineOptions {
    * `propintel das import` stay. Default: in memory, loaded from the dataset's DA records at first use.
    */
   daDatabase?: string;
+  /**
+   * Directory of the stored HAND tiles the flood score reads (engine/hydro/hand-tile-store.ts), computed on
+   * first use or by {@link Engine.warm}; default `propintel/hand-tiles` under the OS temporary directory.
+   * `false` computes HAND around each subject instead (the slower path, kept for comparison).
+   */
+  handTiles?: string | false;
   /** Caches for layer lookups (7 days) and scores and surfaces (31 days); default in-memory LRU caches. */
   caches?: { layers?: Cache; scores?: Cache };
 }
@@ -55,6 +65,8 @@ export class Engine implements PropertyService {
   /** The per-state and national domain models (built on first use). */
   private readonly models: StateModels;
   private readonly compute: ScoresContext & SurfacesContext;
+  /** The stored HAND tiles (undefined when `handTiles: false`). */
+  private readonly handTiles?: HandTileStore;
   private readonly memory = new MemoryReporter();
   readonly rasters = new RasterCache();
   private closed = false;
@@ -65,7 +77,9 @@ export class Engine implements PropertyService {
 
   private constructor(readonly store: DataStore, readonly pool: EnginePool, private readonly options: EngineOptions) {
     this.models = new StateModels(store);
-    this.compute = { store, pool, rasters: this.rasters, models: this.models };
+    const tileDir = options.handTiles === false ? null : (options.handTiles ?? join(tmpdir(), 'propintel', 'hand-tiles'));
+    this.handTiles = tileDir ? new HandTileStore({ dir: tileDir, compute: (input) => pool.run('hand-tile', input) }) : undefined;
+    this.compute = { store, pool, rasters: this.rasters, models: this.models, handTiles: this.handTiles };
     this.deps = {
       store,
       addresses: () => this.addresses(),
@@ -149,6 +163,30 @@ export class Engine implements PropertyService {
     });
   }
 
+  /**
+   * Gets ready for traffic: builds every index and model ({@link buildIndexes}) and computes the HAND tiles of
+   * every held state's flood DEMs that are not on disk yet, telling `progress` what it did as it goes.
+   * Lookups are answered meanwhile (a lookup whose tile is being computed waits for that computation).
+   */
+  async warm(progress: (line: string) => void = () => {}): Promise<void> {
+    this.assertOpen();
+    const t0 = performance.now();
+    const ms = await this.buildIndexes();
+    progress(`indexes and models built in ${Math.round(performance.now() - t0)} ms (${Object.entries(ms).map(([k, v]) => `${k} ${Math.round(v)}`).join(', ')})`);
+    if (!this.handTiles) return;
+    const tiles = this.handTiles;
+    for (const state of STATES) {
+      const { dems, burn } = floodHandInputs(this.store, state);
+      for (const dem of dems) {
+        const t1 = performance.now();
+        const before = tiles.computed;
+        let total = 0;
+        await tiles.precompute(dem, burn, (_done, n) => (total = n));
+        progress(`${state}: HAND tiles of ${basename(dem)}: ${total} ready (${tiles.computed - before} computed) in ${Math.round(performance.now() - t1)} ms`);
+      }
+    }
+  }
+
   /** The state or territory containing (lon, lat) by its LGA, or null. */
   stateAt(lon: number, lat: number): StateCode | null {
     return stateAt(this.store, lon, lat);
@@ -216,6 +254,7 @@ export class Engine implements PropertyService {
     if (this.closed) return;
     this.closed = true;
     await this.pool.destroy();
+    this.handTiles?.close();
     await this.rasters.close();
     this.daStore?.close();
   }

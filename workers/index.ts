@@ -7,7 +7,7 @@ import { defineWorker } from './define-worker.js';
 import { gridStatsTask } from './tasks/grid-stats.js';
 import { noiseGridTask } from './tasks/noise-grid.js';
 import { walkabilityTask } from './tasks/walkability.js';
-import { handPointTask } from './tasks/hand.js';
+import { handPointTask, handTileTask } from './tasks/hand.js';
 import { contoursTask } from './tasks/contours.js';
 
 export default defineWorker<TaskMap>({
@@ -15,5 +15,6 @@ export default defineWorker<TaskMap>({
   'noise-grid': noiseGridTask,
   walkability: walkabilityTask,
   'hand-point': handPointTask,
+  'hand-tile': handTileTask,
   contours: contoursTask,
 });

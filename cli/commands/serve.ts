@@ -26,6 +26,7 @@ export const serveCommand: Command = {
     '  --quiet            no request log (errors are still logged)',
     '  --transport NAME   uws (default) or node (node:http, for comparison)',
     '  --trust-proxy      behind a reverse proxy on this machine: the client address is its X-Real-IP',
+    '  --no-warm          do not build models and HAND tiles in the background at start (first lookups build them)',
     '                     (the playground\'s per-client limit); see deploy/nginx/propintel.conf',
     '',
     'On the sample world each start revokes the previous development keys and prints fresh ones; real',
@@ -42,6 +43,7 @@ export const serveCommand: Command = {
       quiet: { type: 'boolean' },
       transport: { type: 'string' },
       'trust-proxy': { type: 'boolean' },
+      'no-warm': { type: 'boolean' },
     });
     const port = numberFlag('port', values.port ?? process.env.PORT, 8080, { min: 0, max: 65535, integer: true });
     const threads = values.threads === undefined ? undefined : numberFlag('threads', values.threads, 0, { min: 1, max: 256, integer: true });
@@ -85,10 +87,32 @@ export const serveCommand: Command = {
       );
     }
     io.stdout(`${lines.join('\n')}\n`);
+    // Warm up in the background: build every model and the HAND tiles ahead of traffic, with a line per step.
+    let closing = false;
+    const warmed = values['no-warm']
+      ? Promise.resolve()
+      : (async () => {
+        server.api.warming = 'starting';
+        const t0 = performance.now();
+        try {
+          await stack.engine.warm((line) => {
+            server.api.warming = line;
+            if (!values.quiet) io.stdout(`warming: ${line}\n`);
+          });
+          if (!values.quiet) io.stdout(`warm in ${Math.round(performance.now() - t0)} ms\n`);
+        } catch (err) {
+          // Nothing is lost: whatever was not built is built on first use.
+          if (!closing) io.stderr(`propintel: warming stopped (${(err as Error).message}); models and tiles are built on first use\n`);
+        } finally {
+          server.api.warming = null;
+        }
+      })();
     const signal = await io.shutdown;
     io.stderr(`propintel: ${signal}, finishing ${server.api.inFlight} request(s) in flight and shutting down\n`);
     await server.close();
-    await stack.close();
+    closing = true;
+    await stack.close(); // a warm-up still running stops here (its workers are gone)
+    await warmed.catch(() => {});
     log.flush();
     return EXIT_OK;
   },

@@ -9,6 +9,7 @@ import type { NoiseGridInput, NoiseGridOutput } from '../noise/noise-grid-task.j
 import type { WalkabilityTaskInput } from '../scores/walkability/walkability-task-input.js';
 import type { WalkabilityScore } from '../scores/walkability/walkability-score.js';
 import type { HandPointInput, HandPointResult } from '../hydro/hand-at-point.js';
+import type { HandTileInput, HandTileResult } from '../hydro/hand-tile-store.js';
 import type { ContoursRequest } from '../surfaces/contours/contours-surface.js';
 import type { PackedContoursLayer } from '../surfaces/contours/contours-layer.js';
 
@@ -35,6 +36,8 @@ export type TaskMap = {
   walkability: [WalkabilityTaskInput, WalkabilityScore];
   /** HAND at a point: reads the DEM window, runs fill -> D8 -> accumulation -> channels -> HAND (cached per tile). */
   'hand-point': [HandPointInput, HandPointResult];
+  /** One HAND tile of a DEM, computed with its margin and written to its file (engine/hydro/hand-tile-store.ts). */
+  'hand-tile': [HandTileInput, HandTileResult];
   /**
    * The contours layer for one subject (spec 2.7): the source choice, the DEM read or line selection, the
    * isolines and the limits. The lines come back packed in typed arrays (moved, not cloned); turn them into

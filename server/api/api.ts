@@ -138,6 +138,11 @@ export class Api {
   inFlight = 0;
   /** Named in /healthz (`server`); the transport sets it, e.g. `uWebSockets.js`. */
   transport = 'unknown';
+  /**
+   * While the engine warms up (models, HAND tiles; `propintel serve` starts it in the background), /healthz
+   * says `warming` with this text as `warming`; null once ready. Requests are answered either way.
+   */
+  warming: string | null = null;
   private readonly service: PropertyService;
   private readonly store: ServerStore;
   private readonly clock: () => Date;
@@ -469,7 +474,7 @@ export class Api {
   private publicRoute(route: Route, gzip: boolean): MaybePromise<ApiResponse> {
     const h = route.handler;
     if (h.kind === 'health') {
-      return { status: 200, contentType: JSON_TYPE, headers: { 'Cache-Control': 'no-store' }, body: JSON.stringify({ status: 'ok', version: VERSION, server: this.transport, in_flight: this.inFlight - 1 }) };
+      return { status: 200, contentType: JSON_TYPE, headers: { 'Cache-Control': 'no-store' }, body: JSON.stringify({ status: this.warming === null ? 'ok' : 'warming', version: VERSION, server: this.transport, in_flight: this.inFlight - 1, ...(this.warming === null ? {} : { warming: this.warming }) }) };
     }
     let contentType = JSON_TYPE;
     let body: MaybePromise<StaticBody | null>;

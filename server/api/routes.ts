@@ -128,7 +128,7 @@ export const ROUTES: readonly Route[] = [
     keyed: false,
     tag: 'Service',
     summary: 'Liveness',
-    description: 'Answers 200 with the version while the server accepts requests.',
+    description: 'Answers 200 with the version while the server accepts requests; `status` is `warming` (with what it is doing in `warming`) while the engine builds its models and HAND tiles after a start, then `ok`. Requests are answered while warming.',
     handler: { kind: 'health' },
   },
   {

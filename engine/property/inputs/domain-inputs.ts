@@ -34,6 +34,8 @@ import {
 } from '../../scores/walkability/walkability-layers.js';
 import type { ContourSources, VectorContourSource } from '../../surfaces/contours/sources.js';
 import { rasterAt } from './raster-cache.js';
+import { burnLines, type BurnLines } from '../../hydro/hand-tile-store.js';
+import { lineSetFromFeatures } from '../../hydro/line-set.js';
 
 const fileName = (l: { file: { path: string } }) => l.file.path;
 const features = (layers: VectorLayer[]) => layers.flatMap((l) => l.features);
@@ -165,6 +167,24 @@ export function anefLayerFor(store: DataStore): AnefLayer {
   return buildAnefLayer({ features: features(layers), file: layers.map(fileName).join(', ') || 'none' }, coverageByState(store, 'scores.aircraft_noise') as Record<string, AnefCoverage>);
 }
 
+const burnCache = new WeakMap<DataStore, Map<StateCode, BurnLines>>();
+
+/** A state's mapped watercourses as burn lines for HAND tiles (built once per store and state). */
+function burnLinesFor(store: DataStore, state: StateCode, lines: { source: string; features: Feature<LineString | MultiLineString>[] }[]): BurnLines {
+  let byState = burnCache.get(store);
+  if (!byState) burnCache.set(store, (byState = new Map()));
+  let b = byState.get(state);
+  if (!b) byState.set(state, (b = burnLines(lines.map((l) => ({ source: l.source, lines: lineSetFromFeatures(l.features) })))));
+  return b;
+}
+
+/** The flood DEMs of a state with its burn lines: what its HAND tiles are computed from. */
+export function floodHandInputs(store: DataStore, state: StateCode): { dems: string[]; burn: BurnLines } {
+  const water = store.vectorsFor('scores.flood.water', state);
+  const lines = water.map((l) => ({ source: l.source.id, features: l.features.filter((f) => f.geometry.type === 'LineString' || f.geometry.type === 'MultiLineString') as Feature<LineString | MultiLineString>[] })).filter((l) => l.features.length);
+  return { dems: store.rastersFor('scores.flood.terrain', state).map((r) => r.path), burn: burnLinesFor(store, state, lines) };
+}
+
 const overlayCache = new WeakMap<DataStore, Map<StateCode, FloodOverlaySource[]>>();
 
 /**
@@ -218,6 +238,7 @@ export function floodInputFor(store: DataStore, state: StateCode, lon: number, l
   return {
     lon, lat, state,
     dem: dem ? { file: dem.path, source: dem.source.id } : null,
+    burnLines: burnLinesFor(store, state, lines),
     designRainfall: rain ? { file: rain.path, source: rain.source.id } : null,
     watercourses: lines,
     waterBodies: bodies,

@@ -15,6 +15,7 @@ import { EngineError } from '../../errors.js';
 import { createWindow, WINDOW_HALF_WIDTH_M, windowLonLatBBox } from '../../geo/window.js';
 import { DEFAULT_BUFFER_FRACTION, DEFAULT_SNAP_M, handAtPoint, type HandPointInput, type HandPointResult } from '../../hydro/hand-at-point.js';
 import { lineSetFromFeatures } from '../../hydro/line-set.js';
+import { burnLines, type BurnLines, type HandTileStore } from '../../hydro/hand-tile-store.js';
 import type { WorkerPool } from '../../pool/worker-pool.js';
 import { floodOverlayHits, type FloodOverlayHit, type FloodOverlaySource } from './flood-overlays.js';
 import { scoreFlood, type FloodEvidence, type FloodScore, type HandEvidence, type HazardClass, type StudyLibrary } from './flood-score.js';
@@ -56,6 +57,8 @@ export interface FloodInput {
   /** 1 % AEP 1-hour design rainfall depth raster (mm, EPSG:4326) and its source id. */
   designRainfall?: { file: string; source: string } | null;
   studies?: FloodStudy[];
+  /** The watercourses as burn lines for HAND tiles (made once per state by the caller); default from `watercourses`. */
+  burnLines?: BurnLines;
   /** The flood-study library held across all states (for the caveat when no study covers the subject). */
   studyLibrary?: StudyLibrary | null;
   overlays?: FloodOverlaySource[];
@@ -78,6 +81,12 @@ export interface AssessFloodOptions {
   signal?: AbortSignal;
   /** Time limit of the HAND task, ms (pool default when absent). */
   timeoutMs?: number;
+  /**
+   * Stored HAND tiles (engine/hydro/hand-tile-store.ts): HAND and the nearest drainage are read from the
+   * subject's tile of the whole DEM instead of computed around it. Used when the lookup asks for the store's
+   * threshold and burn depth and the default (`auto`) analysis.
+   */
+  handTiles?: Pick<HandTileStore, 'at' | 'thresholdKm2' | 'burnDepth'>;
 }
 
 /** Half-width of the first, small HAND analysis of `halfWidth: 'auto'`, metres. */
@@ -130,6 +139,18 @@ export async function assessFlood(input: FloodInput, options: AssessFloodOptions
       if (near.length) {
         watercourses = lineSetFromFeatures(near.flatMap((c) => c.features));
         sources = near.map((c) => c.source);
+      }
+    }
+    const tiles = options.handTiles;
+    if (tiles && auto && (opts.thresholdKm2 ?? tiles.thresholdKm2) === tiles.thresholdKm2 && (opts.burnDepth ?? tiles.burnDepth) === tiles.burnDepth) {
+      try {
+        const burnSets = (opts.burnWatercourses ?? true) ? (input.burnLines ?? burnLines(courses.map((c) => ({ source: c.source, lines: lineSetFromFeatures(c.features) })))) : [];
+        const t = await tiles.at(input.dem.file, lon, lat, burnSets);
+        if (!t) return null; // the point is off this DEM: no elevation model here
+        return { ok: true, hand_m: t.hand_m, drainage: t.drainage, resolution_m: t.cell_size_m, source: input.dem.source, burned: t.burned_watercourses, threshold_km2: t.threshold_km2, analysis_half_width_m: t.analysis_reach_m };
+      } catch (err) {
+        const e = fail('hand', err);
+        return { ok: false, code: e.code, message: e.message, source: input.dem.source };
       }
     }
     const { burnWatercourses: _burn, halfWidth: _hw, ...rest } = opts;
