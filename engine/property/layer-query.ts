@@ -3,8 +3,8 @@
  * the point), what lies within a radius, and what is nearest. Every block of the payload is built from these,
  * so the sample world and real data go through the same code.
  */
-import { area, booleanPointInPolygon, featureCollection, intersect, multiPolygon as turfMultiPolygon, polygon as turfPolygon } from '@turf/turf';
-import type { Feature, Geometry, MultiPolygon, Polygon } from 'geojson';
+import { area, bbox as turfBbox, bboxClip, booleanPointInPolygon, featureCollection, intersect, multiPolygon as turfMultiPolygon, polygon as turfPolygon } from '@turf/turf';
+import type { Feature, Geometry, MultiPolygon, Polygon, Position } from 'geojson';
 import type { PayloadPath } from '../catalogue/payload-paths.js';
 import type { StateCode } from '../catalogue/states.js';
 import type { DataStore, RecordTable, VectorLayer } from '../data/dataset-store.js';
@@ -75,12 +75,21 @@ function polygonReachesInto(g: Polygon | MultiPolygon, parcel: Polygon | MultiPo
   return false;
 }
 
-/** Share of `parcel` covered by `g`, 0-1. */
+/**
+ * Share of `parcel` covered by `g`, 0-1. `g` (a zone or overlay, often thousands of vertices) is first cut
+ * to the parcel's box (turf's bboxClip, exact: the parcel lies inside its box), so the exact overlay runs on
+ * a few dozen vertices instead of the whole polygon.
+ */
 export function coverShare(parcel: Polygon | MultiPolygon, g: Polygon | MultiPolygon): number {
   const p = asTurf(parcel);
   const total = area(p);
   if (!(total > 0)) return 0;
-  const x = intersect(featureCollection([p, asTurf(g)]));
+  const [x0, y0, x1, y1] = turfBbox(p);
+  const pad = 1e-7; // about 1 cm: the box strictly contains the parcel
+  const cut = bboxClip(asTurf(g), [x0 - pad, y0 - pad, x1 + pad, y1 + pad]);
+  const rings: Position[][] = cut.geometry.type === 'Polygon' ? cut.geometry.coordinates : (cut.geometry.coordinates as Position[][][]).flat();
+  if (!rings.some((r) => r.length >= 4)) return 0;
+  const x = intersect(featureCollection([p, cut as Feature<Polygon | MultiPolygon>]));
   return x ? Math.min(1, area(x) / total) : 0;
 }
 

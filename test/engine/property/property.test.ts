@@ -354,8 +354,9 @@ describe('caching', () => {
 
 describe('degraded components', () => {
   it('a worker failure degrades its score: completeness partial, coverage data_returned with lookup_complete false, nothing listed empty', async () => {
-    // A 1 ms task limit times out every pool task (HAND for flood, walkability bands): real failures.
-    const e = await createEngine({ datasets: defaultDataDir(), threads: 1, taskTimeoutMs: 1 });
+    // A 1 ms task limit times out every pool task (the HAND tile for flood, walkability bands): real failures.
+    // A fresh tile directory, so flood's HAND tile has to be computed on the pool.
+    const e = await createEngine({ datasets: defaultDataDir(), threads: 1, taskTimeoutMs: 1, handTiles: tempDir('hand-tiles-') });
     try {
       const r = await prop(e, { address: sandbox[0].address });
       expect(r.payload.completeness).toBe('partial');

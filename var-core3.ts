@@ -1,0 +1,10 @@
+import { defaultDataDir } from './datasets/sample-world.js';
+import { createEngine } from './engine/engine.js';
+const NO = { get: () => undefined, set: () => undefined, delete: () => undefined, clear: () => undefined };
+const e = await createEngine({ datasets: defaultDataDir(), caches: { layers: NO, scores: NO }, threads: 1 });
+const a = '91 Cumberland Grove, Northcote VIC 3070';
+for (let r = 0; r < 3; r++) await e.property({ address: a }, { variant: 'core', components: ['planning'] });
+const t = performance.now();
+for (let r = 0; r < 10; r++) await e.property({ address: a }, { variant: 'core', components: ['planning'] });
+console.log('planning x10', (performance.now() - t).toFixed(0));
+await e.close();
