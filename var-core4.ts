@@ -1,0 +1,11 @@
+import { defaultDataDir } from './datasets/sample-world.js';
+import { createEngine } from './engine/engine.js';
+const NO = { get: () => undefined, set: () => undefined, delete: () => undefined, clear: () => undefined };
+const e = await createEngine({ datasets: defaultDataDir(), caches: { layers: NO, scores: NO }, threads: 2 });
+await e.warm();
+const sb = await e.sandbox();
+for (const s of sb) await e.property({ address: s.address });
+const t = performance.now();
+for (let r = 0; r < 8; r++) await Promise.all(sb.map((s) => e.property({ address: s.address })));
+console.log('96 lookups, 12 concurrent', (performance.now() - t).toFixed(0), 'ms');
+await e.close();
