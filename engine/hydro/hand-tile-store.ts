@@ -11,7 +11,7 @@
  * A changed DEM or input is a new name, never a stale answer; old files are left for the operator to clear.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngineError, invalidArgument } from '../errors.js';
 import type { BBox } from '../geo/bbox.js';
@@ -248,9 +248,20 @@ export class HandTileStore {
     const col = Math.floor(fc);
     const row = Math.floor(fr);
     if (col < 0 || row < 0 || col >= layout.width || row >= layout.height) return null;
-    const { file, cached } = await this.ensure(dem, handTileOf(layout, col, row), burn);
+    const tile = handTileOf(layout, col, row);
+    let { file, cached } = await this.ensure(dem, tile, burn);
     let f = this.files.get(file);
-    if (!f) this.files.set(file, (f = openHandTile(file)));
+    if (!f) {
+      try {
+        f = openHandTile(file);
+      } catch {
+        // A damaged file (cut short on disk, say) is computed again, once.
+        rmSync(file, { force: true });
+        ({ file, cached } = await this.ensure(dem, tile, burn));
+        f = openHandTile(file);
+      }
+      this.files.set(file, f);
+    }
     const v = f.cell(col, row);
     const h = f.header;
     const { computed } = handTileWindows(layout, handTileOf(layout, col, row));

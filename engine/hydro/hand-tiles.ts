@@ -16,7 +16,7 @@
  * the edge when the cell is on the edge or next to no-data, or any of its donors' does), not by walking each
  * drainage cell's catchment.
  */
-import { closeSync, openSync, readSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import { invalidArgument, invalidData } from '../errors.js';
 import type { Grid } from '../raster/grid.js';
 import { D8_DX, D8_DY, D8_NODATA, d8Offsets } from './d8.js';
@@ -220,6 +220,7 @@ export function openHandTile(path: string): HandTileFile {
     const cw = c1 - c0;
     const n = cw * (r1 - r0);
     const base = 12 + len;
+    if (fstatSync(fd).size !== base + 17 * n) throw invalidData(path, `HAND tile is ${fstatSync(fd).size} bytes, expected ${base + 17 * n}`);
     const buf = Buffer.alloc(4);
     const read4 = (offset: number) => {
       if (readSync(fd, buf, 0, 4, offset) !== 4) throw invalidData(path, 'truncated HAND tile');

@@ -1,6 +1,7 @@
 // HAND as a tile product (issue 24): tiles computed with their margins agree with one whole-DEM run; the
 // edge-reach pass agrees with walking each catchment; the tile files round-trip; the store computes a tile
 // once (concurrent lookups share the computation) and answers a point as the whole-DEM chain does.
+import { readdirSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { upstreamCatchment } from '../../../engine/hydro/catchment.js';
@@ -149,6 +150,16 @@ describe('HAND tiles', () => {
     expect(again.found).toBe(1);
     store.close();
     again.close();
+    // A tile file damaged on disk is computed again, not served or failed.
+    const [tileFile] = readdirSync(join(dir, 'tiles')).filter((f) => f.endsWith('.hand')).map((f) => join(dir, 'tiles', f));
+    truncateSync(tileFile, statSync(tileFile).size - 100); // header intact, values cut short
+    const repaired = new HandTileStore({ dir: join(dir, 'tiles'), tileSize: 128, margin: 160 });
+    const p = readdirSync(join(dir, 'tiles')).length;
+    const answersAgain = await Promise.all(points.map(([c, r]) => repaired.at(demFile, ...at(c, r))));
+    expect(answersAgain.map((a) => a!.hand_m)).toEqual(answers.map((a) => a!.hand_m));
+    expect(repaired.computed).toBe(1);
+    expect(readdirSync(join(dir, 'tiles')).length).toBe(p);
+    repaired.close();
     expect(DRAINAGE_TRUNCATED).toBe(2);
   });
 });
