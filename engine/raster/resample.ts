@@ -33,8 +33,25 @@ export function sourcePixelPositions(src: Pick<Grid, 'transform' | 'crs'>, targe
     const [sx, sy] = tr ? tr.forward(x, y) : [x, y];
     return worldToPixel(src.transform, sx, sy);
   };
-  // Exact everywhere when the CRS is the same (the transform is affine) or the grid is too small to gain.
-  if (same || W <= 2 * LATTICE_STEP || H <= 2 * LATTICE_STEP) {
+  // The same CRS: target pixel -> world -> source pixel is affine, so positions are linear in (c, r): three
+  // exact positions give them all, with no per-cell arrays (this ran per lookup for the heat surface).
+  if (same) {
+    const [c00, r00] = exact(0, 0);
+    const [c10, r10] = exact(1, 0);
+    const [c01, r01] = exact(0, 1);
+    const dcx = c10 - c00, drx = r10 - r00, dcy = c01 - c00, dry = r01 - r00;
+    for (let r = 0; r < H; r++) {
+      const bc = c00 + r * dcy;
+      const br = r00 + r * dry;
+      for (let c = 0; c < W; c++) {
+        cols[r * W + c] = bc + c * dcx;
+        rows[r * W + c] = br + c * drx;
+      }
+    }
+    return { cols, rows };
+  }
+  // Exact everywhere when the grid is too small to gain from the lattice.
+  if (W <= 2 * LATTICE_STEP || H <= 2 * LATTICE_STEP) {
     for (let r = 0; r < H; r++) {
       for (let c = 0; c < W; c++) {
         const [pc, pr] = exact(c, r);

@@ -163,6 +163,23 @@ describe('GeoTIFF write and read back', () => {
     expect(worst).toBeLessThan(0.01);
   });
 
+  it('gives the exact source positions in the same CRS, offset and at another cell size (to 1e-9 pixel)', () => {
+    const win = createWindow(144.96, -37.81);
+    const spec = windowGridSpec(win, 10);
+    // A land-cover-like source: 10 m cells on a grid offset by a third of a cell, in the window's CRS.
+    const src = { transform: northUpTransform(spec.transform[0] - 1003.3, spec.transform[3] + 997.7, 7.5), crs: spec.crs };
+    const { cols, rows } = sourcePixelPositions(src, spec);
+    let worst = 0;
+    for (let row = 0; row < spec.height; row += 7) {
+      for (let col = 0; col < spec.width; col += 5) {
+        const [x, y] = pixelToWorld(spec.transform, col + 0.5, row + 0.5);
+        const ec = (x - src.transform[0]) / 7.5, er = (src.transform[3] - y) / 7.5;
+        worst = Math.max(worst, Math.abs(cols[row * spec.width + col] - ec), Math.abs(rows[row * spec.width + col] - er));
+      }
+    }
+    expect(worst).toBeLessThan(1e-9);
+  });
+
   it('reads class rasters in their native type', async () => {
     const width = 30, height = 20;
     const data = new Uint8Array(width * height).map((_, i) => (i % 7) + 1);
