@@ -55,8 +55,13 @@ export function sampleAtPixel(grid: AnyGrid, pc: number, pr: number, method: Sam
 
 /** The value of `grid` at world position (x, y) in the grid's own CRS. */
 export function sampleAtXY(grid: AnyGrid, x: number, y: number, method: SampleMethod = 'bilinear'): number {
-  const [pc, pr] = worldToPixel(grid.transform, x, y);
-  return sampleAtPixel(grid, pc, pr, method);
+  // worldToPixel without its result array: scores sample thousands of points per lookup (openness rays).
+  const t = grid.transform;
+  const det = t[1] * t[5] - t[2] * t[4];
+  if (det === 0) return worldToPixel(t, x, y)[0]; // throws the degenerate-transform error
+  const dx = x - t[0];
+  const dy = y - t[3];
+  return sampleAtPixel(grid, (dx * t[5] - dy * t[2]) / det, (dy * t[1] - dx * t[4]) / det, method);
 }
 
 /** The value of `grid` at (lon, lat), projecting into the grid's CRS first. */
