@@ -11,7 +11,7 @@
  */
 import { STATES, type StateCode } from './catalogue/states.js';
 import { openDataStore, type DataStore } from './data/dataset-store.js';
-import { EngineError } from './errors.js';
+import { EngineError, invalidArgument } from './errors.js';
 import type { NoiseNetwork } from './noise/noise-network.js';
 import { createEnginePool, type EnginePool } from './tasks/engine-pool.js';
 import { stateAt } from './property/inputs/domain-inputs.js';
@@ -25,6 +25,7 @@ import { addressIndexFromStore, type AddressIndex } from './address/index.js';
 import { daStoreFromDataStore, type DaStore } from './da/index.js';
 import { TtlCache, type Cache } from './cache/ttl-cache.js';
 import { StateModels } from './state-models.js';
+import { Semaphore } from './pool/semaphore.js';
 import { HandTileStore } from './hydro/hand-tile-store.js';
 import { floodHandInputs } from './property/inputs/domain-inputs.js';
 import { tmpdir } from 'node:os';
@@ -52,6 +53,12 @@ export interface EngineOptions {
    * `false` computes HAND around each subject instead (the slower path, kept for comparison).
    */
   handTiles?: string | false;
+  /**
+   * Property lookups computed at once; more wait in arrival order. Default twice the worker threads (at least
+   * 2). A burst of first lookups then runs a few at a time, each finishing fast, instead of all at once
+   * sharing the CPU and holding their raster windows together (64 at once halved throughput).
+   */
+  maxConcurrentLookups?: number;
   /** Caches for layer lookups (7 days) and scores and surfaces (31 days); default in-memory LRU caches. */
   caches?: { layers?: Cache; scores?: Cache };
 }
@@ -68,6 +75,8 @@ export class Engine implements PropertyService {
   /** The stored HAND tiles (undefined when `handTiles: false`). */
   private readonly handTiles?: HandTileStore;
   private readonly memory = new MemoryReporter();
+  /** Lookups computed at once; the rest wait their turn (see {@link EngineOptions.maxConcurrentLookups}). */
+  private readonly lookupSlots: Semaphore;
   readonly rasters = new RasterCache();
   private closed = false;
   private addressIndex?: AddressIndex;
@@ -77,6 +86,7 @@ export class Engine implements PropertyService {
 
   private constructor(readonly store: DataStore, readonly pool: EnginePool, private readonly options: EngineOptions) {
     this.models = new StateModels(store);
+    this.lookupSlots = new Semaphore(options.maxConcurrentLookups ?? Math.max(2, 2 * pool.threads));
     const tileDir = options.handTiles === false ? null : (options.handTiles ?? join(tmpdir(), 'propintel', 'hand-tiles'));
     this.handTiles = tileDir ? new HandTileStore({ dir: tileDir, compute: (input) => pool.run('hand-tile', input) }) : undefined;
     this.compute = { store, pool, rasters: this.rasters, models: this.models, handTiles: this.handTiles };
@@ -94,6 +104,8 @@ export class Engine implements PropertyService {
 
   /** Opens a dataset directory and starts the worker pool. */
   static async create(options: EngineOptions): Promise<Engine> {
+    const slots = options.maxConcurrentLookups;
+    if (slots !== undefined && !(Number.isInteger(slots) && slots >= 1)) throw invalidArgument('max_concurrent_lookups', `maxConcurrentLookups must be a whole number of at least 1 slot, got ${slots}`);
     const store = await openDataStore(options.datasets);
     const pool = createEnginePool({ threads: options.threads, taskTimeoutMs: options.taskTimeoutMs });
     return new Engine(store, pool, options);
@@ -221,7 +233,12 @@ export class Engine implements PropertyService {
    */
   async property(subject: PropertySubject, options: PropertyOptions = {}): Promise<PropertyResult> {
     this.assertOpen();
-    return propertyLookup(this.deps, subject, options);
+    await this.lookupSlots.acquire();
+    try {
+      return await propertyLookup(this.deps, subject, options);
+    } finally {
+      this.lookupSlots.release();
+    }
   }
 
   /** See {@link PropertyService.identify}: what a lookup of `subject` would be billed as, without running it. */

@@ -26,23 +26,36 @@ export function coverageStatusOf(catalogue: Catalogue, log: LookupLog, state: St
 
 const BLOCK_OF = (path: string) => path.split('.')[0];
 
+const notesCache = new WeakMap<Catalogue, Map<string, string | null>>();
+
 /** meta.coverage_notes: per block, which custodians hold it for the state, how completely, and caveats. */
 export function coverageNotesOf(catalogue: Catalogue, blocks: readonly string[], state: StateCode | null): Record<string, string> {
+  // A note depends on the catalogue, the block and the state only: made once per catalogue.
+  let cache = notesCache.get(catalogue);
+  if (!cache) notesCache.set(catalogue, (cache = new Map()));
   const out: Record<string, string> = {};
   for (const block of blocks) {
-    const sources = catalogue.sources.filter((s) => s.paths.some((p) => BLOCK_OF(p) === block || (block === 'development_applications' && p === 'development_applications')));
-    if (!sources.length) continue;
-    const here = state ? sources.filter((s) => state in s.coverage) : [];
-    const parts: string[] = [];
-    if (!state) parts.push('The state could not be determined for this location, so state-held layers were not assessed.');
-    else if (!here.length) parts.push(`No source is held for ${state}.`);
-    for (const s of here) {
-      const extent = s.coverage[state!];
-      parts.push(`${s.title} (${s.custodian}): ${extent === 'complete' ? 'complete' : 'partial'} coverage for ${state}${extent === 'partial' ? ', so a miss proves nothing' : ''}.${s.notes ? ` ${s.notes}` : ''}`);
-    }
-    out[block] = parts.join(' ');
+    const key = `${block}|${state ?? ''}`;
+    let note = cache.get(key);
+    if (note === undefined) cache.set(key, (note = coverageNote(catalogue, block, state)));
+    if (note !== null) out[block] = note;
   }
   return out;
+}
+
+/** The coverage note of one block for one state (null when no source feeds the block). */
+function coverageNote(catalogue: Catalogue, block: string, state: StateCode | null): string | null {
+  const sources = catalogue.sources.filter((s) => s.paths.some((p) => BLOCK_OF(p) === block || (block === 'development_applications' && p === 'development_applications')));
+  if (!sources.length) return null;
+  const here = state ? sources.filter((s) => state in s.coverage) : [];
+  const parts: string[] = [];
+  if (!state) parts.push('The state could not be determined for this location, so state-held layers were not assessed.');
+  else if (!here.length) parts.push(`No source is held for ${state}.`);
+  for (const s of here) {
+    const extent = s.coverage[state!];
+    parts.push(`${s.title} (${s.custodian}): ${extent === 'complete' ? 'complete' : 'partial'} coverage for ${state}${extent === 'partial' ? ', so a miss proves nothing' : ''}.${s.notes ? ` ${s.notes}` : ''}`);
+  }
+  return parts.join(' ');
 }
 
 /** Every string in `value` that is a catalogue source id, with the top-level path (two levels) it sits under. */

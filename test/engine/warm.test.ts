@@ -37,6 +37,21 @@ describe('engine.warm', () => {
     expect(again.slice(1).every((l) => / 1 ready \(0 computed\) in \d+ ms$/.test(l))).toBe(true);
   }, 120_000);
 
+  it('bounds concurrent lookups: with one slot a burst is answered in full, each as alone; a bad bound is refused', async () => {
+    await expect(createEngine({ datasets: defaultDataDir(), threads: 1, maxConcurrentLookups: 0 })).rejects.toThrow(/at least 1 slot/);
+    const e = await createEngine({ datasets: defaultDataDir(), threads: 1, maxConcurrentLookups: 1 });
+    try {
+      const addresses = (await e.sandbox()).slice(0, 4).map((s) => s.address);
+      const alone = [];
+      for (const a of addresses) alone.push((await e.property({ address: a }, { components: ['planning', 'das'] })).payload);
+      const burst = await Promise.all(addresses.map((a) => e.property({ address: a }, { components: ['planning', 'das'] })));
+      const strip = (p: any) => ({ ...p, meta: { ...p.meta, as_at: undefined, generated_at: undefined } });
+      expect(burst.map((r) => strip(r.payload))).toEqual(alone.map(strip));
+    } finally {
+      await e.close();
+    }
+  }, 60_000);
+
   it('/healthz says warming, and what, until the server is warm; then ok', async () => {
     const t = await startTestServer({ threads: 1 });
     try {
