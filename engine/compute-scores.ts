@@ -22,7 +22,7 @@ import type { Scores } from './scores/score-types.js';
 import { labelWalkability } from './scores/walkability/walkability-labels.js';
 import { SLOPE_RADIUS_M, walkSlopeFromDem, type WalkabilityScore } from './scores/walkability/walkability-score.js';
 import type { WalkabilityTaskInput } from './scores/walkability/walkability-task-input.js';
-import { readHeatSurface, type HeatSurface } from './surfaces/heat/heat-surface.js';
+import type { HeatSurface, HeatSurfaceTaskInput } from './surfaces/heat/heat-surface.js';
 import type { ScoresOptions, ScoresResult } from './engine-calls.js';
 import type { StateModels } from './state-models.js';
 import type { HandTileStore } from './hydro/hand-tile-store.js';
@@ -30,7 +30,7 @@ import type { HandTileStore } from './hydro/hand-tile-store.js';
 /** What the scores read: the dataset, a pool that runs walkability and HAND, open rasters and the models. */
 export interface ScoresContext {
   store: DataStore;
-  pool: WorkerPool<{ walkability: [WalkabilityTaskInput, WalkabilityScore]; 'hand-point': [HandPointInput, HandPointResult] }>;
+  pool: WorkerPool<{ walkability: [WalkabilityTaskInput, WalkabilityScore]; 'hand-point': [HandPointInput, HandPointResult]; 'heat-surface': [HeatSurfaceTaskInput, HeatSurface] }>;
   rasters: RasterCache;
   models: StateModels;
   /** Stored HAND tiles for the flood score; without, HAND is computed around each subject. */
@@ -77,7 +77,7 @@ async function contextInputs(ctx: ScoresContext, window: Window, state: StateCod
     ctx.rasters.disc(solarRef('dni'), lon, lat, 1000),
     ctx.rasters.disc(solarRef('pvout'), lon, lat, 3000),
     ctx.rasters.disc(solarRef('tilt'), lon, lat, 10_000),
-    heatSurface(ctx.rasters, window, lcRef ? { path: lcRef.path, source: lcRef.source.id } : null),
+    heatSurface(ctx, window, lcRef ? { path: lcRef.path, source: lcRef.source.id } : null),
   ]);
   const built = ctx.models.built();
   return {
@@ -109,10 +109,11 @@ async function walkabilityOnPool(ctx: ScoresContext, lon: number, lat: number, s
   return labelWalkability(await ctx.pool.run('walkability', input, { signal }), ix);
 }
 
-async function heatSurface(rasters: RasterCache, window: Window, ref: { path: string; source: string } | null): Promise<HeatSurface | ReturnType<typeof unavailableLayer> | null> {
+/** The heat surface of the subject's window, built on the pool (its land-cover read and resample are the heaviest main-thread work of a lookup otherwise). */
+async function heatSurface(ctx: ScoresContext, window: Window, ref: { path: string; source: string } | null): Promise<HeatSurface | ReturnType<typeof unavailableLayer> | null> {
   if (!ref) return null;
   try {
-    return await readHeatSurface(await rasters.get(ref.path), window, ref.source);
+    return await ctx.pool.run('heat-surface', { file: ref.path, source: ref.source, lon: window.lon, lat: window.lat });
   } catch (err) {
     return unavailableLayer(err);
   }

@@ -16,14 +16,14 @@ import { rasterAt, type RasterCache } from './property/inputs/raster-cache.js';
 import type { ContoursRequest } from './surfaces/contours/contours-surface.js';
 import { unpackContours, type ContoursLayer, type PackedContoursLayer } from './surfaces/contours/contours-layer.js';
 import { validateInterval } from './surfaces/contours/interval.js';
-import { readHeatSurface } from './surfaces/heat/heat-surface.js';
+import type { HeatSurface, HeatSurfaceTaskInput } from './surfaces/heat/heat-surface.js';
 import type { SurfacesOptions, SurfacesResult } from './engine-calls.js';
 import type { StateModels } from './state-models.js';
 
 /** What the surfaces read: the dataset, a pool that runs the noise grid and contours, open rasters, the models. */
 export interface SurfacesContext {
   store: DataStore;
-  pool: WorkerPool<{ 'noise-grid': [NoiseGridInput, NoiseGridOutput]; contours: [ContoursRequest, PackedContoursLayer] }>;
+  pool: WorkerPool<{ 'noise-grid': [NoiseGridInput, NoiseGridOutput]; contours: [ContoursRequest, PackedContoursLayer]; 'heat-surface': [HeatSurfaceTaskInput, HeatSurface] }>;
   rasters: RasterCache;
   models: StateModels;
 }
@@ -66,7 +66,7 @@ export async function computeSurfaces(ctx: SurfacesContext, lon: number, lat: nu
           unavailable.heat = { reason: 'no_source', note: 'No 10 m land-cover raster covers this location.' };
           return;
         }
-        surfaces.heat = await readHeatSurface(await ctx.rasters.get(ref.path), window, ref.source.id, options.signal);
+        surfaces.heat = await ctx.pool.run('heat-surface', { file: ref.path, source: ref.source.id, lon: window.lon, lat: window.lat }, { signal: options.signal });
       } catch (err) {
         fail('heat', err);
       }

@@ -9,6 +9,7 @@ import { noiseGridTask } from './tasks/noise-grid.js';
 import { walkabilityTask } from './tasks/walkability.js';
 import { handPointTask, handTileTask } from './tasks/hand.js';
 import { contoursTask } from './tasks/contours.js';
+import { heatSurfaceTask } from './tasks/heat-surface.js';
 
 export default defineWorker<TaskMap>({
   'grid-stats': gridStatsTask,
@@ -17,4 +18,5 @@ export default defineWorker<TaskMap>({
   'hand-point': handPointTask,
   'hand-tile': handTileTask,
   contours: contoursTask,
+  'heat-surface': heatSurfaceTask,
 });

@@ -12,6 +12,7 @@ import type { HandPointInput, HandPointResult } from '../hydro/hand-at-point.js'
 import type { HandTileInput, HandTileResult } from '../hydro/hand-tile-store.js';
 import type { ContoursRequest } from '../surfaces/contours/contours-surface.js';
 import type { PackedContoursLayer } from '../surfaces/contours/contours-layer.js';
+import type { HeatSurface, HeatSurfaceTaskInput } from '../surfaces/heat/heat-surface.js';
 
 /** Input of the `grid-stats` task: a Float32 grid, transferred, copied or shared. */
 export interface GridStatsInput {
@@ -44,6 +45,8 @@ export type TaskMap = {
    * GeoJSON with `unpackContours`.
    */
   contours: [ContoursRequest, PackedContoursLayer];
+  /** The heat land-cover surface of a subject's window (engine/surfaces/heat/heat-surface.ts), read and classed off the main thread. */
+  'heat-surface': [HeatSurfaceTaskInput, HeatSurface];
 };
 
 /** A task name of the engine's task map. */

@@ -209,6 +209,14 @@ export function heatSurface(landCover: Grid<TypedArray>, window: Window, source:
 }
 
 /** The heat surface read from a land-cover GeoTIFF (only the window's cells are read). */
+/** Input of the `heat-surface` worker task: the land-cover raster and the subject (its window is made there). */
+export interface HeatSurfaceTaskInput {
+  file: string;
+  source: string;
+  lon: number;
+  lat: number;
+}
+
 export async function readHeatSurface(raster: RasterSource, window: Window, source: string, signal?: AbortSignal): Promise<HeatSurface> {
   const onto = await raster.readOnto(windowGridSpec(window, HEAT_CELL_M), { method: 'nearest', signal });
   const classes = new Uint8Array(onto.data.length);
