@@ -54,26 +54,17 @@ export class StateModels {
 
   /** Walkability indexes of a state (built once); for no state, every input not integrated. */
   walkability(state: StateCode | null): WalkabilityIndexes {
-    const key = state ?? '';
-    let w = this.walk.get(key);
-    if (!w) this.walk.set(key, (w = walkabilityIndexesFor(this.store, state)));
-    return w;
+    return once(this.walk, state ?? '', () => walkabilityIndexesFor(this.store, state));
   }
 
   /** The walkability indexes of a state in shared buffers, for the workers (made once). */
   sharedWalkability(state: StateCode | null): SharedWalkabilityIndexes {
-    const key = state ?? '';
-    let shared = this.walkShared.get(key);
-    if (!shared) this.walkShared.set(key, (shared = shareWalkabilityIndexes(this.walkability(state))));
-    return shared;
+    return once(this.walkShared, state ?? '', () => shareWalkabilityIndexes(this.walkability(state)));
   }
 
   /** Bushfire layers of a state (built once); for no state, every input not integrated. */
   bushfireLayers(state: StateCode | null): BushfireLayers {
-    const key = state ?? '';
-    let b = this.bushfire.get(key);
-    if (!b) this.bushfire.set(key, (b = bushfireLayersFor(this.store, state)));
-    return b;
+    return once(this.bushfire, state ?? '', () => bushfireLayersFor(this.store, state));
   }
 
   /** The contaminated-land register of every held state (built once). */
@@ -90,4 +81,11 @@ export class StateModels {
   built(): BuiltModels {
     return { noise: this.noiseBuilt, walkability: this.walk, bushfire: this.bushfire, contamination: this.contamination, anef: this.anef };
   }
+}
+
+/** The value of `key` in `map`, built and kept on first use. */
+function once<K, V>(map: Map<K, V>, key: K, build: () => V): V {
+  let v = map.get(key);
+  if (v === undefined) map.set(key, (v = build()));
+  return v;
 }

@@ -69,7 +69,6 @@ export async function computeHandTile(input: HandTileInput): Promise<HandTileRes
     const burnMask = input.watercourses && input.watercourses.coords.length > 0 ? rasterizeLines(dem, projectLineSet(input.watercourses, crs)) : null;
     const chain = computeHand(dem, { thresholdKm2: input.thresholdKm2, burnMask, burnDepth: input.burnDepth });
     const data = keepTileCore(chain, dem, chain.burned ? burnMask : null, computed, core, width);
-    const cell = (Math.abs(transform[1]) + Math.abs(transform[5])) / 2;
     const header: HandTileHeader = {
       key: input.key,
       core,
@@ -80,7 +79,7 @@ export async function computeHandTile(input: HandTileInput): Promise<HandTileRes
       thresholdKm2: input.thresholdKm2,
       burned: chain.burned,
       burnedSources: chain.burned ? input.watercourseSources : [],
-      marginM: Math.round(Math.min(core[0] - computed[0] || Infinity, core[1] - computed[1] || Infinity, computed[2] - core[2] || Infinity, computed[3] - core[3] || Infinity, 1e9) * cell),
+      marginM: Math.round((layout.margin * (chain.cellSize.x + chain.cellSize.y)) / 2),
     };
     writeHandTile(input.file, header, data);
     return { header, readMs, computeMs: performance.now() - t0 - readMs };
@@ -117,6 +116,9 @@ export interface HandTileStoreOptions {
 
 /** Watercourse features to burn, by source, for the tiles of one lookup's state. */
 export type BurnLines = { source: string; lines: LineSet; bbox: Float64Array }[];
+
+/** No lines to burn (one object, so tile names are remembered for it too). */
+export const NO_BURN: BurnLines = [];
 
 /** Groups lon/lat lines per source with per-line boxes, so a tile takes only the lines that meet it. */
 export function burnLines(sets: { source: string; lines: LineSet }[]): BurnLines {
@@ -171,6 +173,7 @@ function hashLines(lines: LineSet | null): string {
 /** HAND tiles of any number of DEMs in one directory (see the file comment). */
 export class HandTileStore {
   private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly names = new WeakMap<BurnLines, Map<string, { file: string; key: string; lines: LineSet | null; sources: string[] }>>();
   private readonly files = new LruCache<string, HandTileFile>({ maxEntries: 64, onEvict: (f) => f.close() });
   readonly thresholdKm2: number;
   readonly burnDepth: number;
@@ -189,14 +192,38 @@ export class HandTileStore {
   }
 
   /** The tiling of `dem`. */
-  async layout(dem: string): Promise<HandTileLayout & { transform: number[]; crs: string }> {
+  async layout(dem: string): Promise<HandTileLayout & { transform: GeoTransform; crs: string }> {
     const r = await sharedRaster(dem);
     const { width, height, transform, crs } = r.info;
-    return { ...handTileLayout(width, height, this.tileSize, this.margin), transform: [...transform], crs };
+    return { ...handTileLayout(width, height, this.tileSize, this.margin), transform, crs };
+  }
+
+  /**
+   * The file name of tile `tile` of `dem` with the lines of `burn` that meet it (and those lines): worked out
+   * once per DEM version, tile and burn set, since picking and hashing the lines is the costly part of a
+   * lookup that finds its tile on disk.
+   */
+  private async named(dem: string, stamp: string, tile: number, burn: BurnLines): Promise<{ file: string; key: string; lines: LineSet | null; sources: string[] }> {
+    let byTile = this.names.get(burn);
+    if (!byTile) this.names.set(burn, (byTile = new Map()));
+    const id = `${dem}|${stamp}|${tile}`;
+    let n = byTile.get(id);
+    if (!n) {
+      const layout = await this.layout(dem);
+      const { computed } = handTileWindows(layout, tile);
+      const [x0, y0] = pixelToWorld(layout.transform, computed[0], computed[3]);
+      const [x1, y1] = pixelToWorld(layout.transform, computed[2], computed[1]);
+      const lonLatBox = layout.crs === LONLAT ? ([x0, y0, x1, y1] as BBox) : transformBBox([x0, y0, x1, y1], layout.crs, LONLAT);
+      const { lines, sources } = linesIn(burn, lonLatBox);
+      const key = [dem, stamp, this.thresholdKm2, this.burnDepth, this.tileSize, this.margin, tile, hashLines(lines), TILE_VERSION].join('|');
+      n = { file: join(this.options.dir, `${createHash('sha1').update(key).digest('hex')}.hand`), key, lines, sources };
+      byTile.set(id, n);
+    }
+    return n;
   }
 
   /** Makes sure tile `tile` of `dem` is on disk (computing it once); returns its file and whether it was there. */
-  async ensure(dem: string, tile: number, burn: BurnLines = []): Promise<{ file: string; cached: boolean }> {
+  async ensure(dem: string, tile: number, burn: BurnLines = NO_BURN): Promise<{ file: string; cached: boolean }> {
     let stamp: string;
     try {
       const st = statSync(dem);
@@ -204,14 +231,7 @@ export class HandTileStore {
     } catch {
       throw new EngineError('NOT_FOUND', `${dem}: DEM file not found`, { file: dem });
     }
-    const layout = await this.layout(dem);
-    const { computed } = handTileWindows(layout, tile);
-    const [x0, y0] = pixelToWorld(layout.transform as unknown as GeoTransform, computed[0], computed[3]);
-    const [x1, y1] = pixelToWorld(layout.transform as unknown as GeoTransform, computed[2], computed[1]);
-    const lonLatBox = layout.crs === LONLAT ? ([x0, y0, x1, y1] as BBox) : transformBBox([x0, y0, x1, y1], layout.crs, LONLAT);
-    const { lines, sources } = linesIn(burn, lonLatBox);
-    const key = [dem, stamp, this.thresholdKm2, this.burnDepth, this.tileSize, this.margin, tile, hashLines(lines), TILE_VERSION].join('|');
-    const file = join(this.options.dir, `${createHash('sha1').update(key).digest('hex')}.hand`);
+    const { file, key, lines, sources } = await this.named(dem, stamp, tile, burn);
     if (existsSync(file)) {
       this.found++;
       return { file, cached: true };
@@ -229,7 +249,7 @@ export class HandTileStore {
   }
 
   /** Every tile of `dem`, computed in turn (for warming ahead of traffic); `progress` after each. */
-  async precompute(dem: string, burn: BurnLines = [], progress?: (done: number, total: number) => void): Promise<void> {
+  async precompute(dem: string, burn: BurnLines = NO_BURN, progress?: (done: number, total: number) => void): Promise<void> {
     const layout = await this.layout(dem);
     const total = layout.cols * layout.rows;
     for (let t = 0; t < total; t++) {
@@ -239,12 +259,12 @@ export class HandTileStore {
   }
 
   /** HAND and the nearest drainage at (lon, lat) from `dem`'s tile; null when the point is off the DEM. */
-  async at(dem: string, lon: number, lat: number, burn: BurnLines = []): Promise<HandFromTile | null> {
+  async at(dem: string, lon: number, lat: number, burn: BurnLines = NO_BURN): Promise<HandFromTile | null> {
     assertLonLat(lon, lat);
     if (typeof dem !== 'string' || dem === '') throw invalidArgument('dem', 'dem must be the path of a GeoTIFF');
     const layout = await this.layout(dem);
     const [px, py] = layout.crs === LONLAT ? [lon, lat] : getTransformer(LONLAT, layout.crs).forward(lon, lat);
-    const [fc, fr] = worldToPixel(layout.transform as unknown as GeoTransform, px, py);
+    const [fc, fr] = worldToPixel(layout.transform , px, py);
     const col = Math.floor(fc);
     const row = Math.floor(fr);
     if (col < 0 || row < 0 || col >= layout.width || row >= layout.height) return null;
@@ -265,13 +285,13 @@ export class HandTileStore {
     const v = f.cell(col, row);
     const h = f.header;
     const { computed } = handTileWindows(layout, handTileOf(layout, col, row));
-    const cell = cellSizeMetres({ crs: layout.crs, transform: layout.transform as unknown as GeoTransform }, lat);
+    const cell = cellSizeMetres({ crs: layout.crs, transform: layout.transform }, lat);
     const reach = Math.min(fc - computed[0], computed[2] - fc, fr - computed[1], computed[3] - fr) * cell;
     let drainage: NearestDrainage | null = null;
     if (v.drainage >= 0) {
       const dc = v.drainage % h.demWidth;
       const dr = (v.drainage - dc) / h.demWidth;
-      const [wx, wy] = pixelToWorld(layout.transform as unknown as GeoTransform, dc + 0.5, dr + 0.5);
+      const [wx, wy] = pixelToWorld(layout.transform , dc + 0.5, dr + 0.5);
       const [dlon, dlat] = layout.crs === LONLAT ? [wx, wy] : getTransformer(layout.crs, LONLAT).forward(wx, wy);
       const bearing = bearingDegrees(lon, lat, dlon, dlat);
       drainage = {

@@ -176,7 +176,7 @@ export interface HandTileHeader {
   thresholdKm2: number;
   burned: boolean;
   burnedSources: string[];
-  /** Distance from the core to the nearest edge of the computed window, metres, on the narrowest side. */
+  /** Margin computed around the core wherever the DEM extends, metres (0 when the tile is the whole DEM). */
   marginM: number;
 }
 
@@ -235,9 +235,8 @@ export function openHandTile(path: string): HandTileFile {
         const drainage = read4(base + 4 * n + 4 * k).readInt32LE(0);
         const drainageElevation = read4(base + 8 * n + 4 * k).readFloatLE(0);
         const drainageAreaKm2 = read4(base + 12 * n + 4 * k).readFloatLE(0);
-        const one = Buffer.alloc(1);
-        if (readSync(fd, one, 0, 1, base + 16 * n + k) !== 1) throw invalidData(path, 'truncated HAND tile');
-        return { hand, drainage, drainageElevation, drainageAreaKm2, flags: one[0] };
+        if (readSync(fd, buf, 0, 1, base + 16 * n + k) !== 1) throw invalidData(path, 'truncated HAND tile');
+        return { hand, drainage, drainageElevation, drainageAreaKm2, flags: buf[0] };
       },
       close() {
         closeSync(fd);

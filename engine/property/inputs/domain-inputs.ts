@@ -167,6 +167,11 @@ export function anefLayerFor(store: DataStore): AnefLayer {
   return buildAnefLayer({ features: features(layers), file: layers.map(fileName).join(', ') || 'none' }, coverageByState(store, 'scores.aircraft_noise') as Record<string, AnefCoverage>);
 }
 
+/** The line features (watercourses) of the flood water layers, per source. */
+function watercourseLayers(water: VectorLayer[]): { source: string; features: Feature<LineString | MultiLineString>[] }[] {
+  return water.map((l) => ({ source: l.source.id, features: l.features.filter((f) => f.geometry.type === 'LineString' || f.geometry.type === 'MultiLineString') as Feature<LineString | MultiLineString>[] })).filter((l) => l.features.length);
+}
+
 const burnCache = new WeakMap<DataStore, Map<StateCode, BurnLines>>();
 
 /** A state's mapped watercourses as burn lines for HAND tiles (built once per store and state). */
@@ -180,8 +185,7 @@ function burnLinesFor(store: DataStore, state: StateCode, lines: { source: strin
 
 /** The flood DEMs of a state with its burn lines: what its HAND tiles are computed from. */
 export function floodHandInputs(store: DataStore, state: StateCode): { dems: string[]; burn: BurnLines } {
-  const water = store.vectorsFor('scores.flood.water', state);
-  const lines = water.map((l) => ({ source: l.source.id, features: l.features.filter((f) => f.geometry.type === 'LineString' || f.geometry.type === 'MultiLineString') as Feature<LineString | MultiLineString>[] })).filter((l) => l.features.length);
+  const lines = watercourseLayers(store.vectorsFor('scores.flood.water', state));
   return { dems: store.rastersFor('scores.flood.terrain', state).map((r) => r.path), burn: burnLinesFor(store, state, lines) };
 }
 
@@ -233,7 +237,7 @@ export function floodInputFor(store: DataStore, state: StateCode, lon: number, l
   for (const r of store.rastersFor('scores.flood.study_depth', state)) if (r.file.layer !== 'hazard') study(r).depth = r.path;
   for (const r of store.rastersFor('scores.flood.hazard_class', state)) if (r.file.layer !== 'depth') study(r).hazard = r.path;
   const overlays = floodOverlaySourcesFor(store, state);
-  const lines = water.map((l) => ({ source: l.source.id, features: l.features.filter((f) => f.geometry.type === 'LineString' || f.geometry.type === 'MultiLineString') as Feature<LineString | MultiLineString>[] })).filter((l) => l.features.length);
+  const lines = watercourseLayers(water);
   const bodies = water.map((l) => ({ source: l.source.id, features: l.features.filter((f) => f.geometry.type === 'Polygon' || f.geometry.type === 'MultiPolygon') as Feature<Polygon | MultiPolygon>[] })).filter((l) => l.features.length);
   return {
     lon, lat, state,

@@ -15,7 +15,7 @@ import { EngineError } from '../../errors.js';
 import { createWindow, WINDOW_HALF_WIDTH_M, windowLonLatBBox } from '../../geo/window.js';
 import { DEFAULT_BUFFER_FRACTION, DEFAULT_SNAP_M, handAtPoint, type HandPointInput, type HandPointResult } from '../../hydro/hand-at-point.js';
 import { lineSetFromFeatures } from '../../hydro/line-set.js';
-import { burnLines, type BurnLines, type HandTileStore } from '../../hydro/hand-tile-store.js';
+import { burnLines, NO_BURN, type BurnLines, type HandTileStore } from '../../hydro/hand-tile-store.js';
 import type { WorkerPool } from '../../pool/worker-pool.js';
 import { floodOverlayHits, type FloodOverlayHit, type FloodOverlaySource } from './flood-overlays.js';
 import { scoreFlood, type FloodEvidence, type FloodScore, type HandEvidence, type HazardClass, type StudyLibrary } from './flood-score.js';
@@ -132,6 +132,19 @@ export async function assessFlood(input: FloodInput, options: AssessFloodOptions
     const auto = opts.halfWidth === undefined || opts.halfWidth === 'auto';
     const fullHalfWidth = auto ? WINDOW_HALF_WIDTH_M : (opts.halfWidth as number);
     const bufferFraction = opts.bufferFraction ?? DEFAULT_BUFFER_FRACTION;
+    // Stored tiles answer before any per-request work (the lines near the window are for that path only).
+    const tiles = options.handTiles;
+    if (tiles && auto && (opts.thresholdKm2 ?? tiles.thresholdKm2) === tiles.thresholdKm2 && (opts.burnDepth ?? tiles.burnDepth) === tiles.burnDepth) {
+      try {
+        const burnSets = burn ? (input.burnLines ?? burnLines(courses.map((c) => ({ source: c.source, lines: lineSetFromFeatures(c.features) })))) : NO_BURN;
+        const t = await tiles.at(input.dem.file, lon, lat, burnSets);
+        if (!t) return null; // the point is off this DEM: no elevation model here
+        return { ok: true, hand_m: t.hand_m, drainage: t.drainage, resolution_m: t.cell_size_m, source: input.dem.source, burned: t.burned_watercourses, threshold_km2: t.threshold_km2, analysis_half_width_m: t.analysis_reach_m };
+      } catch (err) {
+        const e = fail('hand', err);
+        return { ok: false, code: e.code, message: e.message, source: input.dem.source };
+      }
+    }
     if (burn) {
       const reach = fullHalfWidth * (1 + bufferFraction) + (opts.snap ?? DEFAULT_SNAP_M);
       const box = windowLonLatBBox(createWindow(lon, lat, reach));
@@ -139,18 +152,6 @@ export async function assessFlood(input: FloodInput, options: AssessFloodOptions
       if (near.length) {
         watercourses = lineSetFromFeatures(near.flatMap((c) => c.features));
         sources = near.map((c) => c.source);
-      }
-    }
-    const tiles = options.handTiles;
-    if (tiles && auto && (opts.thresholdKm2 ?? tiles.thresholdKm2) === tiles.thresholdKm2 && (opts.burnDepth ?? tiles.burnDepth) === tiles.burnDepth) {
-      try {
-        const burnSets = (opts.burnWatercourses ?? true) ? (input.burnLines ?? burnLines(courses.map((c) => ({ source: c.source, lines: lineSetFromFeatures(c.features) })))) : [];
-        const t = await tiles.at(input.dem.file, lon, lat, burnSets);
-        if (!t) return null; // the point is off this DEM: no elevation model here
-        return { ok: true, hand_m: t.hand_m, drainage: t.drainage, resolution_m: t.cell_size_m, source: input.dem.source, burned: t.burned_watercourses, threshold_km2: t.threshold_km2, analysis_half_width_m: t.analysis_reach_m };
-      } catch (err) {
-        const e = fail('hand', err);
-        return { ok: false, code: e.code, message: e.message, source: input.dem.source };
       }
     }
     const { burnWatercourses: _burn, halfWidth: _hw, ...rest } = opts;
