@@ -170,7 +170,17 @@ function operation(route: Route): Obj {
       op.responses = ok({ $ref: '#/components/schemas/Sandbox' });
       break;
     case 'health':
-      op.responses = ok({ type: 'object', required: ['status', 'version'], properties: { status: { const: 'ok' }, version: { type: 'string' }, server: { type: 'string' }, in_flight: { type: 'integer' } } });
+      op.responses = ok({
+        type: 'object',
+        required: ['status', 'version'],
+        properties: {
+          status: { enum: ['ok', 'warming'], description: '`warming` while the engine builds its models and HAND tiles after a start (requests are answered meanwhile), then `ok`.' },
+          warming: { type: 'string', description: 'What the warm-up is doing; present only while `status` is `warming`.' },
+          version: { type: 'string' },
+          server: { type: 'string' },
+          in_flight: { type: 'integer' },
+        },
+      });
       break;
     case 'openapi':
       op.responses = ok({ type: 'object', description: 'This document.' });

@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../datasets/sample-world.js';
 import { createEngine } from '../../engine/engine.js';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import { openApiDocument } from '../../server/openapi/openapi.js';
 import { startTestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -55,12 +57,18 @@ describe('engine.warm', () => {
   it('/healthz says warming, and what, until the server is warm; then ok', async () => {
     const t = await startTestServer({ threads: 1 });
     try {
+      const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as typeof Ajv2020Module.default;
+      const schema = (openApiDocument() as any).paths['/healthz'].get.responses[200].content['application/json'].schema;
+      const valid = new Ajv2020({ strict: false }).compile(schema);
       t.server.api.warming = 'VIC: HAND tiles of dem-5m.tif';
       const w = await t.get('/healthz');
       expect([w.status, w.body.status, w.body.warming]).toEqual([200, 'warming', 'VIC: HAND tiles of dem-5m.tif']);
+      expect(valid(w.body)).toBe(true); // as the OpenAPI document describes it
       t.server.api.warming = null;
       const ok = await t.get('/healthz');
       expect([ok.status, ok.body.status, 'warming' in ok.body]).toEqual([200, 'ok', false]);
+      expect(valid(ok.body)).toBe(true);
+      expect(valid({ ...ok.body, status: 'asleep' })).toBe(false);
     } finally {
       await t.close();
     }
