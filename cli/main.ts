@@ -1,9 +1,9 @@
 /**
  * `propintel`: the command-line entry. Subcommands live in commands/, one file each.
  */
-import { isEngineError } from '../engine/errors.js';
 import { VERSION } from '../engine/version.js';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, type Command, type CommandIO } from './command.js';
+import { EXIT_OK, EXIT_USAGE, type Command, type CommandIO } from './command.js';
+import { commandIO, runCommand } from './run-command.js';
 import { versionCommand } from './commands/version.js';
 
 /** A subcommand as `--help` lists it; its module (and everything it imports) loads only when it runs. */
@@ -43,23 +43,9 @@ function overview(): string {
   ].join('\n');
 }
 
-function processShutdown(): Promise<string> {
-  return new Promise((resolve) => {
-    const on = (sig: NodeJS.Signals) => resolve(sig);
-    process.once('SIGINT', on);
-    process.once('SIGTERM', on);
-  });
-}
-
 /** Runs the CLI with `argv` (without node and the script) and returns the exit code. */
 export async function main(argv: string[], io?: Partial<CommandIO>): Promise<number> {
-  const out: CommandIO = {
-    stdout: io?.stdout ?? ((t) => void process.stdout.write(t)),
-    stderr: io?.stderr ?? ((t) => void process.stderr.write(t)),
-    get shutdown() {
-      return io?.shutdown ?? processShutdown();
-    },
-  };
+  const out = commandIO(io);
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     out.stdout(`${overview()}\n`);
@@ -71,23 +57,5 @@ export async function main(argv: string[], io?: Partial<CommandIO>): Promise<num
     out.stderr(`propintel: unknown command ${JSON.stringify(name)}\n\n${overview()}\n`);
     return EXIT_USAGE;
   }
-  const command = await entry.load();
-  if (rest.includes('--help') || rest.includes('-h')) {
-    out.stdout(`${command.usage}\n`);
-    return EXIT_OK;
-  }
-  try {
-    return await command.run(rest, out);
-  } catch (err) {
-    if (err instanceof UsageError) {
-      out.stderr(`propintel ${command.name}: ${err.message}\n\n${command.usage}\n`);
-      return EXIT_USAGE;
-    }
-    if (isEngineError(err)) {
-      out.stderr(`propintel ${command.name}: ${err.message} [${err.code}]\n`);
-      return err.code === 'INVALID_ARGUMENT' ? EXIT_USAGE : EXIT_FAILURE;
-    }
-    out.stderr(`propintel ${command.name}: ${(err as Error)?.stack ?? String(err)}\n`);
-    return EXIT_FAILURE;
-  }
+  return runCommand(await entry.load(), rest, out);
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeArrayBuffer } from 'geotiff';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../cli/main.js';
+import { runCli } from '../helpers/run-cli.js';
 import { TILES } from '../../datasets/generator/tiles.js';
 import { defaultDataDir } from '../../datasets/sample-world.js';
 import { openRaster } from '../../engine/raster/geotiff-reader.js';
@@ -17,13 +17,6 @@ import { SUBJECT, WINDOW, writeDem } from '../engine/surfaces/contours/dem-fixtu
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = tempDir('propintel-cli-contours-');
 
-async function run(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), shutdown: new Promise(() => {}) });
-  return { code, stdout, stderr };
-}
-
 /** A cone 300 m high at the subject: z = 300 - d / 10. */
 const cone = (dx: number, dy: number) => 300 - Math.hypot(dx, dy) / 10;
 const at = ['--lon', String(SUBJECT.lon), '--lat', String(SUBJECT.lat)];
@@ -31,7 +24,7 @@ const at = ['--lon', String(SUBJECT.lon), '--lat', String(SUBJECT.lat)];
 describe('propintel contours', () => {
   it('prints the contours layer for a DEM written by the test, as the engine computes it', async () => {
     const { source } = await writeDem(dir, 'cli-cone', cone);
-    const r = await run(['contours', '--dem', source.path, ...at, '--interval', '10']);
+    const r = await runCli(['contours', '--dem', source.path, ...at, '--interval', '10']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     const layer = JSON.parse(r.stdout);
@@ -45,13 +38,13 @@ describe('propintel contours', () => {
   it('--half-width narrows the window and --unlimited keeps the exact interval asked', async () => {
     const { source } = await writeDem(dir, 'cli-cone2', cone);
     // 500 m half-width: the cone spans 300 - 707 / 10 = 229.3 m to 300 m; levels 230 .. 295 at 5 m.
-    const narrow = JSON.parse((await run(['contours', '--dem', source.path, ...at, '--half-width', '500'])).stdout);
+    const narrow = JSON.parse((await runCli(['contours', '--dem', source.path, ...at, '--half-width', '500'])).stdout);
     expect(narrow.levels).toEqual(Array.from({ length: 14 }, (_, i) => 230 + 5 * i));
     // The window's cell centres span 88.2 m (corners, d = 2,117.8 m) to 299.6 m: 423 levels at 0.5 m,
     // 212 at 1 m, 85 at 2.5 m, so 0.5 m is widened to 2.5 m; unlimited, with a 0.5 m floor, it is not.
-    const widened = JSON.parse((await run(['contours', '--dem', source.path, ...at, '--interval', '0.5', '--floor', '0.5'])).stdout);
+    const widened = JSON.parse((await runCli(['contours', '--dem', source.path, ...at, '--interval', '0.5', '--floor', '0.5'])).stdout);
     expect(widened).toMatchObject({ interval_m: 2.5, interval_source: 'widened_to_fit' });
-    const exact = JSON.parse((await run(['contours', '--dem', source.path, ...at, '--interval', '0.5', '--floor', '0.5', '--unlimited'])).stdout);
+    const exact = JSON.parse((await runCli(['contours', '--dem', source.path, ...at, '--interval', '0.5', '--floor', '0.5', '--unlimited'])).stdout);
     expect(exact).toMatchObject({ interval_m: 0.5, interval_source: 'requested', truncated: false });
     expect(exact.levels).toHaveLength(423);
     expect(exact.levels[0]).toBe(88.5);
@@ -60,7 +53,7 @@ describe('propintel contours', () => {
   it('runs on the sample world\'s NSW DEM: every line lies on its level of the DEM', async () => {
     const dem = join(defaultDataDir(), 'nsw', 'dem-5m.tif');
     const nsw = TILES.find((t) => t.id === 'nsw')!;
-    const r = await run(['contours', '--dem', dem, '--lon', String(nsw.lon), '--lat', String(nsw.lat)]);
+    const r = await runCli(['contours', '--dem', dem, '--lon', String(nsw.lon), '--lat', String(nsw.lat)]);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     const layer = JSON.parse(r.stdout);
@@ -89,14 +82,14 @@ describe('propintel contours', () => {
   it('reports bad input: interval out of range (exit 2, naming contour_interval_m), missing flags, missing file', async () => {
     const { source } = await writeDem(dir, 'cli-bad', cone);
     for (const bad of ['0', '-1', '201', 'abc']) {
-      const r = await run(['contours', '--dem', source.path, ...at, '--interval', bad]);
+      const r = await runCli(['contours', '--dem', source.path, ...at, '--interval', bad]);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/contour_interval_m/);
     }
-    const noDem = await run(['contours', ...at]);
+    const noDem = await runCli(['contours', ...at]);
     expect(noDem.code).toBe(2);
     expect(noDem.stderr).toMatch(/--dem FILE is required/);
-    const missing = await run(['contours', '--dem', `${dir}/nope.tif`, ...at]);
+    const missing = await runCli(['contours', '--dem', `${dir}/nope.tif`, ...at]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/nope\.tif: raster file not found \[NOT_FOUND\]/);
   });
@@ -106,7 +99,7 @@ describe('propintel contours', () => {
     const file = join(dir, 'cli-nztm.tif');
     const buf = writeArrayBuffer(new Float32Array(100), { width: 10, height: 10, ModelPixelScale: [10, 10, 0], ModelTiepoint: [0, 0, 0, 1750000, 5900000, 0], GTModelTypeGeoKey: 1, ProjectedCSTypeGeoKey: 2193 } as never);
     writeFileSync(file, new Uint8Array(buf));
-    const r = await run(['contours', '--dem', file, ...at]);
+    const r = await runCli(['contours', '--dem', file, ...at]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/cli-nztm\.tif: unsupported CRS EPSG:2193; supported are .* \[UNSUPPORTED\]/);
@@ -116,17 +109,17 @@ describe('propintel contours', () => {
     const { source } = await writeDem(dir, 'cli-nocrs', cone);
     const file = join(dir, 'cli-nocrs-stripped.tif');
     writeFileSync(file, renameTiffTags(new Uint8Array(readFileSync(source.path)), [TAG.GeoKeyDirectory]));
-    const without = await run(['contours', '--dem', file, ...at]);
+    const without = await runCli(['contours', '--dem', file, ...at]);
     expect(without.code).toBe(1);
     expect(without.stderr).toMatch(/declares no CRS .*\[UNSUPPORTED\]/);
-    const declared = await run(['contours', '--dem', file, ...at, '--crs', WINDOW.crs, '--interval', '50']);
+    const declared = await runCli(['contours', '--dem', file, ...at, '--crs', WINDOW.crs, '--interval', '50']);
     expect(declared.code).toBe(0);
     expect(JSON.parse(declared.stdout).levels).toEqual([100, 150, 200, 250]);
   });
 
   it('prints available: false with the reason for a point outside the DEM', async () => {
     const { source } = await writeDem(dir, 'cli-far', cone, { shiftEast: 20_000 });
-    const r = await run(['contours', '--dem', source.path, ...at]);
+    const r = await runCli(['contours', '--dem', source.path, ...at]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ available: false, reason: 'outside_coverage', services_tried: ['cli_dem'] });
     expect(r.stderr).toMatch(/outside the footprint/);
@@ -142,7 +135,7 @@ describe('propintel contours', () => {
   });
 
   it('is listed in propintel --help', async () => {
-    const r = await run(['--help']);
+    const r = await runCli(['--help']);
     expect(r.stdout).toMatch(/contours\s+contour lines around a point from any GeoTIFF DEM/);
   });
 });

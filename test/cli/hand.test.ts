@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../cli/main.js';
+import { runCli } from '../helpers/run-cli.js';
 import { northUpTransform } from '../../engine/geo/geo-transform.js';
 import { openRaster } from '../../engine/raster/geotiff-reader.js';
 import { writeGeoTiff } from '../../engine/raster/geotiff-writer.js';
@@ -12,13 +12,6 @@ import { tempDir } from '../helpers/tmp.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = tempDir('propintel-cli-hand-');
-
-async function run(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), shutdown: new Promise(() => {}) });
-  return { code, stdout, stderr };
-}
 
 // A V-valley of 5 m cells in GDA2020 / MGA zone 56, thalweg at column 15: HAND = 0.2 * |col - 15| * 5 m.
 const W = 31, H = 40;
@@ -33,7 +26,7 @@ describe('propintel hand', () => {
     const out = join(dir, 'hand.tif');
     const channels = join(dir, 'channels.tif');
     // 31 cells per row x 25 m2 = 775 m2: every thalweg cell collects at least its row, no side cell does.
-    const r = await run(['hand', '--dem', demFile, '--out', out, '--channels', channels, '--threshold-km2', '0.000775']);
+    const r = await runCli(['hand', '--dem', demFile, '--out', out, '--channels', channels, '--threshold-km2', '0.000775']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/31 x 40 cells of 5\.00 x 5\.00 m \(EPSG:7856\)/);
@@ -55,12 +48,12 @@ describe('propintel hand', () => {
   });
 
   it('is a usage error without --dem or --out, and an engine error for a missing file', async () => {
-    expect((await run(['hand', '--out', join(dir, 'x.tif')])).stderr).toMatch(/--dem is required/);
-    expect((await run(['hand', '--dem', demFile])).code).toBe(2);
-    const missing = await run(['hand', '--dem', join(dir, 'none.tif'), '--out', join(dir, 'x.tif')]);
+    expect((await runCli(['hand', '--out', join(dir, 'x.tif')])).stderr).toMatch(/--dem is required/);
+    expect((await runCli(['hand', '--dem', demFile])).code).toBe(2);
+    const missing = await runCli(['hand', '--dem', join(dir, 'none.tif'), '--out', join(dir, 'x.tif')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/none\.tif: raster file not found \[NOT_FOUND\]/);
-    expect((await run(['hand', '--dem', demFile, '--out', join(dir, 'x.tif'), '--threshold-km2=0'])).stderr).toMatch(/--threshold-km2 must be at least/);
+    expect((await runCli(['hand', '--dem', demFile, '--out', join(dir, 'x.tif'), '--threshold-km2=0'])).stderr).toMatch(/--threshold-km2 must be at least/);
   });
 
   it.runIf(existsSync('/usr/bin/gdalinfo'))('writes a file GDAL reads with the same georeferencing', () => {

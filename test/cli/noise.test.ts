@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../cli/main.js';
+import { runCli } from '../helpers/run-cli.js';
 import { defaultDataDir } from '../../datasets/sample-world.js';
 import { openDataStore } from '../../engine/data/dataset-store.js';
 import { noiseSurface } from '../../engine/noise/noise-grid.js';
@@ -40,19 +40,12 @@ writeFileSync(files.counters, ['counter_id,lon,lat,road_id,road_name,aadt,heavy_
 writeFileSync(files.loggers, ['logger_id,lon,lat,state,lden_db,laeq_day_db,laeq_night_db,year,source', ...world.loggers.map((l) => [l.id, l.lon, l.lat, l.state, l.ldenDb.toFixed(1), '', '', l.year, l.source].join(','))].join('\n'));
 writeFileSync(files.badCounters, 'counter_id,lon,lat,road_id,road_name,aadt,heavy_share,speed_kmh,year,source\nc1,145,-37.8,ns-1,,many,,,2024,x\n');
 
-async function run(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), shutdown: new Promise(() => {}) });
-  return { code, stdout, stderr };
-}
-
 const [LON, LAT] = at(80, 500);
 const point = ['--lon', String(LON), '--lat', String(LAT)];
 
 describe('propintel noise', () => {
   it('prints the score and the surface from explicit files', async () => {
-    const r = await run(['noise', '--roads', files.roads, '--rail', files.rail, '--counters', files.counters, '--loggers', files.loggers, ...point, '--cells', '5']);
+    const r = await runCli(['noise', '--roads', files.roads, '--rail', files.rail, '--counters', files.counters, '--loggers', files.loggers, ...point, '--cells', '5']);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.score.lden_source).toBe('transfer');
@@ -65,7 +58,7 @@ describe('propintel noise', () => {
   });
 
   it('uses the physics path without counters, and says so', async () => {
-    const r = await run(['noise', '--roads', files.roads, ...point, '--compact']);
+    const r = await runCli(['noise', '--roads', files.roads, ...point, '--compact']);
     expect(r.code).toBe(0);
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
     const out = JSON.parse(r.stdout);
@@ -76,21 +69,21 @@ describe('propintel noise', () => {
   });
 
   it('rejects bad command lines with exit code 2 and bad data with exit code 1, naming what is wrong', async () => {
-    const cells = await run(['noise', '--roads', files.roads, ...point, '--cells', '6']);
+    const cells = await runCli(['noise', '--roads', files.roads, ...point, '--cells', '6']);
     expect(cells.code).toBe(2);
     expect(cells.stderr).toMatch(/noise_cells must be 5, 7 or 9, got 6/);
-    const noRoads = await run(['noise', '--rail', files.rail, ...point]);
+    const noRoads = await runCli(['noise', '--rail', files.rail, ...point]);
     expect(noRoads.code).toBe(2);
     expect(noRoads.stderr).toMatch(/--roads FILE.geojson is required with --rail/);
-    const both = await run(['noise', '--data', defaultDataDir(), '--roads', files.roads, ...point]);
+    const both = await runCli(['noise', '--data', defaultDataDir(), '--roads', files.roads, ...point]);
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/either --data DIR or data files \(--roads\), not both/);
-    const noPoint = await run(['noise', '--roads', files.roads]);
+    const noPoint = await runCli(['noise', '--roads', files.roads]);
     expect(noPoint.code).toBe(2);
-    const missing = await run(['noise', '--roads', join(dir, 'nope.geojson'), ...point]);
+    const missing = await runCli(['noise', '--roads', join(dir, 'nope.geojson'), ...point]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/nope\.geojson: GeoJSON file not found \[NOT_FOUND\]/);
-    const bad = await run(['noise', '--roads', files.roads, '--counters', files.badCounters, ...point]);
+    const bad = await runCli(['noise', '--roads', files.roads, '--counters', files.badCounters, ...point]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/bad-counters\.csv: record 1 \(line 2\): aadt must be a number/);
   });
@@ -99,7 +92,7 @@ describe('propintel noise', () => {
   const HARDING = { lon: 144.9771534, lat: -37.7522032 };
 
   it('reads the state network from a dataset directory (--data), as the property lookup builds it', async () => {
-    const r = await run(['noise', '--data', defaultDataDir(), '--lon', String(HARDING.lon), '--lat', String(HARDING.lat), '--compact']);
+    const r = await runCli(['noise', '--data', defaultDataDir(), '--lon', String(HARDING.lon), '--lat', String(HARDING.lat), '--compact']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
@@ -117,13 +110,13 @@ describe('propintel noise', () => {
     expect(out.score.measured_validation.state).toBe('VIC');
     expect(out.surface).toMatchObject({ cells: 7, spacing_m: 375, subject: { row: 3, col: 3 } });
     expect(out.surface.lden_db[24]).toBe(out.score.lden_db);
-    const nine = JSON.parse((await run(['noise', '--data', defaultDataDir(), '--lon', String(HARDING.lon), '--lat', String(HARDING.lat), '--cells', '9', '--compact'])).stdout);
+    const nine = JSON.parse((await runCli(['noise', '--data', defaultDataDir(), '--lon', String(HARDING.lon), '--lat', String(HARDING.lat), '--cells', '9', '--compact'])).stdout);
     expect(nine.surface).toMatchObject({ cells: 9, spacing_m: 300 });
     expect(nine.surface.lden_db[40]).toBe(out.score.lden_db);
   });
 
   it('says so when the point is in no state of the dataset', async () => {
-    const r = await run(['noise', '--data', defaultDataDir(), '--lon', '160', '--lat', '-40']);
+    const r = await runCli(['noise', '--data', defaultDataDir(), '--lon', '160', '--lat', '-40']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/no state's administrative boundaries in .* contain 160, -40 \[NOT_FOUND\]/);
   });
