@@ -40,6 +40,23 @@ export function coveredFraction(grid: Grid<Float32Array>, window: Window): numbe
   const row = new Float64Array(2 * n);
   const [gx0, gdx, , gy0, , gdy] = grid.transform;
   let valid = 0;
+  if (toGrid.identity) {
+    // Same CRS: a sample's column depends on i only and its row on j only, so each is worked out once
+    // (the same expressions as below, so the same answer).
+    const cols = new Int32Array(n), rows = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const c = Math.floor((x0 + ((i + 0.5) * (x1 - x0)) / n - gx0) / gdx);
+      cols[i] = c < 0 || c >= grid.width ? -1 : c;
+      const r = Math.floor((y1 - ((i + 0.5) * (y1 - y0)) / n - gy0) / gdy);
+      rows[i] = r < 0 || r >= grid.height ? -1 : r;
+    }
+    for (let j = 0; j < n; j++) {
+      if (rows[j] < 0) continue;
+      const base = rows[j] * grid.width;
+      for (let i = 0; i < n; i++) if (cols[i] >= 0 && !Number.isNaN(grid.data[base + cols[i]])) valid++;
+    }
+    return valid / (n * n);
+  }
   for (let j = 0; j < n; j++) {
     for (let i = 0; i < n; i++) {
       row[2 * i] = x0 + ((i + 0.5) * (x1 - x0)) / n;

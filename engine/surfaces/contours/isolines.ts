@@ -171,6 +171,9 @@ interface Run {
   nodeLevel: Int32Array;
   nodes: number;
   inv: number;
+  /** Column and row of this grid's (0, 0) in the caller's grid (non-zero when all-no-data borders were cropped). */
+  c0: number;
+  r0: number;
 }
 
 /** Mean of two values where either may be NaN (GDAL `Square::upperCenter()` and friends). */
@@ -210,12 +213,14 @@ function splitSquare(run: Run, c: number, r: number): void {
   const vCe = sum / valid;
   const kUC = countOf(run, vUC), kLC = countOf(run, vLC), kLoC = countOf(run, vLoC), kRC = countOf(run, vRC), kCe = countOf(run, vCe);
 
-  // Spokes from the edge midpoints to the centre (c + 1, r + 1): up, right, down, left.
-  const cx = c + 1, cy = r + 1;
-  const up = spoke(run, vUC, kUC, cx, r + 0.5, vCe, kCe, cx, cy);
-  const right = spoke(run, vRC, kRC, c + 1.5, cy, vCe, kCe, cx, cy);
-  const down = spoke(run, vLoC, kLoC, cx, r + 1.5, vCe, kCe, cx, cy);
-  const left = spoke(run, vLC, kLC, c + 0.5, cy, vCe, kCe, cx, cy);
+  // Spokes from the edge midpoints to the centre (c + 1, r + 1): up, right, down, left. (pc, pr) is the
+  // square's column and row in the caller's grid (integers, so the sums below are exact).
+  const pc = c + run.c0, pr = r + run.r0;
+  const cx = pc + 1, cy = pr + 1;
+  const up = spoke(run, vUC, kUC, cx, pr + 0.5, vCe, kCe, cx, cy);
+  const right = spoke(run, vRC, kRC, pc + 1.5, cy, vCe, kCe, cx, cy);
+  const down = spoke(run, vLoC, kLoC, cx, pr + 1.5, vCe, kCe, cx, cy);
+  const left = spoke(run, vLC, kLC, pc + 0.5, cy, vCe, kCe, cx, cy);
   // Edge nodes of the square's own edges (meaningful only when both ends are valid; the quarter case never
   // uses a half-edge whose far end is no-data, because its two corner values are equal).
   const top = okUL && okUR ? run.hOff[iUL] : 0;
@@ -276,8 +281,43 @@ export function isolines(values: ArrayLike<number>, width: number, height: numbe
   checkLevels(levels);
   const empty: IsolineSet = { levels, lineLevel: new Int32Array(0), lineClosed: new Uint8Array(0), lineOffsets: new Uint32Array(1), xy: new Float64Array(0) };
   if (levels.length === 0) return empty;
-  const W = width, H = height;
-  const { counts, noData, edgeNodes } = levelCounts(values, W, levels, options.step);
+  // Rows and columns of no-data around the data trace nothing: they are what the padding ring already is. A
+  // window read past the edge of a DEM is mostly such a border, so the passes run on the data's bounding box
+  // only, with the crop's origin added to every coordinate (the lines are the same, bit for bit).
+  const box = dataBounds(values, width, height);
+  if (!box) return empty;
+  const [c0, r0, c1, r1] = box;
+  if (c0 === 0 && r0 === 0 && c1 === width && r1 === height) return isolinesOf(values, width, height, levels, options.step, 0, 0);
+  const W = c1 - c0, H = r1 - r0;
+  // Same element type as the input, so the passes see one array type (monomorphic) either way.
+  const cropped = values instanceof Float32Array ? new Float32Array(W * H) : new Float64Array(W * H);
+  for (let r = 0; r < H; r++) {
+    for (let c = 0, i = (r + r0) * width + c0; c < W; c++, i++) cropped[r * W + c] = values[i];
+  }
+  return isolinesOf(cropped, W, H, levels, options.step, c0, r0);
+}
+
+/** The bounding box [c0, r0, c1, r1) of the cells with data, or null when every cell is no-data. */
+function dataBounds(values: ArrayLike<number>, width: number, height: number): [number, number, number, number] | null {
+  let c0 = width, c1 = 0, r0 = height, r1 = 0;
+  for (let r = 0; r < height; r++) {
+    const row = r * width;
+    let first = 0;
+    while (first < width && values[row + first] !== values[row + first]) first++;
+    if (first === width) continue;
+    let last = width - 1;
+    while (values[row + last] !== values[row + last]) last--;
+    if (first < c0) c0 = first;
+    if (last + 1 > c1) c1 = last + 1;
+    if (r < r0) r0 = r;
+    r1 = r + 1;
+  }
+  return r1 > 0 ? [c0, r0, c1, r1] : null;
+}
+
+/** The three passes over a grid whose (0, 0) cell is (c0, r0) of the caller's grid. */
+function isolinesOf(values: ArrayLike<number>, W: number, H: number, levels: Float64Array, step: number | undefined, c0: number, r0: number): IsolineSet {
+  const { counts, noData, edgeNodes } = levelCounts(values, W, levels, step);
 
   // Bound the spoke crossings of split squares (padding ring and no-data edges): at most four runs of the
   // corners' count range each.
@@ -304,7 +344,9 @@ export function isolines(values: ArrayLike<number>, width: number, height: numbe
     for (let r = 0; r < H - 1; r++) {
       for (let c = 0; c < W - 1; c++) {
         const i = r * W + c;
-        if ((counts[i] | counts[i + 1] | counts[i + W] | counts[i + W + 1]) < 0) spokeBound += spread(c, r);
+        const kUL = counts[i], kUR = counts[i + 1], kLL = counts[i + W], kLR = counts[i + W + 1];
+        // Some corner is no-data (-1); all four are when their AND is -1 (then nothing crosses it).
+        if ((kUL | kUR | kLL | kLR) < 0 && (kUL & kUR & kLL & kLR) !== -1) spokeBound += spread(c, r);
       }
     }
   }
@@ -323,20 +365,22 @@ export function isolines(values: ArrayLike<number>, width: number, height: numbe
     prev: new Int32Array(capacity).fill(-1),
     nodeLevel: new Int32Array(capacity),
     nodes: 0,
-    inv: options.step && options.step > 0 ? 1 / options.step : 0,
+    inv: step && step > 0 ? 1 / step : 0,
+    c0,
+    r0,
   };
 
   // Pass 1: number and place the edge crossings, in scan order (linear interpolation between the two pixel centres).
   const { xy, nodeLevel } = run;
   let id = 0;
   for (let r = 0; r < H; r++) {
-    const y = r + 0.5;
+    const y = r + r0 + 0.5;
     for (let c = 0; c < W; c++) {
       const i = r * W + c;
       const a = counts[i];
       if (a < 0) continue;
       const va = values[i];
-      const x = c + 0.5;
+      const x = c + c0 + 0.5;
       if (c + 1 < W) {
         const b = counts[i + 1];
         if (b >= 0 && b !== a) {
@@ -379,7 +423,7 @@ export function isolines(values: ArrayLike<number>, width: number, height: numbe
       const i = r * W + c;
       const kUL = counts[i], kUR = counts[i + 1], kLL = counts[i + W], kLR = counts[i + W + 1];
       if ((kUL | kUR | kLL | kLR) < 0) {
-        splitSquare(run, c, r);
+        if ((kUL & kUR & kLL & kLR) !== -1) splitSquare(run, c, r);
         continue;
       }
       let lo = kUL, hi = kUL;

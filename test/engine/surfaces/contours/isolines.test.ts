@@ -234,3 +234,38 @@ describe('isolines: against d3-contour and for consistency', () => {
     expect(saddles).toBeGreaterThan(0); // the field does exercise saddle squares (two segments, one level)
   });
 });
+
+describe('isolines: no-data borders', () => {
+  // A window read past the edge of a DEM is mostly no-data around the data; the kernel traces only the data's
+  // bounding box. The lines must be exactly those of the full grid.
+  const W = 40, H = 30;
+  const inner = bumpyField(24, 14, 7);
+  const bordered = new Float32Array(W * H).fill(NaN);
+  for (let r = 0; r < 14; r++) for (let c = 0; c < 24; c++) if ((r - 7) ** 2 + (c - 12) ** 2 > 4) bordered[(r + 9) * W + c + 11] = inner[r * 24 + c];
+  const levels = levelRange(80, 130, 2.5);
+
+  it('gives bit for bit the lines of the uncropped grid, in the same order', () => {
+    // A lone valid cell in the far corner traces nothing (its quarter squares are flat) but puts the data's
+    // bounding box at (0, 0), so that run takes the uncropped path.
+    const anchored = bordered.slice();
+    anchored[0] = 100;
+    const cropped = isolines(bordered, W, H, levels, { step: 2.5 });
+    const full = isolines(anchored, W, H, levels, { step: 2.5 });
+    expect(cropped.lineLevel.length).toBeGreaterThan(10);
+    expect(cropped).toEqual(full);
+  });
+
+  it('places the lines of the cropped box at their columns and rows in the whole grid', () => {
+    // Data in columns 11..34 and rows 9..22; lines run to the outer edge of those cells (GDAL's quarter
+    // squares), so x in [11, 35] and y in [9, 23], and some reach each edge.
+    const set = isolines(bordered, W, H, levels);
+    const xs = set.xy.filter((_, i) => i % 2 === 0), ys = set.xy.filter((_, i) => i % 2 === 1);
+    expect([Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)]).toEqual([11, 35, 9, 23]);
+    // The hole of no-data in the middle is ringed: some crossing sits on a quarter-square spoke near it.
+    expect(plainLines(set).some((l) => l.points.some(([x, y]) => Math.hypot(x - 23.5, y - 16.5) < 3.5))).toBe(true);
+  });
+
+  it('returns no lines for a grid of no-data only', () => {
+    expect(isolines(new Float32Array(12).fill(NaN), 4, 3, levels).lineLevel.length).toBe(0);
+  });
+});
