@@ -21,6 +21,7 @@ import { DA_CATEGORIES, type DaCategory } from './categories.js';
 import { daListingItem, parseDaRows, type DaDraft, type DaRecord } from './da-record.js';
 import { CONTENT_COLUMNS, DA_DDL, DA_DERIVATION_VERSION, DA_SCHEMA_VERSION, dropLegacyLayout, migrateDaSchema, recordOfRow, rowValues, SEEN_COLUMNS, suburbKey, type DaRow } from './da-schema.js';
 import { estimateBytes } from '../memory/estimate.js';
+import { DA_EVENTS_DDL, eventOf, newEventId, type DaEvent, type DaEventType } from './da-events.js';
 import { dayNumber, DaSpatialIndex, type SpatialCursor, type SpatialEntry, type SpatialFilter, type SpatialHit, type SpatialSnapshot } from './da-spatial.js';
 import { STATUS_GROUPS, type StatusGroup } from './status-rules.js';
 
@@ -180,6 +181,7 @@ export class DaStore {
       // Version 1 kept records as JSON in a table of the same name; its records reload from the datasets.
       if (version === undefined) dropLegacyLayout(db);
       db.exec(DA_DDL);
+      db.exec(DA_EVENTS_DDL);
       db.prepare("INSERT OR IGNORE INTO das_meta (key, value) VALUES ('schema_version', ?), ('seq', '0'), ('derivation_version', ?)").run(String(DA_SCHEMA_VERSION), String(DA_DERIVATION_VERSION));
     } catch (err) {
       db.close();
@@ -218,6 +220,13 @@ export class DaStore {
     const cols = CONTENT_COLUMNS.join(', ');
     const insert = this.stmt(`INSERT INTO das (id, ${cols}, seq) VALUES (@id, ${CONTENT_COLUMNS.map((c) => `@${c}`).join(', ')}, @seq)`);
     const update = this.stmt(`UPDATE das SET ${CONTENT_COLUMNS.map((c) => `${c} = @${c}`).join(', ')}, seq = @seq WHERE id = @id`);
+    // The webhooks' outbox (da-events.ts): written in this transaction, so it commits or fails with the records.
+    const addEvent = this.stmt('INSERT INTO da_events (id, type, da_id, created_at, data) VALUES (?, ?, ?, ?, ?)');
+    const eventTime = new Date().toISOString();
+    const emit = (id: number, row: Parameters<typeof eventOf>[1], old?: DaRow) => {
+      const e = eventOf(id, row, old);
+      if (e) addEvent.run(newEventId(), e.type, id, eventTime, JSON.stringify(e.data));
+    };
     const result: UpsertResult = { added: 0, changed: 0, refreshed: 0, unchanged: 0, outcomes: [] };
     const written: { id: number; values: ReturnType<typeof rowValues> }[] = [];
     let startSeq = 0;
@@ -257,6 +266,7 @@ export class DaStore {
             continue;
           }
           update.run({ ...values, id: old.id, seq: ++seq });
+          emit(old.id, values as DaRow, old);
           contribute(old, -1);
           contribute(values as DaRow, 1);
           const outcome: UpsertOutcome = content ? 'changed' : 'refreshed';
@@ -266,6 +276,7 @@ export class DaStore {
         } else {
           const wanted = d.id !== null && !idTaken.get(d.id) ? d.id : null;
           const id = Number(insert.run({ ...values, id: wanted, seq: ++seq }).lastInsertRowid);
+          emit(id, values as DaRow);
           contribute(values as DaRow, 1);
           result.added++;
           result.outcomes.push({ id, outcome: 'added' });
@@ -292,6 +303,22 @@ export class DaStore {
     this.counts.clear();
     this.checkDelta();
     return result;
+  }
+
+  /** Up to `limit` events of the outbox after position `afterSeq`, oldest first (da-events.ts). */
+  eventsAfter(afterSeq: number, limit: number): DaEvent[] {
+    const rows = this.stmt('SELECT seq, id, type, created_at, data FROM da_events WHERE seq > ? ORDER BY seq LIMIT ?').all(afterSeq, limit) as { seq: number; id: string; type: DaEventType; created_at: string; data: string }[];
+    return rows.map((r) => ({ seq: r.seq, id: r.id, type: r.type, created_at: r.created_at, data: JSON.parse(r.data) }));
+  }
+
+  /** The position of the latest event written (0 when none): a new subscription hears only of later ones. */
+  lastEventSeq(): number {
+    return (this.stmt('SELECT coalesce(max(seq), 0) FROM da_events').pluck().get() as number) ?? 0;
+  }
+
+  /** Deletes events at or before position `throughSeq` written before `before` (the dispatcher has read them). */
+  pruneEvents(throughSeq: number, before: Date): number {
+    return this.stmt('DELETE FROM da_events WHERE seq <= ? AND created_at < ?').run(throughSeq, before.toISOString()).changes;
   }
 
   /** The record with `id`. */

@@ -7,6 +7,7 @@ export * from './derived-fields.js';
 export * from './summary.js';
 export * from './da-record.js';
 export * from './da-store.js';
+export * from './da-events.js';
 export * from './da-listing.js';
 export * from './da-sync.js';
 export * from './da-import.js';
