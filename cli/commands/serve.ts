@@ -3,6 +3,7 @@ import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.j
 import { loadCatalogue } from '../../engine/catalogue/load-catalogue.js';
 import { startServer } from '../../server/http-server.js';
 import { issueDevelopmentKeys } from '../../server/keys/dev-keys.js';
+import { WebhookDispatcher } from '../../server/webhooks/webhook-dispatcher.js';
 import { JsonLinesLog, SILENT_LOG } from '../../server/request-log.js';
 import { defaultStorePath, openStack } from '../../server/stack.js';
 import { EXIT_OK, UsageError, type Command } from '../command.js';
@@ -26,8 +27,11 @@ export const serveCommand: Command = {
     '  --quiet            no request log (errors are still logged)',
     '  --transport NAME   uws (default) or node (node:http, for comparison)',
     '  --trust-proxy      behind a reverse proxy on this machine: the client address is its X-Real-IP',
-    '  --no-warm          do not build models and HAND tiles in the background at start (first lookups build them)',
     '                     (the playground\'s per-client limit); see deploy/nginx/propintel.conf',
+    '  --no-warm          do not build models and HAND tiles in the background at start (first lookups build them)',
+    '  --no-webhooks      do not deliver webhooks from this process (run `propintel webhooks run` for that instead)',
+    '  --allow-private-webhooks  let subscriptions use http and private, loopback or link-local addresses',
+    '                     (tests and local development only: it lifts the SSRF protection)',
     '',
     'On the sample world each start revokes the previous development keys and prints fresh ones; real',
     'deployments make keys with `propintel keys create`.',
@@ -44,6 +48,8 @@ export const serveCommand: Command = {
       transport: { type: 'string' },
       'trust-proxy': { type: 'boolean' },
       'no-warm': { type: 'boolean' },
+      'no-webhooks': { type: 'boolean' },
+      'allow-private-webhooks': { type: 'boolean' },
     });
     const port = numberFlag('port', values.port ?? process.env.PORT, 8080, { min: 0, max: 65535, integer: true });
     const threads = values.threads === undefined ? undefined : numberFlag('threads', values.threads, 0, { min: 1, max: 256, integer: true });
@@ -55,13 +61,26 @@ export const serveCommand: Command = {
     const db = resolve(values.db ?? defaultStorePath());
     const stack = await openStack({ datasets: dir, db, threads });
     const log = new JsonLinesLog((t) => io.stdout(t));
+    const allowPrivate = !!values['allow-private-webhooks'];
+    // Webhook deliveries run in this process unless another one (`propintel webhooks run`) does them.
+    const dispatcher = values['no-webhooks'] ? undefined : new WebhookDispatcher({ store: stack.store.webhooks(), das: () => stack.engine.das(), allowPrivate, log: (line) => io.stderr(`${line}\n`) });
     let server;
     try {
-      server = await startServer({ service: stack.engine, store: stack.store, port, host: values.host, transport, trustProxy: !!values['trust-proxy'], log: values.quiet ? { ...SILENT_LOG, error: (e) => log.error(e) } : log });
+      server = await startServer({
+        service: stack.engine,
+        store: stack.store,
+        port,
+        host: values.host,
+        transport,
+        trustProxy: !!values['trust-proxy'],
+        log: values.quiet ? { ...SILENT_LOG, error: (e) => log.error(e) } : log,
+        webhooks: { dispatcher, allowPrivate },
+      });
     } catch (err) {
       await stack.close();
       throw err;
     }
+    dispatcher?.start();
     const lines = [`propintel listening on ${server.url} (${server.api.transport}) with ${catalogue.name} (${catalogue.sources.length} sources in ${dir})`, `  store: ${db}`, `  reference: ${server.url}/api/v1/docs`];
     if (catalogue.synthetic && !values['no-dev-keys']) {
       const keys = await issueDevelopmentKeys(stack.store);
@@ -110,6 +129,7 @@ export const serveCommand: Command = {
     const signal = await io.shutdown;
     io.stderr(`propintel: ${signal}, finishing ${server.api.inFlight} request(s) in flight and shutting down\n`);
     await server.close();
+    await dispatcher?.stop();
     closing = true;
     await stack.close(); // a warm-up still running stops here (its workers are gone)
     await warmed.catch(() => {});

@@ -80,11 +80,14 @@ export function toApiError(err: unknown): ApiError {
 /** Reason phrases for the statuses the server sends. */
 export const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  409: 'Conflict',
   413: 'Payload Too Large',
   414: 'URI Too Long',
   422: 'Unprocessable Entity',

@@ -33,7 +33,8 @@ import { daDocument } from './da-handlers.js';
 import { acceptsGzip, finishPayload, serialisePayload, staticBody, type StaticBody } from './payload-body.js';
 import { decodeQuery, parsePropertyQuery, rejectUnknown, strictDecode } from './query.js';
 import { payloadExpiry, ResponseCache, type CachedResponse } from './response-cache.js';
-import { ROUTES, type DaOperation, type Route } from './routes.js';
+import { ROUTES, type DaOperation, type Route, type WebhookOperation } from './routes.js';
+import { jsonBody, webhookOperation, type WebhookContext } from './webhook-handlers.js';
 
 /** A request as the API reads it (read synchronously by the transport). */
 export interface ApiRequest {
@@ -58,7 +59,16 @@ export interface ApiRequest {
   remoteAddress?: () => string;
   /** The X-Real-IP header, or '' (read only with {@link ApiOptions.trustProxy}). */
   realIp?: string;
+  /** The request body (methods other than GET and HEAD), when it was at most {@link MAX_REQUEST_BODY} bytes. */
+  body?: Buffer;
+  /** The body was longer than {@link MAX_REQUEST_BODY} (it was not kept): the answer is 413. */
+  bodyTooLarge?: boolean;
+  /** The Content-Type header, or ''. */
+  contentType?: string;
 }
+
+/** The longest request body read (a webhook subscription is well under 1 KiB). */
+export const MAX_REQUEST_BODY = 64 * 1024;
 
 /** A response to write. */
 export interface ApiResponse {
@@ -99,10 +109,13 @@ export interface ApiOptions {
   trustProxy?: boolean;
   /** Serve /playground with its public demo key (default true). */
   playground?: boolean;
+  /** Webhooks: the delivery worker (for pings) and the address rules (default: public https URLs only). */
+  webhooks?: Pick<WebhookContext, 'dispatcher' | 'allowPrivate' | 'resolve'>;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const DA_ID_PATH = /^(\/api)?\/v1\/das\/([^/]+)$/;
+const WEBHOOK_ID_PATH = /^(\/api)?\/v1\/webhooks\/([^/]+)(\/test|\/deliveries)?$/;
 /** 127.0.0.0/8 and ::1, as text from either transport (uWS writes IPv4-mapped IPv6 in full hex). */
 function isLoopback(address: string): boolean {
   return /^127\./.test(address) || address === '::1' || /^::ffff:127\./i.test(address) || /^0000:0000:0000:0000:0000:ffff:7f/i.test(address) || address === '0000:0000:0000:0000:0000:0000:0000:0001';
@@ -160,6 +173,7 @@ export class Api {
   private readonly das: (() => DaStore) | null;
   private readonly playground: boolean;
   private readonly trustProxy: boolean;
+  private readonly webhookOptions: ApiOptions['webhooks'];
 
   constructor(options: ApiOptions) {
     this.service = options.service;
@@ -167,6 +181,7 @@ export class Api {
     this.das = options.das ?? (typeof service.das === 'function' ? () => service.das!() : null);
     this.playground = options.playground ?? true;
     this.trustProxy = options.trustProxy ?? false;
+    this.webhookOptions = options.webhooks;
     this.store = options.store;
     this.clock = options.clock ?? (() => new Date());
     this.log = options.log ?? SILENT_LOG;
@@ -224,15 +239,30 @@ export class Api {
     let route = this.routes.get(req.path);
     let daId = '';
     if (!route) {
-      // The one path with a parameter: /v1/das/{id} (and /api/v1/das/{id}).
+      // The paths with a parameter: /v1/das/{id} and /v1/webhooks/{id}[/test|/deliveries] (and under /api).
       const m = DA_ID_PATH.exec(req.path);
+      const w = m ? null : WEBHOOK_ID_PATH.exec(req.path);
       if (m) {
         route = this.routes.get(`${m[1] ?? ''}/v1/das/{id}`);
         daId = strictDecode(m[2]) ?? m[2];
+      } else if (w) {
+        route = this.routes.get(`${w[1] ?? ''}/v1/webhooks/{id}${w[3] ?? ''}`);
+        daId = strictDecode(w[2]) ?? w[2];
       }
     }
     if (!route) throw new ApiError(404, 'not_found', `no endpoint at ${req.path.length > 200 ? `${req.path.slice(0, 200)}...` : req.path}; see /api/v1/docs`);
     const h = route.handler;
+    if (h.kind === 'webhooks') {
+      const op = h.ops[req.method];
+      if (!op) {
+        const allow = Object.keys(h.ops).join(', ');
+        throw new ApiError(405, 'method_not_allowed', `${route.path} answers ${allow} only, not ${req.method.length > 20 ? `${req.method.slice(0, 20)}...` : req.method}`, {}, { Allow: allow });
+      }
+      return chain(this.authenticate(req.authorization), (key) => {
+        onKey(key.id);
+        return this.webhookRequest(req, op, daId, key);
+      });
+    }
     // HEAD is GET without the body for the public routes; a keyed lookup is never run (nor metered) for HEAD.
     const keyed = h.kind === 'property' || h.kind === 'da';
     if (req.method !== 'GET' && !(req.method === 'HEAD' && !keyed)) {
@@ -279,6 +309,19 @@ export class Api {
         throw e;
       }
     });
+  }
+
+  /** A webhook request: licence (403) -> the operation (422 / 404 / 413 / 400) -> 200, 201 or 202. */
+  private async webhookRequest(req: ApiRequest, op: WebhookOperation, id: string, key: ApiKeyRecord): Promise<ApiResponse> {
+    if (!hasDaListing(key)) {
+      throw new ApiError(403, 'not_licensed', 'webhooks come with the DA listing; a key made with `propintel keys create --da-daily-limit N` has it', { requested: ['da_listing'] });
+    }
+    const das = this.das;
+    if (!das) throw new ApiError(503, 'service_unavailable', 'this server holds no DA store', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
+    rejectUnknown(decodeQuery(req.query), [], req.path);
+    const ctx: WebhookContext = { store: this.store.webhooks(), das, clock: this.clock, allowPrivate: this.webhookOptions?.allowPrivate ?? false, dispatcher: this.webhookOptions?.dispatcher, resolve: this.webhookOptions?.resolve };
+    const answer = await webhookOperation(ctx, op, key.id, id, () => jsonBody(req.body, req.bodyTooLarge, MAX_REQUEST_BODY));
+    return { status: answer.status, contentType: JSON_TYPE, headers: { 'Cache-Control': 'no-store' }, body: JSON.stringify(answer.doc) };
   }
 
   private errorResponse(err: unknown, id: string, req: ApiRequest): ApiResponse {

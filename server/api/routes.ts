@@ -7,10 +7,14 @@ import { SAMPLE_NAMES, type SampleName } from '../../engine/property/samples.js'
 /** The DA-listing operations (spec 4.1). */
 export type DaOperation = 'list' | 'nearby' | 'get' | 'categories' | 'councils' | 'stats';
 
+/** The webhook operations (spec 4.1 `POST /v1/webhooks`, and the management around it). */
+export type WebhookOperation = 'create' | 'list' | 'get' | 'delete' | 'test' | 'deliveries';
+
 /** What an endpoint does. */
 export type RouteKind =
   | { kind: 'property'; variant: 'full' | 'core' }
   | { kind: 'da'; op: DaOperation }
+  | { kind: 'webhooks'; ops: Partial<Record<string, WebhookOperation>> }
   | { kind: 'playground' }
   | { kind: 'sample'; name: SampleName }
   | { kind: 'sandbox' }
@@ -23,10 +27,12 @@ export interface Route {
   path: string;
   /** True when the endpoint needs `Authorization: Bearer <key>`. */
   keyed: boolean;
+  /** The methods it answers (default GET, and HEAD for public routes). */
+  methods?: readonly string[];
   summary: string;
   description: string;
   /** OpenAPI tag. */
-  tag: 'Property' | 'Samples' | 'DA listing' | 'Service';
+  tag: 'Property' | 'Samples' | 'DA listing' | 'Webhooks' | 'Service';
   handler: RouteKind;
 }
 
@@ -76,6 +82,27 @@ const daRoutes = (): Route[] =>
     DA_ROUTES.map((r): Route => ({ path: `${prefix}${r.path}`, keyed: true, tag: 'DA listing', summary: r.summary, description: `${r.description} Needs a key with the DA listing (daily request limit in the RateLimit headers).`, handler: { kind: 'da', op: r.op } })),
   );
 
+const WEBHOOK_NOTE = ' Needs a key with the DA listing; a key sees and changes only its own subscriptions (another key\'s id is 404).';
+
+const WEBHOOK_ROUTES: { path: string; ops: Partial<Record<string, WebhookOperation>>; summary: string; description: string }[] = [
+  {
+    path: '/webhooks',
+    ops: { POST: 'create', GET: 'list' },
+    summary: 'Subscribe to new and changed DAs; list subscriptions',
+    description:
+      'POST a JSON body with `url` (https, a public address), `events` (`da.created`, `da.status_changed` or both) and optional filters (`state`, `council`, `category`, `status_group`, or a circle `lat`, `lng`, `radius_km` up to 50), at the top level or in `filters`: 201 with the subscription and its signing secret (`whsec_...`), shown only this once. At most 25 subscriptions per key. Deliveries follow Standard Webhooks: headers `webhook-id` (the event id, the same on every retry), `webhook-timestamp`, `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` keyed with the secret\'s bytes), body `{type, timestamp, data}`. A 2xx within 15 s is success; anything else is retried over about three days (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h), honouring Retry-After; 410 disables the subscription. GET lists the key\'s subscriptions, never their secrets.',
+  },
+  { path: '/webhooks/{id}', ops: { GET: 'get', DELETE: 'delete' }, summary: 'One subscription; delete it', description: 'GET shows one subscription (never its secret); DELETE removes it and cancels its pending deliveries.' },
+  { path: '/webhooks/{id}/test', ops: { POST: 'test' }, summary: 'Send a ping', description: 'Queues a signed `ping` delivery to the subscription at once (202 with the delivery and event ids); its outcome shows in /deliveries.' },
+  { path: '/webhooks/{id}/deliveries', ops: { GET: 'deliveries' }, summary: 'Recent deliveries and their attempts', description: 'The latest 50 deliveries, newest first: event, state (pending, delivered, failed, cancelled), attempts with their time, response status or error, and duration. Response bodies are never kept or shown.' },
+];
+
+/** The webhook routes at both prefixes, like the DA listing's. */
+const webhookRoutes = (): Route[] =>
+  ['/v1', '/api/v1'].flatMap((prefix) =>
+    WEBHOOK_ROUTES.map((r): Route => ({ path: `${prefix}${r.path}`, keyed: true, methods: Object.keys(r.ops), tag: 'Webhooks', summary: r.summary, description: `${r.description}${WEBHOOK_NOTE}`, handler: { kind: 'webhooks', ops: r.ops } })),
+  );
+
 /** The endpoints, in the order of spec section 4 and then the service's own. */
 export const ROUTES: readonly Route[] = [
   {
@@ -115,6 +142,7 @@ export const ROUTES: readonly Route[] = [
     handler: { kind: 'sandbox' },
   },
   ...daRoutes(),
+  ...webhookRoutes(),
   {
     path: '/playground',
     keyed: false,

@@ -41,23 +41,28 @@ export function renderDocsPage(doc: Obj): string {
   const ops: string[] = [];
   const toc: string[] = [];
   for (const [path, item] of Object.entries(doc.paths as Obj)) {
-    const op = (item as Obj).get as Obj;
-    const anchor = op.operationId;
-    toc.push(`<li><a href="#${esc(anchor)}"><code>GET ${esc(path)}</code></a> ${esc(op.summary)}</li>`);
-    const keyed = (op.security ?? []).length > 0;
-    const params = (op.parameters ?? []).filter((p: Obj) => p.in === 'query' || p.in === 'path');
-    const paramTable = params.length
-      ? `<table><thead><tr><th>parameter</th><th>type and limits</th><th>meaning</th></tr></thead><tbody>${params.map((p: Obj) => `<tr><td><code>${esc(p.in === 'path' ? `{${p.name}}` : p.name)}</code>${p.required ? ' (required)' : ''}</td><td>${schemaSummary(p.schema)}</td><td>${text(p.description)}</td></tr>`).join('')}</tbody></table><p class="note">Any other parameter, or one given twice, is refused with 422.</p>`
-      : '<p class="note">Takes no query parameters; any parameter is refused with 422.</p>';
-    const responses = Object.entries(op.responses as Obj).map(([status, r]) => {
-      const schema = (r as Obj).content?.['application/json']?.schema;
-      const codes = schema?.allOf?.[1]?.properties?.error?.enum as string[] | undefined;
-      const ref = refName(schema);
-      return `<tr><td>${esc(status)}</td><td>${text((r as Obj).description)}${codes ? `<p>error: ${codes.map((c) => `<code>${esc(c)}</code>`).join(', ')}</p>` : ''}${ref && !codes ? `<p>body: <a href="#schema-${esc(ref)}">${esc(ref)}</a></p>` : ''}${(r as Obj).headers ? `<p>headers: ${Object.keys((r as Obj).headers).map((h) => `<code>${esc(h)}</code>`).join(', ')}</p>` : ''}</td></tr>`;
-    });
-    ops.push(`<section id="${esc(anchor)}"><h3><span class="verb">GET</span> <code>${esc(path)}</code></h3><p class="auth">${keyed ? 'Key required: <code>Authorization: Bearer &lt;API key&gt;</code>' : 'No key needed.'}</p>${text(op.description)}${paramTable}<table><thead><tr><th>status</th><th>meaning</th></tr></thead><tbody>${responses.join('')}</tbody></table></section>`);
+    for (const [method, opObj] of Object.entries(item as Obj)) {
+      const op = opObj as Obj;
+      const verb = method.toUpperCase();
+      const anchor = op.operationId;
+      toc.push(`<li><a href="#${esc(anchor)}"><code>${verb} ${esc(path)}</code></a> ${esc(op.summary)}</li>`);
+      const keyed = (op.security ?? []).length > 0;
+      const params = (op.parameters ?? []).filter((p: Obj) => p.in === 'query' || p.in === 'path');
+      const paramTable = params.length
+        ? `<table><thead><tr><th>parameter</th><th>type and limits</th><th>meaning</th></tr></thead><tbody>${params.map((p: Obj) => `<tr><td><code>${esc(p.in === 'path' ? `{${p.name}}` : p.name)}</code>${p.required ? ' (required)' : ''}</td><td>${schemaSummary(p.schema)}</td><td>${text(p.description)}</td></tr>`).join('')}</tbody></table><p class="note">Any other parameter, or one given twice, is refused with 422.</p>`
+        : '<p class="note">Takes no query parameters; any parameter is refused with 422.</p>';
+      const responses = Object.entries(op.responses as Obj).map(([status, r]) => {
+        const schema = (r as Obj).content?.['application/json']?.schema;
+        const codes = schema?.allOf?.[1]?.properties?.error?.enum as string[] | undefined;
+        const ref = refName(schema);
+        return `<tr><td>${esc(status)}</td><td>${text((r as Obj).description)}${codes ? `<p>error: ${codes.map((c) => `<code>${esc(c)}</code>`).join(', ')}</p>` : ''}${ref && !codes ? `<p>body: <a href="#schema-${esc(ref)}">${esc(ref)}</a></p>` : ''}${(r as Obj).headers ? `<p>headers: ${Object.keys((r as Obj).headers).map((h) => `<code>${esc(h)}</code>`).join(', ')}</p>` : ''}</td></tr>`;
+      });
+      const bodyRef = refName(op.requestBody?.content?.['application/json']?.schema);
+      const bodyNote = bodyRef ? `<p>Body: JSON, <a href="#schema-${esc(bodyRef)}">${esc(bodyRef)}</a> (at most 64 KiB).</p>` : '';
+      ops.push(`<section id="${esc(anchor)}"><h3><span class="verb">${verb}</span> <code>${esc(path)}</code></h3><p class="auth">${keyed ? 'Key required: <code>Authorization: Bearer &lt;API key&gt;</code>' : 'No key needed.'}</p>${text(op.description)}${bodyNote}${paramTable}<table><thead><tr><th>status</th><th>meaning</th></tr></thead><tbody>${responses.join('')}</tbody></table></section>`);
+    }
   }
-  const schemas = ['PropertyPayload', 'CorePayload', 'Usage', 'Sandbox', 'QuotaExceeded', 'DaList', 'DaNearby', 'DaDetail', 'DaCategories', 'DaCouncils', 'DaStats', 'DaLimitExceeded', 'Error'].map((n) => `<section id="schema-${n}"><h3>${n}</h3>${topLevelFields(doc, n)}</section>`);
+  const schemas = ['PropertyPayload', 'CorePayload', 'Usage', 'Sandbox', 'QuotaExceeded', 'DaList', 'DaNearby', 'DaDetail', 'DaCategories', 'DaCouncils', 'DaStats', 'DaLimitExceeded', 'WebhookCreate', 'WebhookSubscription', 'WebhookEvent', 'Error'].map((n) => `<section id="schema-${n}"><h3>${n}</h3>${topLevelFields(doc, n)}</section>`);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(doc.info.title)} ${esc(doc.info.version)}</title>

@@ -12,7 +12,8 @@ import { CORE_PAYLOAD_SCHEMA, PROPERTY_PAYLOAD_SCHEMA, USAGE_SCHEMA } from '../.
 import { VERSION } from '../../engine/version.js';
 import { RETRY_AFTER_S } from '../api/api-error.js';
 import { FULL_ONLY_PARAMETERS, PROPERTY_PARAMETERS } from '../api/query.js';
-import { ROUTES, type DaOperation, type Route } from '../api/routes.js';
+import { ROUTES, type DaOperation, type Route, type WebhookOperation } from '../api/routes.js';
+import { DA_EVENT_TYPES } from '../../engine/da/da-events.js';
 import { DA_PARAMETERS } from '../api/da-handlers.js';
 import { STATES } from '../../engine/catalogue/states.js';
 import { DA_CATEGORIES } from '../../engine/da/categories.js';
@@ -130,6 +131,92 @@ function daOperation(route: Route, op: DaOperation, base: Obj): Obj {
   return base;
 }
 
+const WEBHOOK_FILTERS: Obj = {
+  state: { enum: [...STATES] },
+  council: { type: 'string', maxLength: 200, description: 'Council name, exact (case ignored).' },
+  category: { enum: [...DA_CATEGORIES] },
+  status_group: { enum: [...STATUS_GROUPS] },
+  lat: { type: 'number', minimum: -90, maximum: 90, description: 'Circle centre (with lng and radius_km).' },
+  lng: { type: 'number', minimum: -180, maximum: 180 },
+  radius_km: { type: 'number', exclusiveMinimum: 0, maximum: 50 },
+};
+
+const WEBHOOK_SCHEMAS: Obj = {
+  WebhookSubscription: {
+    type: 'object',
+    required: ['id', 'url', 'events', 'filters', 'status', 'created_at'],
+    properties: {
+      id: { type: 'string', pattern: '^wh_' },
+      url: { type: 'string', format: 'uri' },
+      events: { type: 'array', items: { enum: [...DA_EVENT_TYPES] } },
+      filters: { type: 'object', properties: WEBHOOK_FILTERS, additionalProperties: false },
+      status: { enum: ['active', 'disabled'] },
+      disabled_reason: { type: ['string', 'null'] },
+      created_at: { type: 'string', format: 'date-time' },
+    },
+  },
+  WebhookCreate: {
+    type: 'object',
+    required: ['url', 'events'],
+    properties: {
+      url: { type: 'string', format: 'uri', description: 'https; its host must resolve to public addresses only (unless the server runs with --allow-private-webhooks).' },
+      events: { type: 'array', minItems: 1, items: { enum: [...DA_EVENT_TYPES] } },
+      filters: { type: 'object', properties: WEBHOOK_FILTERS, additionalProperties: false, description: 'Or give the filters at the top level (not both).' },
+      ...WEBHOOK_FILTERS,
+    },
+    additionalProperties: false,
+  },
+  WebhookEvent: {
+    type: 'object',
+    description: 'The body of a delivery (what the subscriber receives), signed per Standard Webhooks.',
+    required: ['type', 'timestamp', 'data'],
+    properties: {
+      type: { enum: [...DA_EVENT_TYPES, 'ping'] },
+      timestamp: { type: 'string', format: 'date-time' },
+      data: {
+        type: 'object',
+        properties: {
+          id: { type: 'integer' }, council_reference: { type: 'string' }, council_name: { type: 'string' }, state: { type: 'string' }, address: { type: 'string' }, address_suburb: { type: 'string' },
+          trade_category: { type: 'string' }, status: { type: 'string' }, status_group: { type: 'string' }, lodgement_date: { type: 'string' }, latitude: { type: ['number', 'null'] }, longitude: { type: ['number', 'null'] },
+          url: { type: 'string', description: 'The full record: GET /v1/das/{id}.' }, previous_status: { type: 'string' }, previous_status_group: { type: 'string' },
+        },
+      },
+    },
+  },
+};
+
+function webhookOperation(route: Route, method: string, op: WebhookOperation, base: Obj): Obj {
+  const json = (schema: Obj, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
+  base.operationId = `${base.operationId}_${method.toLowerCase()}`;
+  base.security = [{ bearer: [] }];
+  if (route.path.includes('{id}')) base.parameters = [{ name: 'id', in: 'path', required: true, description: 'The subscription id (wh_...).', schema: { type: 'string' } }];
+  const ok: Obj =
+    op === 'create'
+      ? { 201: json({ allOf: [{ $ref: '#/components/schemas/WebhookSubscription' }, { required: ['secret'], properties: { secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret: shown only here.' } } }] }, 'Created') }
+      : op === 'list'
+        ? { 200: json({ type: 'object', required: ['webhooks', 'meta'], properties: { webhooks: { type: 'array', items: { $ref: '#/components/schemas/WebhookSubscription' } }, meta: { type: 'object' } } }) }
+        : op === 'get'
+          ? { 200: json({ $ref: '#/components/schemas/WebhookSubscription' }) }
+          : op === 'delete'
+            ? { 200: json({ type: 'object', properties: { id: { type: 'string' }, deleted: { const: true } } }) }
+            : op === 'test'
+              ? { 202: json({ type: 'object', properties: { delivery_id: { type: 'string' }, event_id: { type: 'string' }, type: { const: 'ping' }, state: { const: 'pending' } } }, 'Accepted') }
+              : { 200: json({ type: 'object', properties: { webhook_id: { type: 'string' }, deliveries: { type: 'array', items: { type: 'object' } } } }) };
+  if (op === 'create') base.requestBody = { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookCreate' } } } };
+  base.responses = {
+    ...ok,
+    ...(op === 'create' ? { 400: jsonError('The body is missing or not JSON.', ['invalid_body']), 413: jsonError('The body is larger than 64 KiB.', ['payload_too_large']) } : {}),
+    401: errorResponse(401),
+    403: jsonError('The key does not include the DA listing, which webhooks come with.', ['not_licensed']),
+    404: jsonError('No such subscription on this key.', ['not_found']),
+    ...(op === 'test' ? { 409: jsonError('The subscription is disabled.', ['subscription_disabled']) } : {}),
+    422: jsonError('A bad field (the body names it in `parameter`), or more than 25 subscriptions on the key.', ['invalid_parameter', 'too_many_subscriptions', 'unknown_parameter']),
+    405: jsonError('A method this path does not answer (see Allow).', ['method_not_allowed']),
+    503: jsonError('This server holds no DA store, or runs no delivery worker (ping).', ['service_unavailable']),
+  };
+  return base;
+}
+
 function operation(route: Route): Obj {
   const h = route.handler;
   const op: Obj = {
@@ -199,7 +286,12 @@ let cached: Obj | undefined;
 export function openApiDocument(): Obj {
   if (cached) return cached;
   const paths: Obj = {};
-  for (const r of ROUTES) paths[r.path] = { get: operation(r) };
+  for (const r of ROUTES) {
+    const h = r.handler;
+    if (h.kind === 'webhooks') {
+      paths[r.path] = Object.fromEntries(Object.entries(h.ops).map(([method, op]) => [method.toLowerCase(), webhookOperation(r, method, op!, operation(r))]));
+    } else paths[r.path] = { get: operation(r) };
+  }
   const withUsage = (schema: Obj): Obj => ({ allOf: [embed(schema), { required: ['usage'] }] });
   cached = {
     openapi: '3.1.0',
@@ -231,6 +323,7 @@ export function openApiDocument(): Obj {
         PropertyPayload: withUsage(PROPERTY_PAYLOAD_SCHEMA),
         CorePayload: withUsage(CORE_PAYLOAD_SCHEMA),
         Usage: USAGE_SCHEMA,
+        ...WEBHOOK_SCHEMAS,
         Error: { type: 'object', required: ['error', 'message'], properties: { error: { type: 'string', description: 'snake_case code' }, message: { type: 'string' }, parameter: { type: 'string' }, candidates: { type: 'array', items: { type: 'object' } } }, additionalProperties: true },
         QuotaExceeded: {
           type: 'object',

@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { TtlCache, type Cache } from '../../engine/cache/ttl-cache.js';
+import { WebhookStore } from '../webhooks/webhook-store.js';
 import type { ApiKeyRecord, ChargeOutcome, LimitOutcome, ServerStore } from './store.js';
 
 /** The schema version this code reads and writes. */
@@ -73,6 +74,7 @@ export class SqliteStore implements ServerStore {
   private readonly caches = new Map<string, Cache>();
   private readonly countTx: (bucket: string, window: string, limit: number, expiresAt: number) => LimitOutcome;
   private requestsCounted = 0;
+  private webhookStore: WebhookStore | null = null;
 
   private constructor(readonly path: string, private readonly db: Database.Database, private readonly options: SqliteStoreOptions) {
     const s = {
@@ -197,6 +199,11 @@ export class SqliteStore implements ServerStore {
 
   replaceSetting(name: string, expected: string, value: string): boolean {
     return this.stmts.replaceSetting.run(value, name, expected).changes === 1;
+  }
+
+  /** Webhook subscriptions and deliveries, in this file (their tables are made on first use). */
+  webhooks(): WebhookStore {
+    return (this.webhookStore ??= new WebhookStore(this.db));
   }
 
   cache(namespace: string): Cache {

@@ -6,6 +6,7 @@
  * follow without changing callers (they are written with `chain`). The engine's `Cache` is synchronous (it
  * is read inside a lookup): a networked store would put an in-memory tier in front of it.
  */
+import type { WebhookStore } from '../webhooks/webhook-store.js';
 import type { Cache } from '../../engine/cache/ttl-cache.js';
 import type { StateCode } from '../../engine/catalogue/states.js';
 import type { PropertyBlock } from '../../engine/property/contract.js';
@@ -122,6 +123,8 @@ export interface SettingStore {
 export interface ServerStore extends KeyStore, UsageMeter, RequestLimiter, SettingStore {
   /** A persistent cache for the engine (layer lookups, scores and surfaces), one namespace each. */
   cache(namespace: string): Cache;
+  /** Webhook subscriptions and deliveries (server/webhooks/webhook-store.ts). */
+  webhooks(): WebhookStore;
   /** Deletes every cached entry outside `keep` (namespaces of another dataset or engine version). */
   dropCachesExcept(keep: readonly string[]): MaybePromise<number>;
   /** Closes the store; later calls fail. */

@@ -4,7 +4,7 @@
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Api, ApiResponse } from '../api/api.js';
+import { MAX_REQUEST_BODY, type Api, type ApiRequest, type ApiResponse } from '../api/api.js';
 import { LazyAbort } from './lazy-abort.js';
 import { drain, lastResort, listenAddress, runningServer, type RunningServer } from './running-server.js';
 
@@ -44,7 +44,7 @@ export async function startNodeHttpServer(api: Api, options: { port?: number; ho
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
-    const request = {
+    const request: ApiRequest = {
       method: req.method ?? 'GET',
       path: q < 0 ? url : url.slice(0, q),
       query: q < 0 ? '' : url.slice(q + 1),
@@ -59,21 +59,42 @@ export async function startNodeHttpServer(api: Api, options: { port?: number; ho
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
     });
-    const out = api.handle(request, abort);
-    if (!(out instanceof Promise)) {
-      write(res, out);
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      // A request that may carry a body: read it all (up to MAX_REQUEST_BODY) before answering.
+      request.contentType = header(req.headers['content-type']);
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= MAX_REQUEST_BODY) chunks.push(chunk);
+      });
+      req.on('end', () => {
+        if (size > MAX_REQUEST_BODY) request.bodyTooLarge = true;
+        else request.body = Buffer.concat(chunks);
+        answer();
+      });
+      req.on('error', () => abort.abort());
       return;
     }
-    out.then(
-      (o) => {
-        if (abort.aborted || o.status === 499) return;
-        write(res, o);
-      },
-      (err: unknown) => {
-        // Api.handle never rejects; this is the last line of defence.
-        if (!res.headersSent) write(res, lastResort(err));
-      },
-    );
+    answer();
+
+    function answer(): void {
+      const out = api.handle(request, abort);
+      if (!(out instanceof Promise)) {
+        write(res, out);
+        return;
+      }
+      out.then(
+        (o) => {
+          if (abort.aborted || o.status === 499) return;
+          write(res, o);
+        },
+        (err: unknown) => {
+          // Api.handle never rejects; this is the last line of defence.
+          if (!res.headersSent) write(res, lastResort(err));
+        },
+      );
+    }
   });
   server.keepAliveTimeout = 10_000;
   api.transport = 'node:http';

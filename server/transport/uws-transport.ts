@@ -4,7 +4,7 @@
  * AbortController, the whole response is written inside one `cork`, and no exception reaches uWS.
  */
 import type { HttpRequest, HttpResponse, us_listen_socket } from 'uWebSockets.js';
-import type { Api, ApiResponse } from '../api/api.js';
+import { MAX_REQUEST_BODY, type Api, type ApiRequest, type ApiResponse } from '../api/api.js';
 import { STATUS_TEXT } from '../api/api-error.js';
 import { uws } from '../uws.js';
 import { LazyAbort } from './lazy-abort.js';
@@ -62,8 +62,9 @@ export async function startUwsServer(api: Api, options: { port?: number; host?: 
   };
   const app = uws.App();
   app.any('/*', (res, req) => {
-    const request = {
-      method: req.getMethod().toUpperCase(),
+    const method = req.getMethod().toUpperCase();
+    const request: ApiRequest = {
+      method,
       path: req.getUrl(),
       query: req.getQuery() ?? '',
       authorization: req.getHeader('authorization'),
@@ -74,30 +75,60 @@ export async function startUwsServer(api: Api, options: { port?: number; host?: 
       realIp: req.getHeader('x-real-ip'),
     };
     const abort = new LazyAbort();
+    let done = false;
+    if (method !== 'GET' && method !== 'HEAD') {
+      // A request that may carry a body: read it all (up to MAX_REQUEST_BODY) before answering. uWS lends each
+      // chunk only for the callback, so it is copied.
+      request.contentType = req.getHeader('content-type');
+      res.onAborted(() => {
+        done = true;
+        abort.abort();
+      });
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.onData((chunk, isLast) => {
+        size += chunk.byteLength;
+        if (size <= MAX_REQUEST_BODY) chunks.push(Buffer.from(chunk.slice(0)));
+        if (!isLast || done) return;
+        if (size > MAX_REQUEST_BODY) request.bodyTooLarge = true;
+        else request.body = Buffer.concat(chunks);
+        const out = api.handle(request, abort);
+        if (!(out instanceof Promise)) {
+          done = true;
+          res.cork(() => write(res, out));
+          return;
+        }
+        answer(out);
+      });
+      return;
+    }
     const out = api.handle(request, abort);
     // Answered without waiting: written here, inside the callback (corked by uWS already).
     if (!(out instanceof Promise)) {
       write(res, out);
       return;
     }
-    let done = false;
     res.onAborted(() => {
       done = true;
       abort.abort();
     });
-    out.then(
-      (o) => {
-        if (done || o.status === 499) return;
-        done = true;
-        write(res, o);
-      },
-      (err: unknown) => {
-        // Api.handle never rejects; this is the last line of defence, so uWS never sees an exception.
-        if (done) return;
-        done = true;
-        write(res, lastResort(err));
-      },
-    );
+    answer(out);
+
+    function answer(out: Promise<ApiResponse>): void {
+      out.then(
+        (o) => {
+          if (done || o.status === 499) return;
+          done = true;
+          write(res, o);
+        },
+        (err: unknown) => {
+          // Api.handle never rejects; this is the last line of defence, so uWS never sees an exception.
+          if (done) return;
+          done = true;
+          write(res, lastResort(err));
+        },
+      );
+    }
   });
   api.transport = 'uWebSockets.js';
   return new Promise((resolve, reject) => {

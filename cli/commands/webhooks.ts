@@ -1,0 +1,43 @@
+/** `propintel webhooks run`: the webhook delivery worker alone, beside servers started with --no-webhooks. */
+import { resolve } from 'node:path';
+import { DaStore } from '../../engine/da/da-store.js';
+import { defaultStorePath } from '../../server/stack.js';
+import { SqliteStore } from '../../server/store/sqlite-store.js';
+import { WebhookDispatcher } from '../../server/webhooks/webhook-dispatcher.js';
+import { numberFlag, parseFlags } from '../args.js';
+import { EXIT_OK, UsageError, type Command } from '../command.js';
+
+export const webhooksCommand: Command = {
+  name: 'webhooks',
+  summary: 'run the webhook delivery worker on its own',
+  usage: [
+    'propintel webhooks run [--db FILE] [--timeout-s S] [--allow-private-webhooks]',
+    '',
+    'Delivers webhooks for the subscriptions in the store: new DA events (from `propintel das import`, or',
+    'the server\'s own data) fanned out to matching subscriptions, signed per Standard Webhooks, retried over',
+    'about three days. `propintel serve` runs the same worker unless started with --no-webhooks; several',
+    'workers on one store never deliver an event twice to one subscription (claims are transactional), so',
+    'this can run beside servers or instead of their workers. Runs until interrupted.',
+    '',
+    `  --db FILE                 the store (default $PROPINTEL_DB or ${defaultStorePath()})`,
+    '  --timeout-s S             an attempt without an answer by then has failed (default 15, at most 60)',
+    '  --allow-private-webhooks  allow http and private addresses (tests and local development only)',
+  ].join('\n'),
+  async run(args, io) {
+    const { values, positionals } = parseFlags(args, { db: { type: 'string' }, 'timeout-s': { type: 'string' }, 'allow-private-webhooks': { type: 'boolean' } }, true);
+    const timeoutS = numberFlag('timeout-s', values['timeout-s'], 15, { min: 0.1, max: 60 });
+    if (positionals[0] !== 'run' || positionals.length > 1) throw new UsageError(positionals.length ? `unknown subcommand ${JSON.stringify(positionals.join(' '))}` : 'say what to do: run');
+    const db = resolve(values.db ?? defaultStorePath());
+    const store = SqliteStore.open(db);
+    const das = DaStore.open(db);
+    const dispatcher = new WebhookDispatcher({ store: store.webhooks(), das: () => das, allowPrivate: !!values['allow-private-webhooks'], timeoutMs: timeoutS * 1000, log: (line) => io.stderr(`${line}\n`) });
+    dispatcher.start();
+    io.stdout(`propintel webhooks: delivering from ${db}\n`);
+    const signal = await io.shutdown;
+    io.stderr(`propintel webhooks: ${signal}, finishing ${dispatcher.sending} delivery(ies) in flight\n`);
+    await dispatcher.stop();
+    das.close();
+    await store.close();
+    return EXIT_OK;
+  },
+};

@@ -1,0 +1,353 @@
+/**
+ * The webhook worker: it fans DA events out to the subscriptions that match them, and delivers.
+ *
+ * - **Fan-out.** Events come from the DA store's outbox (engine/da/da-events.ts), read after a cursor kept in
+ *   the webhook store. The deliveries of a batch of events and the cursor's move are one transaction, so an
+ *   event becomes deliveries exactly once, with one worker or several on the same file.
+ * - **Delivery** (Standard Webhooks): a POST of the event's JSON with `webhook-id` (the event id, the same on
+ *   every retry), `webhook-timestamp` and `webhook-signature`. A 2xx answer within the timeout (15 s) is
+ *   success. Anything else, 3xx included (redirects are never followed), is retried after 5 s, 5 min, 30 min,
+ *   2 h, 5 h, 10 h, 14 h, 20 h and 24 h (ten attempts over about three days), or later when the answer's
+ *   `Retry-After` says so (at most 24 h); then the delivery is `failed`. 410 Gone disables the subscription.
+ * - **Isolation.** At most `perEndpoint` deliveries to one subscription are in flight at once, and the query
+ *   for due deliveries skips subscriptions at that bound, so a slow endpoint never holds up the others.
+ * - **Durability.** Pending deliveries are rows; a delivery being sent holds a lease (webhook-store.ts), so a
+ *   restart resumes what was pending and resends what was in flight.
+ * - **Safety.** Every connection goes through the address policy (address-policy.ts) unless private
+ *   addresses are allowed; the answer's body is read up to 4 KiB, then dropped: never stored or shown.
+ */
+import { request as httpRequest, Agent as HttpAgent, type IncomingMessage } from 'node:http';
+import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
+import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
+import type { DaEvent } from '../../engine/da/da-events.js';
+import type { DaStore } from '../../engine/da/da-store.js';
+import { VERSION } from '../../engine/version.js';
+import { guardedLookup, isPublicAddress } from './address-policy.js';
+import { webhookHeaders } from './signature.js';
+import { subscriptionMatches } from './subscriptions.js';
+import type { NewDelivery, WebhookDelivery, WebhookStore, WebhookSubscription } from './webhook-store.js';
+
+const SECOND = 1000, MINUTE = 60 * SECOND, HOUR = 60 * MINUTE;
+
+/** Delays before attempts 2 to 10 (the first is immediate): the Standard Webhooks example schedule. */
+export const RETRY_SCHEDULE_MS: readonly number[] = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 14 * HOUR, 20 * HOUR, 24 * HOUR];
+/** The longest wait a `Retry-After` answer can ask for. */
+export const MAX_RETRY_AFTER_MS = 24 * HOUR;
+/** Bytes of an endpoint's answer read before the connection is dropped. */
+const RESPONSE_CAP = 4096;
+const CURSOR = 'event_cursor';
+const EVENT_BATCH = 1000;
+
+/** Options of {@link WebhookDispatcher}. */
+export interface WebhookDispatcherOptions {
+  store: WebhookStore;
+  /** The DA store whose events are delivered. */
+  das: () => DaStore;
+  /** Allow http and private addresses (tests, local development). Default false. */
+  allowPrivate?: boolean;
+  /** Delays before the second and later attempts, ms (default {@link RETRY_SCHEDULE_MS}). */
+  schedule?: readonly number[];
+  /** An attempt without a full answer by then is a failure (default 15 s). */
+  timeoutMs?: number;
+  /** Deliveries in flight to one subscription (default 4). */
+  perEndpoint?: number;
+  /** Deliveries in flight in all (default 64). */
+  maxInFlight?: number;
+  /** How often to look for new events and due retries when nothing wakes the worker (default 1 s). */
+  pollMs?: number;
+  /** Epoch ms (injectable for tests). */
+  clock?: () => number;
+  /** Lines for the log (default none). */
+  log?: (line: string) => void;
+}
+
+/** What one attempt got. */
+type AttemptResult = { status: number; retryAfter?: string } | { error: string };
+
+/** Milliseconds a `Retry-After` value asks to wait (seconds or an HTTP date), or 0. */
+export function retryAfterMs(value: string | undefined, now: number): number {
+  if (!value) return 0;
+  const v = value.trim();
+  const ms = /^\d+$/.test(v) ? Number(v) * 1000 : Date.parse(v) - now;
+  return Number.isFinite(ms) && ms > 0 ? Math.min(ms, MAX_RETRY_AFTER_MS) : 0;
+}
+
+/** The JSON body of an event: `type`, `timestamp` (when it happened) and the thin `data`. */
+export function eventBody(event: Pick<DaEvent, 'type' | 'created_at' | 'data'>): string {
+  return JSON.stringify({ type: event.type, timestamp: event.created_at, data: event.data });
+}
+
+const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64url')}`;
+
+/** The worker (see the module comment). */
+export class WebhookDispatcher {
+  private readonly store: WebhookStore;
+  private readonly das: () => DaStore;
+  private readonly allowPrivate: boolean;
+  private readonly schedule: readonly number[];
+  private readonly timeoutMs: number;
+  private readonly perEndpoint: number;
+  private readonly maxInFlight: number;
+  private readonly pollMs: number;
+  private readonly clock: () => number;
+  private readonly log: (line: string) => void;
+  private readonly inFlightByHook = new Map<string, number>();
+  private readonly sends = new Set<Promise<void>>();
+  private readonly agents: { http: HttpAgent; https: HttpsAgent };
+  private inFlight = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+  private busy = false;
+  private again = false;
+  private lastPrune = 0;
+
+  constructor(options: WebhookDispatcherOptions) {
+    this.store = options.store;
+    this.das = options.das;
+    this.allowPrivate = options.allowPrivate ?? false;
+    this.schedule = options.schedule ?? RETRY_SCHEDULE_MS;
+    this.timeoutMs = options.timeoutMs ?? 15 * SECOND;
+    this.perEndpoint = options.perEndpoint ?? 4;
+    this.maxInFlight = options.maxInFlight ?? 64;
+    this.pollMs = options.pollMs ?? SECOND;
+    this.clock = options.clock ?? Date.now;
+    this.log = options.log ?? (() => {});
+    // Kept-alive connections; no per-host socket cap, since the in-flight bound is per subscription and one host
+    // may serve several subscriptions (a cap per host would let a slow one starve the others).
+    this.agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+  }
+
+  /** Attempts a delivery may take in all. */
+  get maxAttempts(): number {
+    return this.schedule.length + 1;
+  }
+
+  /** Deliveries being sent now. */
+  get sending(): number {
+    return this.inFlight;
+  }
+
+  /** Starts the loop: fan out, send what is due, sleep until the next due time or the poll interval. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.poke();
+  }
+
+  /** Stops the loop and waits (at most `graceMs`) for the sends in flight; leases cover the rest. */
+  async stop(graceMs = 5000): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    let t: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...this.sends]), new Promise((r) => (t = setTimeout(r, graceMs)))]);
+    clearTimeout(t);
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
+
+  /** Wakes the worker now (after an import, a new ping, a finished send). */
+  poke(): void {
+    if (!this.running) return;
+    if (this.busy) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.tick(), 0);
+  }
+
+  private tick(): void {
+    this.timer = null;
+    if (!this.running) return;
+    this.busy = true;
+    try {
+      this.again = false;
+      this.fanOut();
+      this.dispatchDue();
+      this.prune();
+    } catch (err) {
+      this.log(`webhooks: ${(err as Error).message}`);
+    } finally {
+      this.busy = false;
+    }
+    if (!this.running) return;
+    if (this.again) return this.poke();
+    const next = this.store.nextDue();
+    const wait = next === null ? this.pollMs : Math.max(0, Math.min(this.pollMs, next - this.clock()));
+    this.timer = setTimeout(() => this.tick(), wait);
+  }
+
+  /**
+   * Turns new DA events into deliveries for the subscriptions that match them; returns how many deliveries
+   * were queued. Safe to run from several workers at once (the cursor moves in the same transaction).
+   */
+  fanOut(): number {
+    const das = this.das();
+    let queued = 0;
+    for (;;) {
+      const cursorText = this.store.meta(CURSOR);
+      const subs = this.store.activeSubscriptions();
+      if (cursorText === undefined) {
+        // First run: start where the oldest active subscription started (nothing earlier can match).
+        const start = subs.length ? Math.min(...subs.map((s) => s.after_event)) : das.lastEventSeq();
+        this.store.enqueue([], CURSOR, undefined, String(start), this.clock());
+        continue;
+      }
+      const cursor = Number(cursorText);
+      if (subs.length === 0) {
+        // Nobody listens: move past everything written so far without reading it.
+        const last = das.lastEventSeq();
+        if (last > cursor) this.store.enqueue([], CURSOR, cursorText, String(last), this.clock());
+        return queued;
+      }
+      const events = das.eventsAfter(cursor, EVENT_BATCH);
+      if (events.length === 0) return queued;
+      const deliveries: NewDelivery[] = [];
+      for (const e of events) {
+        let body: string | undefined;
+        for (const s of subs) {
+          if (!subscriptionMatches(s, e)) continue;
+          body ??= eventBody(e);
+          deliveries.push({ id: newId('dlv'), webhook_id: s.id, event_id: e.id, type: e.type, body });
+        }
+      }
+      if (this.store.enqueue(deliveries, CURSOR, cursorText, String(events[events.length - 1].seq), this.clock())) queued += deliveries.length;
+      if (events.length < EVENT_BATCH) return queued;
+    }
+  }
+
+  /** Queues a `ping` to one subscription, due at once; returns the delivery's id and event id. */
+  ping(sub: WebhookSubscription): { delivery_id: string; event_id: string } {
+    const event_id = newId('evt');
+    const body = JSON.stringify({ type: 'ping', timestamp: new Date(this.clock()).toISOString(), data: { webhook_id: sub.id, message: 'A test delivery from propintel: your endpoint receives and verifies our webhooks.' } });
+    const delivery_id = newId('dlv');
+    this.store.addDelivery({ id: delivery_id, webhook_id: sub.id, event_id, type: 'ping', body }, this.clock());
+    this.poke();
+    return { delivery_id, event_id };
+  }
+
+  /** Claims and starts sending the deliveries that are due, within the in-flight bounds. */
+  private dispatchDue(): void {
+    while (this.inFlight < this.maxInFlight) {
+      const now = this.clock();
+      const full = [...this.inFlightByHook].filter(([, n]) => n >= this.perEndpoint).map(([id]) => id);
+      const due = this.store.due(now, Math.min(200, 4 * (this.maxInFlight - this.inFlight)), full);
+      if (due.length === 0) return;
+      let started = 0;
+      for (const d of due) {
+        if (this.inFlight >= this.maxInFlight) return;
+        if ((this.inFlightByHook.get(d.webhook_id) ?? 0) >= this.perEndpoint) continue;
+        if (!this.store.claim(d, now + this.timeoutMs + Math.min(5 * SECOND, this.timeoutMs))) continue;
+        started++;
+        this.inFlight++;
+        this.inFlightByHook.set(d.webhook_id, (this.inFlightByHook.get(d.webhook_id) ?? 0) + 1);
+        const p = this.deliver(d)
+          .catch((err: unknown) => this.log(`webhooks: delivery ${d.id}: ${(err as Error).message}`))
+          .finally(() => {
+            this.inFlight--;
+            const n = (this.inFlightByHook.get(d.webhook_id) ?? 1) - 1;
+            if (n > 0) this.inFlightByHook.set(d.webhook_id, n);
+            else this.inFlightByHook.delete(d.webhook_id);
+            this.sends.delete(p);
+            this.poke();
+          });
+        this.sends.add(p);
+      }
+      if (started === 0) return;
+    }
+  }
+
+  /** One attempt of one delivery, and what it leads to. */
+  private async deliver(d: WebhookDelivery): Promise<void> {
+    const sub = this.store.subscription(d.webhook_id);
+    const attempt = d.attempts + 1;
+    const at = this.clock();
+    if (!sub || sub.status !== 'active') {
+      this.store.recordAttempt(d, { attempt: d.attempts, at, status: null, error: 'subscription gone', duration_ms: 0 }, { state: 'cancelled', next_attempt_at: at });
+      return;
+    }
+    const t0 = performance.now();
+    const result = await this.post(sub, d, at);
+    const duration_ms = Math.round((performance.now() - t0) * 10) / 10;
+    const status = 'status' in result ? result.status : null;
+    const error = 'error' in result ? result.error : null;
+    const record = { attempt, at, status, error, duration_ms };
+    if (status !== null && status >= 200 && status < 300) {
+      this.store.recordAttempt(d, record, { state: 'delivered', next_attempt_at: at });
+      return;
+    }
+    if (status === 410) {
+      this.store.recordAttempt(d, record, { state: 'failed', next_attempt_at: at });
+      this.store.disableSubscription(sub.id, 'the endpoint answered 410 Gone');
+      this.log(`webhooks: ${sub.id} disabled: ${sub.url} answered 410 Gone`);
+      return;
+    }
+    if (attempt >= this.maxAttempts) {
+      this.store.recordAttempt(d, record, { state: 'failed', next_attempt_at: at });
+      return;
+    }
+    const wait = Math.max(this.schedule[attempt - 1], 'retryAfter' in result ? retryAfterMs(result.retryAfter, at) : 0);
+    this.store.recordAttempt(d, record, { state: 'pending', next_attempt_at: at + wait });
+  }
+
+  /** Sends one attempt: the status answered (and Retry-After), or why there was none. */
+  private post(sub: WebhookSubscription, d: WebhookDelivery, at: number): Promise<AttemptResult> {
+    let url: URL;
+    try {
+      url = new URL(sub.url);
+    } catch {
+      return Promise.resolve({ error: 'the subscription URL is not valid' });
+    }
+    const https = url.protocol === 'https:';
+    if (!https && !(this.allowPrivate && url.protocol === 'http:')) return Promise.resolve({ error: `${url.protocol} refused: webhooks go to https URLs` });
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    // An address literal skips DNS (and so the guarded lookup): judge it here.
+    if (!this.allowPrivate && isIP(host) && !isPublicAddress(host)) return Promise.resolve({ error: `${host} is not a public address: refused` });
+    const headers = {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(d.body)),
+      'user-agent': `propintel-webhooks/${VERSION}`,
+      ...webhookHeaders(sub.secret, d.event_id, d.body, new Date(at)),
+    };
+    return new Promise((resolve) => {
+      let settled = false;
+      const settle = (r: AttemptResult) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(r);
+      };
+      const send = https ? httpsRequest : httpRequest;
+      const req = send(url, { method: 'POST', headers, agent: https ? this.agents.https : this.agents.http, lookup: guardedLookup(this.allowPrivate) as never }, (res: IncomingMessage) => {
+        const retryAfter = res.headers['retry-after'];
+        let read = 0;
+        // Read (and drop) the answer up to the cap, so a kept-alive connection can be reused; past it, hang up.
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > RESPONSE_CAP) res.destroy();
+        });
+        res.on('end', () => settle({ status: res.statusCode ?? 0, retryAfter }));
+        res.on('close', () => settle({ status: res.statusCode ?? 0, retryAfter }));
+        res.on('error', () => settle({ status: res.statusCode ?? 0, retryAfter }));
+      });
+      const timer = setTimeout(() => {
+        settle({ error: `no answer within ${this.timeoutMs / 1000} s` });
+        req.destroy();
+      }, this.timeoutMs);
+      req.on('error', (err: NodeJS.ErrnoException) => settle({ error: err.code ? `${err.code}: ${err.message}` : err.message }));
+      req.end(d.body);
+    });
+  }
+
+  /** Once an hour: drop events every subscription has seen (older than a week) and deliveries older than 30 days. */
+  private prune(): void {
+    const now = this.clock();
+    if (now - this.lastPrune < HOUR) return;
+    this.lastPrune = now;
+    const cursor = Number(this.store.meta(CURSOR) ?? 0);
+    this.das().pruneEvents(cursor, new Date(now - 7 * 24 * HOUR));
+    this.store.pruneDeliveries(now - 30 * 24 * HOUR);
+  }
+}

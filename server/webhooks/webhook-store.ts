@@ -1,0 +1,255 @@
+/**
+ * Where webhook subscriptions and deliveries live: tables in the server store's SQLite file, beside the keys
+ * (server/store/sqlite-store.ts opens it). Deliveries are durable: a restart, or another process running
+ * `propintel webhooks run` on the same file, picks up what is pending.
+ *
+ * A delivery that is being sent holds a lease: its `next_attempt_at` is pushed past the send's timeout when
+ * it is claimed (a conditional UPDATE, so two workers never claim one delivery). If the process dies while
+ * sending, the lease runs out and the delivery is sent again, with the same `webhook-id`, which receivers
+ * use to drop duplicates (at-least-once, as every webhook sender delivers).
+ */
+import type Database from 'better-sqlite3';
+import type { DaEventType } from '../../engine/da/da-events.js';
+
+/** Event kinds a subscription may ask for. */
+export type WebhookEventType = DaEventType;
+
+/** Optional filters of a subscription, combined with AND. */
+export interface WebhookFilters {
+  state?: string;
+  /** Council name, exact (case ignored). */
+  council?: string;
+  category?: string;
+  status_group?: string;
+  /** A circle: lat, lng and radius_km together. */
+  lat?: number;
+  lng?: number;
+  radius_km?: number;
+}
+
+/** A subscription as stored. */
+export interface WebhookSubscription {
+  id: string;
+  key_id: string;
+  url: string;
+  events: WebhookEventType[];
+  filters: WebhookFilters;
+  secret: string;
+  /** `active`, or `disabled` (the endpoint answered 410 Gone). */
+  status: 'active' | 'disabled';
+  disabled_reason: string | null;
+  created_at: string;
+  /** The DA event outbox's position at creation: only later events are delivered. */
+  after_event: number;
+}
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'cancelled';
+
+/** One delivery: one event (or ping) to one subscription. */
+export interface WebhookDelivery {
+  id: string;
+  webhook_id: string;
+  /** The event id: the `webhook-id` header of every attempt. */
+  event_id: string;
+  type: string;
+  /** The exact JSON body, the same on every attempt. */
+  body: string;
+  state: DeliveryState;
+  attempts: number;
+  /** Epoch ms: when the next attempt is due (or, while one is in flight, when its lease runs out). */
+  next_attempt_at: number;
+  created_at: number;
+  last_status: number | null;
+  last_error: string | null;
+}
+
+/** One attempt of a delivery. */
+export interface DeliveryAttempt {
+  attempt: number;
+  at: number;
+  /** The HTTP status the endpoint answered, or null when there was no answer. */
+  status: number | null;
+  /** What went wrong without an answer (timeout, refused, address not public, ...). */
+  error: string | null;
+  duration_ms: number;
+}
+
+const DDL = `
+CREATE TABLE IF NOT EXISTS webhooks (
+  id TEXT PRIMARY KEY, key_id TEXT NOT NULL, url TEXT NOT NULL, events TEXT NOT NULL, filters TEXT NOT NULL, secret TEXT NOT NULL,
+  status TEXT NOT NULL DEFAULT 'active', disabled_reason TEXT, created_at TEXT NOT NULL, after_event INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS webhooks_key ON webhooks (key_id, created_at);
+CREATE TABLE IF NOT EXISTS webhook_deliveries (
+  id TEXT PRIMARY KEY, webhook_id TEXT NOT NULL, event_id TEXT NOT NULL, type TEXT NOT NULL, body TEXT NOT NULL,
+  state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at INTEGER NOT NULL, created_at INTEGER NOT NULL,
+  last_status INTEGER, last_error TEXT
+);
+CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (state, next_attempt_at);
+CREATE INDEX IF NOT EXISTS webhook_deliveries_hook ON webhook_deliveries (webhook_id, created_at);
+CREATE TABLE IF NOT EXISTS webhook_attempts (
+  delivery_id TEXT NOT NULL, attempt INTEGER NOT NULL, at INTEGER NOT NULL, status INTEGER, error TEXT, duration_ms REAL NOT NULL,
+  PRIMARY KEY (delivery_id, attempt)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS webhook_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+`;
+
+interface SubscriptionRow extends Omit<WebhookSubscription, 'events' | 'filters'> {
+  events: string;
+  filters: string;
+}
+
+const subscriptionOf = (r: SubscriptionRow): WebhookSubscription => ({ ...r, events: JSON.parse(r.events), filters: JSON.parse(r.filters) });
+
+/** A new delivery before it is stored. */
+export interface NewDelivery {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  type: string;
+  body: string;
+}
+
+/** Subscriptions and deliveries on one SQLite database (the server store's). */
+export class WebhookStore {
+  private readonly s;
+  private readonly dueStatements = new Map<string, Database.Statement>();
+
+  constructor(private readonly db: Database.Database) {
+    db.exec(DDL);
+    this.s = {
+      insert: db.prepare(`INSERT INTO webhooks (id, key_id, url, events, filters, secret, status, disabled_reason, created_at, after_event)
+        VALUES (@id, @key_id, @url, @events, @filters, @secret, @status, @disabled_reason, @created_at, @after_event)`),
+      byId: db.prepare('SELECT * FROM webhooks WHERE id = ?'),
+      byKey: db.prepare('SELECT * FROM webhooks WHERE key_id = ? ORDER BY created_at, id'),
+      countByKey: db.prepare('SELECT count(*) FROM webhooks WHERE key_id = ?').pluck(),
+      active: db.prepare("SELECT * FROM webhooks WHERE status = 'active'"),
+      remove: db.prepare('DELETE FROM webhooks WHERE id = ? AND key_id = ?'),
+      disable: db.prepare("UPDATE webhooks SET status = 'disabled', disabled_reason = ? WHERE id = ?"),
+      cancelPending: db.prepare("UPDATE webhook_deliveries SET state = 'cancelled', last_error = ? WHERE webhook_id = ? AND state = 'pending'"),
+      addDelivery: db.prepare(`INSERT INTO webhook_deliveries (id, webhook_id, event_id, type, body, state, attempts, next_attempt_at, created_at)
+        VALUES (@id, @webhook_id, @event_id, @type, @body, 'pending', 0, @at, @at)`),
+      nextDue: db.prepare("SELECT min(next_attempt_at) FROM webhook_deliveries WHERE state = 'pending'").pluck(),
+      claim: db.prepare("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id = ? AND state = 'pending' AND next_attempt_at = ?"),
+      finish: db.prepare('UPDATE webhook_deliveries SET state = ?, attempts = ?, next_attempt_at = ?, last_status = ?, last_error = ? WHERE id = ?'),
+      addAttempt: db.prepare('INSERT OR REPLACE INTO webhook_attempts (delivery_id, attempt, at, status, error, duration_ms) VALUES (?, ?, ?, ?, ?, ?)'),
+      recent: db.prepare('SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?'),
+      attempts: db.prepare('SELECT attempt, at, status, error, duration_ms FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt'),
+      delivery: db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?'),
+      getMeta: db.prepare('SELECT value FROM webhook_meta WHERE key = ?').pluck(),
+      setMeta: db.prepare('INSERT INTO webhook_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      pruneDeliveries: db.prepare("DELETE FROM webhook_deliveries WHERE state <> 'pending' AND created_at < ?"),
+      pruneAttempts: db.prepare('DELETE FROM webhook_attempts WHERE delivery_id NOT IN (SELECT id FROM webhook_deliveries)'),
+    };
+  }
+
+  insertSubscription(sub: WebhookSubscription): void {
+    this.s.insert.run({ ...sub, events: JSON.stringify(sub.events), filters: JSON.stringify(sub.filters) });
+  }
+
+  subscription(id: string): WebhookSubscription | undefined {
+    const r = this.s.byId.get(id) as SubscriptionRow | undefined;
+    return r ? subscriptionOf(r) : undefined;
+  }
+
+  subscriptionsOf(keyId: string): WebhookSubscription[] {
+    return (this.s.byKey.all(keyId) as SubscriptionRow[]).map(subscriptionOf);
+  }
+
+  countSubscriptions(keyId: string): number {
+    return this.s.countByKey.get(keyId) as number;
+  }
+
+  activeSubscriptions(): WebhookSubscription[] {
+    return (this.s.active.all() as SubscriptionRow[]).map(subscriptionOf);
+  }
+
+  /** Deletes a key's subscription and cancels its pending deliveries; false when the key has no such subscription. */
+  deleteSubscription(id: string, keyId: string): boolean {
+    return this.db.transaction(() => {
+      const gone = this.s.remove.run(id, keyId).changes > 0;
+      if (gone) this.s.cancelPending.run('subscription deleted', id);
+      return gone;
+    })();
+  }
+
+  /** Disables a subscription (its endpoint answered 410 Gone) and cancels its pending deliveries. */
+  disableSubscription(id: string, reason: string): void {
+    this.db.transaction(() => {
+      this.s.disable.run(reason, id);
+      this.s.cancelPending.run(`subscription disabled: ${reason}`, id);
+    })();
+  }
+
+  /** A meta value (the dispatcher's event cursor). */
+  meta(key: string): string | undefined {
+    return this.s.getMeta.get(key) as string | undefined;
+  }
+
+  /**
+   * Adds deliveries and moves the event cursor to `cursor`, in one transaction: an event is fanned out to
+   * its subscriptions exactly once, even with several workers or a crash between the two.
+   * Returns false (and writes nothing) when the cursor was no longer `expected` (another worker got there first).
+   */
+  enqueue(deliveries: readonly NewDelivery[], cursorKey: string, expected: string | undefined, cursor: string, at: number): boolean {
+    return this.db.transaction(() => {
+      if (this.meta(cursorKey) !== expected) return false;
+      for (const d of deliveries) this.s.addDelivery.run({ ...d, at });
+      this.s.setMeta.run(cursorKey, cursor);
+      return true;
+    }).immediate();
+  }
+
+  /** Adds one delivery (a ping), due at once. */
+  addDelivery(d: NewDelivery, at: number): void {
+    this.s.addDelivery.run({ ...d, at });
+  }
+
+  /** Up to `limit` pending deliveries due at `now`, earliest first, leaving out the subscriptions in `skip`. */
+  due(now: number, limit: number, skip: readonly string[] = []): WebhookDelivery[] {
+    const not = skip.length ? ` AND webhook_id NOT IN (${skip.map(() => '?').join(', ')})` : '';
+    const sql = `SELECT * FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ?${not} ORDER BY next_attempt_at, created_at LIMIT ?`;
+    let stmt = this.dueStatements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      if (this.dueStatements.size < 64) this.dueStatements.set(sql, stmt);
+    }
+    return stmt.all(now, ...skip, limit) as WebhookDelivery[];
+  }
+
+  /** When the earliest pending delivery is due (epoch ms), or null when none is pending. */
+  nextDue(): number | null {
+    return (this.s.nextDue.get() as number | null) ?? null;
+  }
+
+  /** Takes a due delivery for sending until `leaseUntil`; false when another worker took it first. */
+  claim(d: WebhookDelivery, leaseUntil: number): boolean {
+    return this.s.claim.run(leaseUntil, d.id, d.next_attempt_at).changes === 1;
+  }
+
+  /** Records an attempt and the delivery's new state. */
+  recordAttempt(d: WebhookDelivery, attempt: DeliveryAttempt, next: { state: DeliveryState; next_attempt_at: number }): void {
+    this.db.transaction(() => {
+      this.s.addAttempt.run(d.id, attempt.attempt, attempt.at, attempt.status, attempt.error, attempt.duration_ms);
+      this.s.finish.run(next.state, attempt.attempt, next.next_attempt_at, attempt.status, attempt.error, d.id);
+    })();
+  }
+
+  delivery(id: string): WebhookDelivery | undefined {
+    return this.s.delivery.get(id) as WebhookDelivery | undefined;
+  }
+
+  /** The latest `limit` deliveries of a subscription, newest first, each with its attempts. */
+  recentDeliveries(webhookId: string, limit: number): (WebhookDelivery & { attempt_log: DeliveryAttempt[] })[] {
+    return (this.s.recent.all(webhookId, limit) as WebhookDelivery[]).map((d) => ({ ...d, attempt_log: this.s.attempts.all(d.id) as DeliveryAttempt[] }));
+  }
+
+  /** Deletes finished deliveries (and their attempts) created before `before` (epoch ms). */
+  pruneDeliveries(before: number): number {
+    return this.db.transaction(() => {
+      const n = this.s.pruneDeliveries.run(before).changes;
+      if (n) this.s.pruneAttempts.run();
+      return n;
+    })();
+  }
+}
