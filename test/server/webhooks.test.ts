@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Webhook } from 'standardwebhooks';
@@ -82,7 +82,7 @@ let files = 0;
 /** Imports rows into the DA store as `propintel das import` does (a JSON-lines file; one source name). */
 async function importRows(das: DaStore, rows: object[]) {
   const p = join(dir, `import-${++files}`, 'feed.jsonl');
-  (await import('node:fs')).mkdirSync(join(dir, `import-${files}`), { recursive: true });
+  mkdirSync(join(dir, `import-${files}`), { recursive: true });
   writeFileSync(p, rows.map((r) => JSON.stringify(r)).join('\n'));
   return importDaFile(das, p);
 }
@@ -435,4 +435,46 @@ describe('durability', () => {
       await store.close();
     }
   }, 40_000);
+});
+
+describe('the README receiver snippet', () => {
+  it('verifies real deliveries and refuses a forged one', async () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### Webhooks'));
+    const code = /```js\n([\s\S]*?)```/.exec(section)![1].replace(/^ {2}/gm, '');
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1');
+    await once(probe, 'listening');
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    // In the package (so `standardwebhooks` resolves), under var/ (git-ignored).
+    mkdirSync(join(root, 'var'), { recursive: true });
+    const file = join(root, 'var', `readme-receiver-${process.pid}.mjs`);
+    writeFileSync(file, code.replace('.listen(9000)', `.listen(${port}, '127.0.0.1')`));
+    const sub = (await w.call('POST', '/v1/webhooks', key, { url: `http://127.0.0.1:${port}/`, events: ['da.created'] })).body as { id: string; secret: string };
+    const child = spawn(process.execPath, [file], { env: { ...process.env, WEBHOOK_SECRET: sub.secret }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => (out += c));
+    try {
+      for (let i = 0; i < 50; i++) {
+        try {
+          await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' });
+          break;
+        } catch {
+          await sleep(100);
+        }
+      }
+      const forged = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{"type":"da.created"}', headers: { 'webhook-id': 'evt_x', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' } });
+      expect(forged.status).toBe(400);
+      await importRows(w.das, [row('RM-1')]);
+      for (let i = 0; i < 50 && !out.includes('RM-1'); i++) await sleep(100);
+      expect(out).toMatch(/^evt_\S+ da\.created RM-1 Received$/m);
+      const log = (await w.call('GET', `/v1/webhooks/${sub.id}/deliveries`, key)).body.deliveries;
+      expect(log[0]).toMatchObject({ state: 'delivered', last_status: 204 });
+    } finally {
+      child.kill();
+      rmSync(file, { force: true });
+      await w.call('DELETE', `/v1/webhooks/${sub.id}`, key);
+    }
+  });
 });
