@@ -3,7 +3,8 @@
  * record it adds (`da.created`) and for every record whose council status changes (`da.status_changed`), in
  * the same transaction as the record itself: an import that fails writes no event, and one that commits
  * loses none, even if the process dies the moment after. Re-importing the same file writes nothing, because
- * unchanged records are not written at all.
+ * unchanged records are not written at all. Events are kept for a week ({@link EVENT_RETENTION_MS}): each
+ * import deletes older ones, so a store nobody delivers from does not grow without bound.
  *
  * An event carries a thin snapshot of the DA as it was when the event happened (the webhook body's `data`):
  * identity, place, category and status, and the path of the full record, `/v1/das/{id}`. Descriptions and
@@ -60,7 +61,11 @@ CREATE TABLE IF NOT EXISTS da_events (
   created_at TEXT NOT NULL,
   data TEXT NOT NULL
 );
+CREATE INDEX IF NOT EXISTS da_events_created ON da_events (created_at);
 `;
+
+/** Events older than this are deleted by later imports, whether or not a webhook worker has read them. */
+export const EVENT_RETENTION_MS = 7 * 24 * 3600 * 1000;
 
 /** A new event id: `evt_` and 16 characters of base64url (96 random bits). */
 export function newEventId(): string {

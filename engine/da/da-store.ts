@@ -21,7 +21,7 @@ import { DA_CATEGORIES, type DaCategory } from './categories.js';
 import { daListingItem, parseDaRows, type DaDraft, type DaRecord } from './da-record.js';
 import { CONTENT_COLUMNS, DA_DDL, DA_DERIVATION_VERSION, DA_SCHEMA_VERSION, dropLegacyLayout, migrateDaSchema, recordOfRow, rowValues, SEEN_COLUMNS, suburbKey, type DaRow } from './da-schema.js';
 import { estimateBytes } from '../memory/estimate.js';
-import { DA_EVENTS_DDL, eventOf, newEventId, type DaEvent, type DaEventType } from './da-events.js';
+import { DA_EVENTS_DDL, EVENT_RETENTION_MS, eventOf, newEventId, type DaEvent, type DaEventType } from './da-events.js';
 import { dayNumber, DaSpatialIndex, type SpatialCursor, type SpatialEntry, type SpatialFilter, type SpatialHit, type SpatialSnapshot } from './da-spatial.js';
 import { STATUS_GROUPS, type StatusGroup } from './status-rules.js';
 
@@ -293,6 +293,7 @@ export class DaStore {
         last_updated = max(last_updated, excluded.last_updated)`);
       for (const c of councils.values()) addCouncil.run(c.state, c.name, c.n, c.geocoded, c.status, c.last);
       this.stmt("UPDATE das_meta SET value = ? WHERE key = 'seq'").run(String(seq));
+      this.stmt('DELETE FROM da_events WHERE created_at < ?').run(new Date(Date.parse(eventTime) - EVENT_RETENTION_MS).toISOString());
       return seq;
     });
     const endSeq = run.immediate();

@@ -78,4 +78,14 @@ describe('DA events', () => {
     expect(s.pruneEvents(b.seq, new Date(0))).toBe(0); // not old enough
     expect(s.eventsAfter(0, 10).map((e) => e.id)).toEqual([b.id]);
   });
+
+  it('keeps events for a week: an import deletes older ones', async () => {
+    const s = open('retention.sqlite');
+    await importDaFile(s, write('week.jsonl', [row('A')]));
+    const other = new Database(join(dir, 'retention.sqlite'));
+    other.prepare("UPDATE da_events SET created_at = ?").run(new Date(Date.now() - 8 * 24 * 3600 * 1000).toISOString());
+    other.close();
+    await importDaFile(s, write('week.jsonl', [row('A'), row('B')]));
+    expect(s.eventsAfter(0, 10).map((e) => e.data.council_reference)).toEqual(['B']);
+  });
 });
