@@ -13,7 +13,7 @@ const USAGE = [
   'propintel keys create [--components all|none|LIST] [--geometry] [--quota N] [--period calendar|anchored]',
   '                      [--effective-date YYYY-MM-DD] [--onboarding-until YYYY-MM-DD] [--label TEXT]',
   '                      [--da-daily-limit N] [--childcare-states LIST] [--childcare-expires YYYY-MM-DD]',
-  '                      [--childcare-add-on NAME] [--db FILE]',
+  '                      [--childcare-add-on NAME] [--sql] [--db FILE]',
   'propintel keys list [--db FILE]',
   'propintel keys revoke ID [--db FILE]',
   'propintel keys set-quota ID N [--db FILE]',
@@ -29,6 +29,7 @@ const USAGE = [
   '  --onboarding-until DATE   nothing is metered through the end of that day (Australia/Melbourne)',
   '  --da-daily-limit N        the DA listing (/v1/das and friends) with N requests a day (Australia/Melbourne);',
   '                            without it the key has no DA listing (Starter plan: 1000)',
+  '  --sql                     the read-only SQL endpoint (POST /v1/sql, MCP sql_query) too; needs --da-daily-limit',
   `  --db FILE                 the store (default $PROPINTEL_DB or ${defaultStorePath()})`,
 ].join('\n');
 
@@ -54,12 +55,13 @@ export const keysCommand: Command = {
         'childcare-states': { type: 'string' },
         'childcare-expires': { type: 'string' },
         'childcare-add-on': { type: 'string' },
+        sql: { type: 'boolean' },
       },
       true,
     );
     const [action, ...rest] = positionals;
     if (!action) throw new UsageError('name an action: create, list, revoke or set-quota');
-    const createOnly = ['components', 'geometry', 'quota', 'period', 'effective-date', 'onboarding-until', 'label', 'da-daily-limit', 'childcare-states', 'childcare-expires', 'childcare-add-on'] as const;
+    const createOnly = ['components', 'geometry', 'quota', 'period', 'effective-date', 'onboarding-until', 'label', 'da-daily-limit', 'childcare-states', 'childcare-expires', 'childcare-add-on', 'sql'] as const;
     if (action !== 'create') {
       const misplaced = createOnly.filter((f) => values[f] !== undefined);
       if (misplaced.length) throw new UsageError(`--${misplaced[0]} applies to keys create only`);
@@ -81,6 +83,7 @@ export const keysCommand: Command = {
             childcareStates: list(values['childcare-states']),
             childcareExpires: values['childcare-expires'] ?? null,
             childcareAddOn: values['childcare-add-on'] ?? null,
+            sql: !!values.sql,
           };
           let made;
           try {

@@ -306,6 +306,17 @@ export class DaStore {
     return result;
   }
 
+  /**
+   * Up to `limit` records written after change sequence `afterSeq` (by this process or another), oldest write
+   * first, as rows of `columns`, and the sequence of the last one (the SQL mirror's incremental copy).
+   */
+  rowsAfter(afterSeq: number, columns: readonly string[], limit: number): { rows: unknown[][]; lastSeq: number } {
+    const rows = this.stmt(`SELECT ${columns.join(', ')}, seq FROM das WHERE seq > ? ORDER BY seq LIMIT ?`).raw().all(afterSeq, limit) as unknown[][];
+    const lastSeq = rows.length ? (rows[rows.length - 1].pop() as number) : afterSeq;
+    for (let i = 0; i < rows.length - 1; i++) rows[i].pop();
+    return { rows, lastSeq };
+  }
+
   /** Up to `limit` events of the outbox after position `afterSeq`, oldest first (da-events.ts). */
   eventsAfter(afterSeq: number, limit: number): DaEvent[] {
     const rows = this.stmt('SELECT seq, id, type, created_at, data FROM da_events WHERE seq > ? ORDER BY seq LIMIT ?').all(afterSeq, limit) as { seq: number; id: string; type: DaEventType; created_at: string; data: string }[];

@@ -28,13 +28,17 @@ import type { ApiKeyRecord, ServerStore } from '../store/store.js';
 import { hasDaListing, limitDaRequest } from '../metering/request-limits.js';
 import { playgroundKey } from '../keys/playground-key.js';
 import { renderPlaygroundPage } from '../playground/playground-page.js';
-import { ApiError, RETRY_AFTER_S, toApiError } from './api-error.js';
+import { ApiError, badParameter, RETRY_AFTER_S, toApiError } from './api-error.js';
 import { daDocument } from './da-handlers.js';
 import { acceptsGzip, finishPayload, serialisePayload, staticBody, type StaticBody } from './payload-body.js';
 import { decodeQuery, parsePropertyQuery, rejectUnknown, strictDecode } from './query.js';
 import { payloadExpiry, ResponseCache, type CachedResponse } from './response-cache.js';
 import { ROUTES, type DaOperation, type Route, type WebhookOperation } from './routes.js';
 import { jsonBody, webhookOperation, type WebhookContext } from './webhook-handlers.js';
+import { runSql, SQL_PER_KEY } from './sql-handler.js';
+import { SqlRunner } from '../../engine/da/sql/sql-runner.js';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** A request as the API reads it (read synchronously by the transport). */
 export interface ApiRequest {
@@ -65,6 +69,10 @@ export interface ApiRequest {
   bodyTooLarge?: boolean;
   /** The Content-Type header, or ''. */
   contentType?: string;
+  /** The Accept header (read for requests with a body), or ''. */
+  accept?: string;
+  /** The MCP-Protocol-Version header (read for requests with a body), or ''. */
+  mcpProtocolVersion?: string;
 }
 
 /** The longest request body read (a webhook subscription is well under 1 KiB). */
@@ -109,6 +117,11 @@ export interface ApiOptions {
   trustProxy?: boolean;
   /** Serve /playground with its public demo key (default true). */
   playground?: boolean;
+  /**
+   * The read-only SQL runner (`POST /v1/sql`, MCP `sql_query`); default one made on first use, with its
+   * mirror of the DA table in a temporary file.
+   */
+  sql?: SqlRunner;
   /** Webhooks: the delivery worker (for pings) and the address rules (default: public https URLs only). */
   webhooks?: Pick<WebhookContext, 'dispatcher' | 'allowPrivate' | 'resolve'>;
 }
@@ -174,6 +187,8 @@ export class Api {
   private readonly playground: boolean;
   private readonly trustProxy: boolean;
   private readonly webhookOptions: ApiOptions['webhooks'];
+  private sqlRunner: SqlRunner | undefined;
+  private readonly sqlInFlight = new Map<string, number>();
 
   constructor(options: ApiOptions) {
     this.service = options.service;
@@ -182,6 +197,7 @@ export class Api {
     this.playground = options.playground ?? true;
     this.trustProxy = options.trustProxy ?? false;
     this.webhookOptions = options.webhooks;
+    this.sqlRunner = options.sql;
     this.store = options.store;
     this.clock = options.clock ?? (() => new Date());
     this.log = options.log ?? SILENT_LOG;
@@ -252,6 +268,24 @@ export class Api {
     }
     if (!route) throw new ApiError(404, 'not_found', `no endpoint at ${req.path.length > 200 ? `${req.path.slice(0, 200)}...` : req.path}; see /api/v1/docs`);
     const h = route.handler;
+    if (route.methods && h.kind !== 'webhooks' && !route.methods.includes(req.method)) {
+      const allow = route.methods.join(', ');
+      throw new ApiError(405, 'method_not_allowed', `${route.path} answers ${allow} only, not ${req.method.length > 20 ? `${req.method.slice(0, 20)}...` : req.method}`, {}, { Allow: allow });
+    }
+    if (h.kind === 'sql') {
+      const client = this.clientAddress(req);
+      return chain(this.authenticate(req.authorization), (key) => {
+        onKey(key.id);
+        return this.sqlRequest(req, key, client);
+      });
+    }
+    if (h.kind === 'mcp') {
+      const client = this.clientAddress(req);
+      return chain(this.authenticate(req.authorization), (key) => {
+        onKey(key.id);
+        return this.mcpRequest(req, key, client);
+      });
+    }
     if (h.kind === 'webhooks') {
       const op = h.ops[req.method];
       if (!op) {
@@ -309,6 +343,88 @@ export class Api {
         throw e;
       }
     });
+  }
+
+  /** The SQL runner, made on first use when the server was given none. */
+  sqlRunnerFor(das: () => DaStore): SqlRunner {
+    return (this.sqlRunner ??= new SqlRunner({ mirror: join(tmpdir(), `propintel-sql-${process.pid}-${randomBytes(4).toString('hex')}.sqlite`), das }));
+  }
+
+  /**
+   * A read-only SQL request: licence and SQL entitlement (403) -> the DA daily limit (429) -> the body (400,
+   * 413, 422) -> at most {@link SQL_PER_KEY} queries of one key at once (429) -> the runner (422 for a refused,
+   * failed or timed-out query, 503 when busy) -> 200.
+   */
+  private async sqlRequest(req: ApiRequest, key: ApiKeyRecord, client: string): Promise<ApiResponse> {
+    if (!hasDaListing(key) || !key.sql) {
+      throw new ApiError(403, 'not_licensed', 'this key does not include the SQL endpoint; a key made with `propintel keys create --da-daily-limit N --sql` does', { requested: ['sql'] });
+    }
+    const das = this.das;
+    if (!das) throw new ApiError(503, 'service_unavailable', 'this server holds no DA store', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
+    const limits = await limitDaRequest(this.store, key, client, this.clock());
+    const running = this.sqlInFlight.get(key.id) ?? 0;
+    try {
+      rejectUnknown(decodeQuery(req.query), [], req.path);
+      const body = jsonBody(req.body, req.bodyTooLarge, MAX_REQUEST_BODY);
+      if (!body || typeof body !== 'object' || Array.isArray(body)) throw badParameter('body', 'the body must be a JSON object: {"query": "SELECT ...", "params": [...]}');
+      for (const k of Object.keys(body)) if (k !== 'query' && k !== 'params') throw badParameter(k, `unknown field ${JSON.stringify(k)}; the fields are query and params`, 'unknown_parameter');
+      if (running >= SQL_PER_KEY) {
+        throw new ApiError(429, 'too_many_queries', `this key already has ${running} SQL queries running; at most ${SQL_PER_KEY} run at once`, { limit: SQL_PER_KEY, retry_after_s: 1 }, { 'Retry-After': '1' });
+      }
+      this.sqlInFlight.set(key.id, running + 1);
+      try {
+        const { query, params } = body as { query?: unknown; params?: unknown };
+        const result = await runSql(this.sqlRunnerFor(das), query, params);
+        return { status: 200, contentType: JSON_TYPE, headers: { ...limits, 'Cache-Control': 'no-store' }, body: JSON.stringify(result) };
+      } finally {
+        const n = (this.sqlInFlight.get(key.id) ?? 1) - 1;
+        if (n > 0) this.sqlInFlight.set(key.id, n);
+        else this.sqlInFlight.delete(key.id);
+      }
+    } catch (err) {
+      const e = toApiError(err);
+      Object.assign(e.headers, limits);
+      throw e;
+    }
+  }
+
+  /**
+   * One MCP message over Streamable HTTP, stateless (a fresh server and transport per request, as the SDK
+   * requires without sessions) and with JSON responses. Each tool call counts against the key's DA daily
+   * limit; over it, the call's result is an error naming daily_limit_exceeded.
+   */
+  private async mcpRequest(req: ApiRequest, key: ApiKeyRecord, client: string): Promise<ApiResponse> {
+    if (!hasDaListing(key)) {
+      throw new ApiError(403, 'not_licensed', 'the MCP server serves the DA listing; a key made with `propintel keys create --da-daily-limit N` has it', { requested: ['da_listing'] });
+    }
+    const das = this.das;
+    if (!das) throw new ApiError(503, 'service_unavailable', 'this server holds no DA store', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
+    if (req.bodyTooLarge) throw new ApiError(413, 'payload_too_large', `the request body is larger than ${MAX_REQUEST_BODY} bytes`, { limit: MAX_REQUEST_BODY });
+    const { createMcpServer } = await import('../mcp/mcp-server.js');
+    const { WebStandardStreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js');
+    const server = createMcpServer({
+      das,
+      sql: () => this.sqlRunnerFor(das),
+      sqlAllowed: key.sql,
+      beforeCall: async () => {
+        await limitDaRequest(this.store, key, client, this.clock());
+      },
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    try {
+      await server.connect(transport);
+      const headers: Record<string, string> = { 'content-type': req.contentType || 'application/json', accept: req.accept ?? '' };
+      if (req.mcpProtocolVersion) headers['mcp-protocol-version'] = req.mcpProtocolVersion;
+      const res = await transport.handleRequest(new Request('http://localhost/mcp', { method: 'POST', headers, body: req.body ? req.body.toString('utf8') : '' }));
+      const out: Record<string, string> = { 'Cache-Control': 'no-store' };
+      res.headers.forEach((v, k) => {
+        if (k !== 'content-type' && k !== 'content-length') out[k] = v;
+      });
+      return { status: res.status, contentType: res.headers.get('content-type') ?? JSON_TYPE, headers: out, body: Buffer.from(await res.arrayBuffer()) };
+    } finally {
+      await transport.close().catch(() => {});
+      await server.close().catch(() => {});
+    }
   }
 
   /** A webhook request: licence (403) -> the operation (422 / 404 / 413 / 400) -> 200, 201 or 202. */

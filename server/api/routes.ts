@@ -15,6 +15,8 @@ export type RouteKind =
   | { kind: 'property'; variant: 'full' | 'core' }
   | { kind: 'da'; op: DaOperation }
   | { kind: 'webhooks'; ops: Partial<Record<string, WebhookOperation>> }
+  | { kind: 'sql' }
+  | { kind: 'mcp' }
   | { kind: 'playground' }
   | { kind: 'sample'; name: SampleName }
   | { kind: 'sandbox' }
@@ -32,7 +34,7 @@ export interface Route {
   summary: string;
   description: string;
   /** OpenAPI tag. */
-  tag: 'Property' | 'Samples' | 'DA listing' | 'Webhooks' | 'Service';
+  tag: 'Property' | 'Samples' | 'DA listing' | 'Webhooks' | 'SQL and MCP' | 'Service';
   handler: RouteKind;
 }
 
@@ -143,6 +145,28 @@ export const ROUTES: readonly Route[] = [
   },
   ...daRoutes(),
   ...webhookRoutes(),
+  ...['/v1', '/api/v1'].map(
+    (prefix): Route => ({
+      path: `${prefix}/sql`,
+      keyed: true,
+      methods: ['POST'],
+      tag: 'SQL and MCP',
+      summary: 'Read-only SQL over the DA table',
+      description:
+        'POST `{"query": "SELECT ...", "params": [...]}`: one SELECT (or WITH ... SELECT) over the table `das` (id, address, address_suburb, address_postcode, council_name, council_reference, state, trade_category, sub_category, application_type, is_residential, lodgement_date, status, cost_of_development, decision_date, decision_status, on_notice_from, on_notice_to, number_of_dwellings, lot_count, land_use, building_type, storeys, latitude, longitude, data_source, date_fetched, info_url), with positional `?` parameters. At most 1,000 rows and 2 MiB of rows (`truncated` says when cut), 10 s (then 422 `query_timeout`), 2 queries at once per key. ATTACH, PRAGMA, load_extension and anything that is not a query are refused with 422 before running. Needs a key with the DA listing and the SQL entitlement (`propintel keys create --da-daily-limit N --sql`); each query counts against the daily limit.',
+      handler: { kind: 'sql' },
+    }),
+  ),
+  {
+    path: '/mcp',
+    keyed: true,
+    methods: ['POST'],
+    tag: 'SQL and MCP',
+    summary: 'Model Context Protocol server (Streamable HTTP)',
+    description:
+      'The DA listing as seven MCP tools (search_das, nearby_das, get_da, list_councils, list_categories, get_stats, sql_query) over Streamable HTTP, stateless, JSON responses: POST JSON-RPC with `Accept: application/json, text/event-stream`. The same bearer keys and DA daily limit as the endpoints (a tool call counts as one request); sql_query needs the SQL entitlement. GET and DELETE are 405 (no sessions, no server-sent stream).',
+    handler: { kind: 'mcp' },
+  },
   {
     path: '/playground',
     keyed: false,

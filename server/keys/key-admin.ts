@@ -32,6 +32,8 @@ export interface KeySpec {
   childcareStates?: string[];
   childcareExpires?: string | null;
   childcareAddOn?: string | null;
+  /** The read-only SQL endpoint (default false); needs the DA listing (`daDailyLimit`). */
+  sql?: boolean;
   /** Allows a label starting `playground:` (the server's own demo key; `keys create` never sets this). */
   reservedLabel?: boolean;
 }
@@ -77,6 +79,7 @@ export function keyRecordOf(spec: KeySpec, now: Date): Omit<ApiKeyRecord, 'id' |
     if (bad.length) problems.push(`unknown childcare state(s) ${bad.join(', ')}`);
     childcare = { status: 'active', expires: date('childcare expiry', spec.childcareExpires), states: spec.childcareStates.filter(isStateCode) as StateCode[], add_on: spec.childcareAddOn ?? null };
   } else if (spec.childcareExpires || spec.childcareAddOn) problems.push('a childcare expiry or add-on needs childcare states');
+  if (spec.sql && spec.daDailyLimit == null) problems.push('the SQL endpoint comes with the DA listing: give --da-daily-limit N as well');
   if (problems.length) throw new KeySpecError(problems);
   return {
     label: spec.label ?? null,
@@ -88,6 +91,7 @@ export function keyRecordOf(spec: KeySpec, now: Date): Omit<ApiKeyRecord, 'id' |
     onboarding_until: onboarding,
     da_daily_limit: daDaily,
     childcare,
+    sql: !!spec.sql,
     created_at: now.toISOString(),
     revoked_at: null,
   };

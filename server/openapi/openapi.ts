@@ -217,6 +217,52 @@ function webhookOperation(route: Route, method: string, op: WebhookOperation, ba
   return base;
 }
 
+function sqlOrMcpOperation(route: Route, base: Obj): Obj {
+  base.operationId = `${base.operationId}_post`;
+  base.security = [{ bearer: [] }];
+  if (route.handler.kind === 'sql') {
+    base.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: { type: 'object', required: ['query'], additionalProperties: false, properties: { query: { type: 'string', maxLength: 20000 }, params: { type: 'array', maxItems: 100, items: { type: ['string', 'number', 'boolean', 'null'] } } } } } },
+    };
+    base.responses = {
+      200: {
+        description: 'The rows (objects keyed by column name; duplicate names get _2, _3), cut at 1,000 rows or 2 MiB.',
+        headers: RATE_LIMIT_HEADERS,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['columns', 'rows', 'row_count', 'truncated'],
+              properties: { columns: { type: 'array', items: { type: 'string' } }, rows: { type: 'array', items: { type: 'object' } }, row_count: { type: 'integer' }, truncated: { type: 'boolean' }, truncated_by: { enum: ['rows', 'bytes', null] }, elapsed_ms: { type: 'number' }, limits: { type: 'object' } },
+            },
+          },
+        },
+      },
+      400: jsonError('The body is missing or not JSON.', ['invalid_body']),
+      401: errorResponse(401),
+      403: jsonError('The key does not include the SQL endpoint (keys made with --da-daily-limit N --sql do).', ['not_licensed']),
+      405: jsonError('Only POST is answered.', ['method_not_allowed']),
+      413: jsonError('The body is larger than 64 KiB.', ['payload_too_large']),
+      422: jsonError('The query was refused before running, failed, or ran past 10 s (`parameter` names query or params).', ['invalid_sql', 'not_a_query', 'forbidden_sql', 'invalid_parameter', 'unknown_parameter', 'query_failed', 'query_timeout']),
+      429: jsonError('The daily DA limit is used up, or this key already has 2 queries running.', ['daily_limit_exceeded', 'too_many_queries']),
+      503: jsonError('Every SQL process is busy and the queue is full; retry after Retry-After.', ['service_unavailable']),
+    };
+  } else {
+    base.requestBody = { required: true, content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call, ...).' } } } };
+    base.responses = {
+      200: { description: 'The JSON-RPC response.', content: { 'application/json': { schema: { type: 'object' } } } },
+      202: { description: 'A notification was accepted (no body).' },
+      401: errorResponse(401),
+      403: jsonError('The key does not include the DA listing.', ['not_licensed']),
+      405: jsonError('Only POST is answered (stateless: no GET stream, no DELETE).', ['method_not_allowed']),
+      406: { description: 'The Accept header must list application/json and text/event-stream (MCP Streamable HTTP).' },
+      429: jsonError('The daily DA limit is used up (each tools/call counts).', ['daily_limit_exceeded']),
+    };
+  }
+  return base;
+}
+
 function operation(route: Route): Obj {
   const h = route.handler;
   const op: Obj = {
@@ -290,7 +336,8 @@ export function openApiDocument(): Obj {
     const h = r.handler;
     if (h.kind === 'webhooks') {
       paths[r.path] = Object.fromEntries(Object.entries(h.ops).map(([method, op]) => [method.toLowerCase(), webhookOperation(r, method, op!, operation(r))]));
-    } else paths[r.path] = { get: operation(r) };
+    } else if (h.kind === 'sql' || h.kind === 'mcp') paths[r.path] = { post: sqlOrMcpOperation(r, operation(r)) };
+    else paths[r.path] = { get: operation(r) };
   }
   const withUsage = (schema: Obj): Obj => ({ allOf: [embed(schema), { required: ['usage'] }] });
   cached = {

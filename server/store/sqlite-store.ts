@@ -37,6 +37,7 @@ interface KeyRow {
   onboarding_until: string | null;
   da_daily_limit: number | null;
   childcare: string | null;
+  sql: number | null;
   created_at: string;
   revoked_at: string | null;
 }
@@ -62,6 +63,7 @@ function toRecord(r: KeyRow): ApiKeyRecord {
     onboarding_until: r.onboarding_until,
     da_daily_limit: r.da_daily_limit,
     childcare: r.childcare ? (JSON.parse(r.childcare) as ApiKeyRecord['childcare']) : null,
+    sql: r.sql === 1,
     created_at: r.created_at,
     revoked_at: r.revoked_at,
   };
@@ -78,8 +80,8 @@ export class SqliteStore implements ServerStore {
 
   private constructor(readonly path: string, private readonly db: Database.Database, private readonly options: SqliteStoreOptions) {
     const s = {
-      insertKey: db.prepare(`INSERT INTO api_keys (id, hash, label, components, geometry, quota, period, effective_date, onboarding_until, da_daily_limit, childcare, created_at, revoked_at)
-        VALUES (@id, @hash, @label, @components, @geometry, @quota, @period, @effective_date, @onboarding_until, @da_daily_limit, @childcare, @created_at, @revoked_at)`),
+      insertKey: db.prepare(`INSERT INTO api_keys (id, hash, label, components, geometry, quota, period, effective_date, onboarding_until, da_daily_limit, childcare, sql, created_at, revoked_at)
+        VALUES (@id, @hash, @label, @components, @geometry, @quota, @period, @effective_date, @onboarding_until, @da_daily_limit, @childcare, @sql, @created_at, @revoked_at)`),
       keyById: db.prepare('SELECT * FROM api_keys WHERE id = ?'),
       listKeys: db.prepare('SELECT * FROM api_keys ORDER BY created_at, id'),
       revoke: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
@@ -138,6 +140,9 @@ export class SqliteStore implements ServerStore {
         CREATE TABLE IF NOT EXISTS request_counts (bucket TEXT NOT NULL, window TEXT NOT NULL, count INTEGER NOT NULL, expires_at INTEGER NOT NULL,
           PRIMARY KEY (bucket, window)) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);`);
+      // Columns added after schema 1 was published: added in place (nullable, so old rows read as before).
+      const keyColumns = new Set((db.prepare('PRAGMA table_info(api_keys)').all() as { name: string }[]).map((c) => c.name));
+      if (!keyColumns.has('sql')) db.exec('ALTER TABLE api_keys ADD COLUMN sql INTEGER');
       const v = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get() as string | undefined;
       if (v === undefined) db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(String(STORE_SCHEMA_VERSION));
       else if (Number(v) !== STORE_SCHEMA_VERSION) throw new Error(`the store ${path} has schema version ${v}; this propintel reads ${STORE_SCHEMA_VERSION}`);
@@ -150,7 +155,7 @@ export class SqliteStore implements ServerStore {
   }
 
   insertKey(record: ApiKeyRecord): void {
-    this.stmts.insertKey.run({ ...record, components: JSON.stringify(record.components), geometry: record.geometry ? 1 : 0, childcare: record.childcare ? JSON.stringify(record.childcare) : null });
+    this.stmts.insertKey.run({ ...record, components: JSON.stringify(record.components), geometry: record.geometry ? 1 : 0, childcare: record.childcare ? JSON.stringify(record.childcare) : null, sql: record.sql ? 1 : 0 });
   }
 
   keyById(id: string): ApiKeyRecord | undefined {

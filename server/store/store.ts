@@ -49,6 +49,8 @@ export interface ApiKeyRecord {
   da_daily_limit: number | null;
   /** The childcare entitlement, or null when the key has none. */
   childcare: ChildcareEntitlement | null;
+  /** The read-only SQL endpoint (`POST /v1/sql`, MCP `sql_query`); needs the DA listing. */
+  sql: boolean;
   /** ISO timestamp. */
   created_at: string;
   /** ISO timestamp, or null while the key is live. */

@@ -62,6 +62,8 @@ export async function startNodeHttpServer(api: Api, options: { port?: number; ho
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       // A request that may carry a body: read it all (up to MAX_REQUEST_BODY) before answering.
       request.contentType = header(req.headers['content-type']);
+      request.accept = header(req.headers.accept);
+      request.mcpProtocolVersion = header(req.headers['mcp-protocol-version']);
       const chunks: Buffer[] = [];
       let size = 0;
       req.on('data', (chunk: Buffer) => {

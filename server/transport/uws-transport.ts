@@ -80,6 +80,8 @@ export async function startUwsServer(api: Api, options: { port?: number; host?: 
       // A request that may carry a body: read it all (up to MAX_REQUEST_BODY) before answering. uWS lends each
       // chunk only for the callback, so it is copied.
       request.contentType = req.getHeader('content-type');
+      request.accept = req.getHeader('accept');
+      request.mcpProtocolVersion = req.getHeader('mcp-protocol-version');
       res.onAborted(() => {
         done = true;
         abort.abort();

@@ -1,0 +1,38 @@
+/**
+ * `POST /v1/sql` and the MCP tool `sql_query`: one read-only query through the SQL runner
+ * (engine/da/sql/sql-runner.ts), its refusals turned into the API's errors: 422 naming `query` or `params`
+ * with the reason as the error code (`invalid_sql`, `not_a_query`, `forbidden_sql`, `invalid_parameter`,
+ * `query_failed`, `query_timeout`), 503 when every SQL process is busy and the queue is full.
+ */
+import { isEngineError } from '../../engine/errors.js';
+import { SQL_MAX_BYTES, SQL_MAX_ROWS, type SqlRunner } from '../../engine/da/sql/sql-runner.js';
+import { ApiError } from './api-error.js';
+
+/** SQL queries one key may run at once. */
+export const SQL_PER_KEY = 2;
+
+/** The answer document of one query. */
+export interface SqlDocument {
+  columns: string[];
+  rows: Record<string, unknown>[];
+  row_count: number;
+  truncated: boolean;
+  truncated_by: 'rows' | 'bytes' | null;
+  elapsed_ms: number;
+  limits: { max_rows: number; max_bytes: number; timeout_s: number };
+}
+
+/** Runs one query; throws ApiError for everything the runner refuses. */
+export async function runSql(runner: SqlRunner, query: unknown, params: unknown): Promise<SqlDocument> {
+  try {
+    const r = await runner.run(query, params);
+    return { columns: r.columns, rows: r.rows, row_count: r.rows.length, truncated: r.truncated, truncated_by: r.truncated_by, elapsed_ms: r.elapsed_ms, limits: { max_rows: SQL_MAX_ROWS, max_bytes: SQL_MAX_BYTES, timeout_s: runner.timeoutMs / 1000 } };
+  } catch (err) {
+    if (isEngineError(err)) {
+      const d = (err.details ?? {}) as { parameter?: string; reason?: string; retry_after_s?: number; limit_s?: number };
+      if (err.code === 'UNAVAILABLE') throw new ApiError(503, 'service_unavailable', err.message, { retry_after_s: d.retry_after_s ?? 2 }, { 'Retry-After': String(d.retry_after_s ?? 2) });
+      if (err.code === 'INVALID_ARGUMENT') throw new ApiError(422, d.reason ?? 'invalid_parameter', err.message, { parameter: d.parameter ?? 'query', ...(d.limit_s ? { limit_s: d.limit_s } : {}) });
+    }
+    throw err;
+  }
+}

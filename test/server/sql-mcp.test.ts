@@ -1,0 +1,287 @@
+// The read-only SQL endpoint and the MCP server (issue 17), over real HTTP and stdio, on the sample world's
+// DAs. MCP is driven with the SDK's own Client over both transports; every SQL rule has a case here.
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultDataDir } from '../../datasets/sample-world.js';
+import { importDaFile } from '../../engine/da/da-import.js';
+import { daStoreFromDirectory } from '../../engine/da/da-sync.js';
+import type { DaStore } from '../../engine/da/da-store.js';
+import { SqlRunner } from '../../engine/da/sql/sql-runner.js';
+import type { PropertyService } from '../../engine/property/contract.js';
+import { startServer, type StartedServer } from '../../server/http-server.js';
+import { createKey } from '../../server/keys/key-admin.js';
+import { MCP_TOOLS } from '../../server/mcp/mcp-server.js';
+import { SqliteStore } from '../../server/store/sqlite-store.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const dir = tempDir('propintel-sql-mcp-');
+const TIMEOUT_MS = 2500;
+
+let das: DaStore;
+let store: SqliteStore;
+let sql: SqlRunner;
+let server: StartedServer;
+let key: string; // DA listing and SQL
+let daOnly: string; // DA listing, no SQL
+
+async function call(path: string, k: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  const res = await fetch(`${server.url}${path}`, {
+    method: init.method ?? 'GET',
+    headers: { authorization: `Bearer ${k}`, 'content-type': 'application/json', ...init.headers },
+    body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text && (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text };
+}
+const query = (q: string, params?: unknown[], k = key) => call('/v1/sql', k, { method: 'POST', body: params === undefined ? { query: q } : { query: q, params } });
+
+beforeAll(async () => {
+  const db = join(dir, 'store.sqlite');
+  store = SqliteStore.open(db);
+  das = await daStoreFromDirectory(defaultDataDir(), join(dir, 'das.sqlite'));
+  sql = new SqlRunner({ mirror: join(dir, 'mirror.sqlite'), das: () => das, timeoutMs: TIMEOUT_MS });
+  server = await startServer({ service: {} as PropertyService, store, das: () => das, sql, port: 0 });
+  key = (await createKey(store, { components: 'none', daDailyLimit: 100_000, sql: true })).key;
+  daOnly = (await createKey(store, { components: 'none', daDailyLimit: 100_000 })).key;
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close(2000);
+  sql?.close();
+  das?.close();
+  await store?.close();
+});
+
+describe('POST /v1/sql', () => {
+  it('answers a grouped count exactly as SQLite does on the DA store, rows as objects', async () => {
+    const r = await query('SELECT state, count(*) AS n FROM das GROUP BY state ORDER BY n DESC, state');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('ratelimit-limit')).toBe('100000');
+    const direct = new Database(join(dir, 'das.sqlite'), { readonly: true });
+    const expected = direct.prepare('SELECT state, count(*) AS n FROM das GROUP BY state ORDER BY n DESC, state').all();
+    direct.close();
+    expect(r.body).toMatchObject({ columns: ['state', 'n'], rows: expected, row_count: expected.length, truncated: false, truncated_by: null, limits: { max_rows: 1000, timeout_s: TIMEOUT_MS / 1000 } });
+    expect(expected.length).toBeGreaterThan(1);
+  });
+
+  it('takes positional parameters, WITH queries, and the pragma_table_info function; shows only the allowed columns', async () => {
+    const one = das.list({}, { limit: 1 })[0];
+    const r = await query('WITH x AS (SELECT id, council_reference FROM das WHERE id = ? AND state = ?) SELECT * FROM x', [one.id, one.state]);
+    expect(r.body.rows).toEqual([{ id: one.id, council_reference: one.ref }]);
+    const cols = await query("SELECT name FROM pragma_table_info('das') ORDER BY cid");
+    const names = cols.body.rows.map((x: { name: string }) => x.name);
+    expect(names).toContain('council_name');
+    for (const hidden of ['description', 'applicant_name', 'summary', 'seq', 'suburb_key']) expect(names).not.toContain(hidden);
+    const desc = await query('SELECT description FROM das LIMIT 1');
+    expect([desc.status, desc.body.error, desc.body.parameter]).toEqual([422, 'invalid_sql', 'query']);
+    expect(desc.body.message).toMatch(/no such column: description/);
+  });
+
+  it('reaches the DA table and nothing else: the keys, meter and webhooks are not in the database', async () => {
+    const r = await query("SELECT type, name FROM sqlite_master WHERE type = 'table'");
+    expect(r.body.rows).toEqual([{ type: 'table', name: 'das' }]);
+    const keys = await query('SELECT * FROM api_keys');
+    expect([keys.status, keys.body.error]).toEqual([422, 'invalid_sql']);
+    expect(keys.body.message).toMatch(/no such table: api_keys/);
+  });
+
+  it('refuses before running: empty, two statements, writes, PRAGMA, ATTACH, load_extension', async () => {
+    const before = statSync(join(dir, 'store.sqlite')).mtimeMs;
+    const cases: [string, string][] = [
+      ['', 'invalid_sql'],
+      ['   ', 'invalid_sql'],
+      ['SELECT 1; SELECT 2', 'invalid_sql'],
+      ['SELECT 1; DELETE FROM das', 'invalid_sql'],
+      ['DELETE FROM das', 'not_a_query'],
+      ['UPDATE das SET status = 1', 'not_a_query'],
+      ['PRAGMA writable_schema=1', 'not_a_query'],
+      ['SELECT * FROM pragma_writable_schema', 'forbidden_sql'],
+      ["ATTACH 'x.db' AS x", 'not_a_query'],
+      ["SELECT 1 FROM das WHERE 1 = 1 /* */ ; ATTACH 'x.db' AS x", 'invalid_sql'],
+      ["WITH a AS (SELECT 1) SELECT load_extension('/tmp/x.so')", 'forbidden_sql'],
+      ['WITH a AS (SELECT 1) DELETE FROM das', 'not_a_query'],
+      ['SELECT 1 pragma', 'forbidden_sql'],
+    ];
+    for (const [q, code] of cases) {
+      const r = await query(q);
+      expect(r.status, q).toBe(422);
+      expect(r.body.error, q).toBe(code);
+      expect(r.body.parameter, q).toBe('query');
+    }
+    // A keyword inside a string literal is just text.
+    expect((await query("SELECT 'ATTACH; PRAGMA' AS s")).body.rows).toEqual([{ s: 'ATTACH; PRAGMA' }]);
+    expect(das.size).toBeGreaterThan(0);
+    expect(statSync(join(dir, 'store.sqlite')).mtimeMs).toBeGreaterThanOrEqual(before);
+  });
+
+  it('refuses a params count that does not match, non-scalar params, and bodies that are not a query', async () => {
+    const short = await query('SELECT * FROM das WHERE state = ? AND council_name = ?', ['VIC']);
+    expect([short.status, short.body.error, short.body.parameter]).toEqual([422, 'invalid_parameter', 'params']);
+    const extra = await query('SELECT 1', [1]);
+    expect([extra.status, extra.body.parameter]).toEqual([422, 'params']);
+    expect((await query('SELECT ?', [{ a: 1 }])).body.parameter).toBe('params');
+    expect((await call('/v1/sql', key, { method: 'POST', body: 'not json' })).body.error).toBe('invalid_body');
+    expect((await call('/v1/sql', key, { method: 'POST', body: { sql: 'SELECT 1' } })).body).toMatchObject({ error: 'unknown_parameter', parameter: 'sql' });
+    const get = await call('/v1/sql', key);
+    expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
+    expect((await query('SELECT 1', undefined, daOnly)).status).toBe(403);
+  });
+
+  it('stops memory and CPU bombs: randomblob, printf, a never-ending recursive CTE, a fourfold cartesian product', async () => {
+    const blob = await query('SELECT length(randomblob(1e9)) AS n');
+    expect([blob.status, blob.body.error]).toEqual([422, 'query_failed']);
+    expect(blob.body.message).toMatch(/randomblob/);
+    expect((await query('SELECT length(randomblob(16)) AS n')).body.rows).toEqual([{ n: 16 }]);
+    expect((await query("SELECT printf('%.*c', 100000000, 'x')")).body.error).toBe('query_failed');
+    const t0 = Date.now();
+    const endless = await query('WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT count(*) FROM r');
+    expect([endless.status, endless.body.error, endless.body.limit_s]).toEqual([422, 'query_timeout', TIMEOUT_MS / 1000]);
+    expect(Date.now() - t0).toBeLessThan(TIMEOUT_MS + 3000);
+    const cartesian = await query('SELECT count(*) FROM das a, das b, das c, das d');
+    expect(cartesian.body.error).toBe('query_timeout');
+    // The runner is whole again afterwards.
+    expect((await query('SELECT count(*) AS n FROM das')).body.rows[0].n).toBe(das.size);
+  }, 30_000);
+
+  it('keeps answering other requests while a query runs to its time limit; at most 2 queries per key', async () => {
+    const slow = 'WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT count(*) FROM r';
+    const running = [query(slow), query(slow)];
+    await new Promise((r) => setTimeout(r, 300));
+    const t0 = Date.now();
+    const stats = await call('/v1/stats', key);
+    expect(stats.status).toBe(200);
+    expect(Date.now() - t0).toBeLessThan(1000);
+    const third = await query('SELECT 1 AS one');
+    expect([third.status, third.body.error, third.headers.get('retry-after')]).toEqual([429, 'too_many_queries', '1']);
+    // Another key is not held up by this one's queries beyond the two processes: it waits for one.
+    const other = (await createKey(store, { components: 'none', daDailyLimit: 100, sql: true })).key;
+    const otherAnswer = query('SELECT 2 AS two', [], other);
+    for (const r of await Promise.all(running)) expect(r.body.error).toBe('query_timeout');
+    expect((await otherAnswer).body.rows).toEqual([{ two: 2 }]);
+  }, 30_000);
+
+  it('cuts at 1,000 rows and says so; sees an import at once', async () => {
+    const many = await query('WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r LIMIT 5000) SELECT i FROM r');
+    expect(many.body).toMatchObject({ row_count: 1000, truncated: true, truncated_by: 'rows' });
+    const wide = await query("WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r LIMIT 900) SELECT i, hex(zeroblob(4000)) AS pad FROM r");
+    expect(wide.body).toMatchObject({ truncated: true, truncated_by: 'bytes' });
+    expect(wide.body.row_count).toBeLessThan(900);
+    mkdirSync(join(dir, 'feed'), { recursive: true });
+    const f = join(dir, 'feed', 'new.jsonl');
+    writeFileSync(f, JSON.stringify({ council: 'Test Council', council_reference: 'SQL-NEW-1', state: 'VIC', address: '1 Query St', suburb: 'Selectville', description: 'Construction of a dwelling', status: 'Received', lodged: '2026-11-24', lat: -37.8, lng: 145 }));
+    await importDaFile(das, f);
+    expect((await query('SELECT address FROM das WHERE council_reference = ?', ['SQL-NEW-1'])).body.rows).toEqual([{ address: '1 Query St' }]);
+  });
+});
+
+/** The HTTP answer of the endpoint a tool mirrors. */
+const endpointFor: Record<string, (args: Record<string, unknown>) => string> = {
+  search_das: (a) => `/v1/das?${new URLSearchParams(Object.entries(a).map(([k, v]) => [k, String(v)]))}`,
+  nearby_das: (a) => `/v1/das/nearby?${new URLSearchParams(Object.entries(a).map(([k, v]) => [k, String(v)]))}`,
+  get_da: (a) => `/v1/das/${a.id}`,
+  list_councils: (a) => `/v1/councils${a.state ? `?state=${a.state}` : ''}`,
+  list_categories: (a) => `/v1/categories${a.state ? `?state=${a.state}` : ''}`,
+  get_stats: () => '/v1/stats',
+};
+
+async function checkClient(client: Client) {
+  const tools = (await client.listTools()).tools;
+  expect(tools.map((t) => t.name).sort()).toEqual([...MCP_TOOLS].sort());
+  for (const t of tools) {
+    expect(t.annotations?.readOnlyHint, t.name).toBe(true);
+    expect(t.description!.length, t.name).toBeGreaterThan(40);
+  }
+  expect(Object.keys((tools.find((t) => t.name === 'search_das')!.inputSchema as { properties: object }).properties)).toEqual(expect.arrayContaining(['state', 'council', 'category', 'since', 'per_page', 'cursor']));
+  const one = das.list({ state: 'NSW' }, { limit: 1 })[0];
+  const calls: [string, Record<string, unknown>][] = [
+    ['search_das', { state: 'NSW', category: 'new_dwelling', per_page: 5 }],
+    ['nearby_das', { lat: one.lat, lng: one.lng, radius_km: 2, per_page: 3 }],
+    ['get_da', { id: one.id }],
+    ['list_councils', { state: 'VIC' }],
+    ['list_categories', {}],
+    ['get_stats', {}],
+  ];
+  for (const [name, args] of calls) {
+    const r = await client.callTool({ name, arguments: args });
+    expect(r.isError, `${name}: ${JSON.stringify(r.content)}`).toBeFalsy();
+    const http = await call(endpointFor[name](args), key);
+    expect(http.status).toBe(200);
+    expect(r.structuredContent, name).toEqual(http.body);
+    expect(JSON.parse((r.content as { text: string }[])[0].text)).toEqual(http.body);
+  }
+  const q = await client.callTool({ name: 'sql_query', arguments: { query: 'SELECT count(*) AS n FROM das WHERE state = ?', params: ['QLD'] } });
+  expect((q.structuredContent as { rows: unknown[] }).rows).toEqual((await query('SELECT count(*) AS n FROM das WHERE state = ?', ['QLD'])).body.rows);
+  // Bad arguments: tool results with isError, naming the argument.
+  const badType = await client.callTool({ name: 'nearby_das', arguments: { lat: 'north', lng: 151 } });
+  expect(badType.isError).toBe(true);
+  expect(JSON.stringify(badType.content)).toMatch(/lat/);
+  const missing = await client.callTool({ name: 'get_da', arguments: {} });
+  expect(missing.isError).toBe(true);
+  expect(JSON.stringify(missing.content)).toMatch(/\bid\b/);
+  const badState = await client.callTool({ name: 'search_das', arguments: { since: 'yesterday' } });
+  expect(badState.isError).toBe(true);
+  expect(JSON.stringify(badState.content)).toMatch(/since/);
+  const radius = await client.callTool({ name: 'nearby_das', arguments: { lat: one.lat, lng: one.lng, radius_km: 51 } });
+  expect(radius.isError).toBe(true);
+  expect(JSON.stringify(radius.content)).toMatch(/radius_km/);
+  const refused = await client.callTool({ name: 'sql_query', arguments: { query: 'DELETE FROM das' } });
+  expect(refused.isError).toBe(true);
+  expect(JSON.stringify(refused.content)).toMatch(/not_a_query/);
+}
+
+describe('the MCP server', () => {
+  it('over Streamable HTTP at /mcp: seven tools answering as their endpoints do, errors as isError results', async () => {
+    const client = new Client({ name: 'propintel-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    try {
+      await checkClient(client);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it('over HTTP: the key and its limits apply (no key 401, no SQL entitlement, each tool call counted)', async () => {
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    const accept = { accept: 'application/json, text/event-stream' };
+    expect((await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', ...accept }, body: JSON.stringify(init) })).status).toBe(401);
+    expect((await call('/mcp', key, { method: 'POST', body: init })).status).toBe(406); // Accept must list both types
+    expect((await call('/mcp', key)).status).toBe(405);
+    const limited = (await createKey(store, { components: 'none', daDailyLimit: 2 })).key;
+    const client = new Client({ name: 'propintel-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${limited}` } } }));
+    try {
+      expect((await client.listTools()).tools).toHaveLength(7); // listing tools is not a DA request
+      const sqlRefused = await client.callTool({ name: 'sql_query', arguments: { query: 'SELECT 1' } });
+      expect(JSON.stringify(sqlRefused.content)).toMatch(/not_licensed/);
+      expect((await client.callTool({ name: 'get_stats', arguments: {} })).isError).toBeFalsy();
+      expect((await client.callTool({ name: 'get_stats', arguments: {} })).isError).toBeFalsy();
+      const over = await client.callTool({ name: 'get_stats', arguments: {} });
+      expect(over.isError).toBe(true);
+      expect(JSON.stringify(over.content)).toMatch(/daily_limit_exceeded/);
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+
+  it('over stdio (`propintel mcp`): the same tools and answers, nothing but protocol on stdout', async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [join(root, 'bin', 'propintel.js'), 'mcp', '--db', join(dir, 'das.sqlite')], cwd: root, stderr: 'pipe' });
+    const client = new Client({ name: 'propintel-test', version: '1.0.0' });
+    let stderr = '';
+    transport.stderr?.on('data', (c: Buffer) => (stderr += c));
+    await client.connect(transport);
+    try {
+      await checkClient(client);
+      expect(stderr).toMatch(/serving \d+ DAs on stdio/);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});
+
