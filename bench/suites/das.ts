@@ -51,7 +51,7 @@ function fixturePath(): string {
 }
 
 /** Builds the fixture once: the sample world's DAs, then the synthetic feed in batches, then compacted. */
-async function ensureFixture(): Promise<{ path: string; built: number | null }> {
+export async function ensureFixture(): Promise<{ path: string; built: number | null }> {
   const path = fixturePath();
   if (existsSync(path)) return { path, built: null };
   mkdirSync(dirname(path), { recursive: true });
