@@ -164,8 +164,9 @@ function filterEcho(f: object): Record<string, unknown> {
 }
 
 /** `GET /v1/das`: records matching the filters, newest lodged first. `path` is the request's path (for `next`). */
-export function listDas(store: DaStore, p: DaParams, path = '/v1/das'): DaDocument {
-  const filter = parseDaFilter(p);
+export function listDas(store: DaStore, p: DaParams, path = '/v1/das', narrow: Partial<DaFilter> = {}): DaDocument {
+  // `narrow`: filters the caller adds (the childcare feed: its category and the key's states).
+  const filter = { ...parseDaFilter(p), ...narrow };
   const pg = paging(p);
   const after = pg.cursor ? decodeCursor('l', pg.cursor) : null;
   const total = store.count(filter);

@@ -28,6 +28,8 @@ import { STATUS_GROUPS, type StatusGroup } from './status-rules.js';
 /** Filters of {@link DaStore.list} and {@link DaStore.count}; all optional, combined with AND. */
 export interface DaFilter {
   state?: StateCode;
+  /** Any of these states (a childcare key's entitlement); with `state`, both apply. */
+  states?: readonly StateCode[];
   /** Council name, exact (case ignored). */
   council?: string;
   /** The primary category (the one /categories counts). */
@@ -114,6 +116,7 @@ function where(f: DaFilter): { sql: string; params: unknown[] } {
   const c: string[] = [];
   const p: unknown[] = [];
   if (f.state !== undefined) c.push('state = ?'), p.push(f.state);
+  if (f.states !== undefined) c.push(f.states.length ? `state IN (${f.states.map(() => '?').join(', ')})` : '0'), p.push(...f.states);
   if (f.council !== undefined) c.push('council_name = ?'), p.push(f.council.trim());
   if (f.category !== undefined) c.push('trade_category = ?'), p.push(f.category);
   if (f.suburb !== undefined) c.push('suburb_key = ?'), p.push(suburbKey(f.suburb));
@@ -435,6 +438,29 @@ export class DaStore {
       this.counts.set(key, n);
     }
     return n;
+  }
+
+  /**
+   * Development context of a filter (the childcare analysis's demand signals): records, subdivisions, and
+   * the lots and dwellings they propose (nulls count as none).
+   */
+  developmentTotals(filter: DaFilter): { all_development: number; subdivisions: number; lots: number; dwellings: number } {
+    this.refresh();
+    const w = where(filter);
+    const r = this.stmt(`SELECT count(*) AS n, coalesce(sum(trade_category = 'subdivision'), 0) AS s, coalesce(sum(lot_count), 0) AS l, coalesce(sum(number_of_dwellings), 0) AS d FROM das ${w.sql}`).get(...w.params) as { n: number; s: number; l: number; d: number };
+    return { all_development: r.n, subdivisions: r.s, lots: r.l, dwellings: r.d };
+  }
+
+  /**
+   * The geocoded records of a filter inside a lon/lat box, as light rows (an area analysis then keeps those
+   * inside its circle or polygon).
+   */
+  pointsIn(filter: DaFilter, bbox: readonly [number, number, number, number]): { id: number; trade_category: string; lot_count: number | null; number_of_dwellings: number | null; longitude: number; latitude: number }[] {
+    this.refresh();
+    const w = where(filter);
+    const box = 'latitude BETWEEN ? AND ? AND longitude BETWEEN ? AND ?';
+    const sql = `SELECT id, trade_category, lot_count, number_of_dwellings, longitude, latitude FROM das ${w.sql ? `${w.sql} AND ${box}` : `WHERE ${box}`}`;
+    return this.stmt(sql).all(...w.params, bbox[1], bbox[3], bbox[0], bbox[2]) as ReturnType<DaStore['pointsIn']>;
   }
 
   /** Records per primary category (every category present, zero when none), optionally in one state. */

@@ -33,7 +33,9 @@ import { daDocument } from './da-handlers.js';
 import { acceptsGzip, finishPayload, serialisePayload, staticBody, type StaticBody } from './payload-body.js';
 import { decodeQuery, parsePropertyQuery, rejectUnknown, strictDecode } from './query.js';
 import { payloadExpiry, ResponseCache, type CachedResponse } from './response-cache.js';
-import { ROUTES, type DaOperation, type Route, type WebhookOperation } from './routes.js';
+import { ROUTES, type ChildcareOperation, type DaOperation, type Route, type WebhookOperation } from './routes.js';
+import { analysisDocument, childcareFeed, childcareLicence, childcareSchema, siteAnalysisDocument } from './childcare-handlers.js';
+import type { StateCode } from '../../engine/catalogue/states.js';
 import { jsonBody, webhookOperation, type WebhookContext } from './webhook-handlers.js';
 import { runSql, SQL_PER_KEY } from './sql-handler.js';
 import { SqlRunner } from '../../engine/da/sql/sql-runner.js';
@@ -122,6 +124,8 @@ export interface ApiOptions {
    * mirror of the DA table in a temporary file.
    */
   sql?: SqlRunner;
+  /** The state at a point (childcare site analysis); default the service's own `stateAt`, else none. */
+  stateAt?: (lng: number, lat: number) => StateCode | null;
   /** Webhooks: the delivery worker (for pings) and the address rules (default: public https URLs only). */
   webhooks?: Pick<WebhookContext, 'dispatcher' | 'allowPrivate' | 'resolve'>;
 }
@@ -187,6 +191,7 @@ export class Api {
   private readonly playground: boolean;
   private readonly trustProxy: boolean;
   private readonly webhookOptions: ApiOptions['webhooks'];
+  private readonly stateAt: (lng: number, lat: number) => StateCode | null;
   private sqlRunner: SqlRunner | undefined;
   private readonly sqlInFlight = new Map<string, number>();
 
@@ -197,6 +202,8 @@ export class Api {
     this.playground = options.playground ?? true;
     this.trustProxy = options.trustProxy ?? false;
     this.webhookOptions = options.webhooks;
+    const withState = options.service as PropertyService & { stateAt?: (lon: number, lat: number) => StateCode | null };
+    this.stateAt = options.stateAt ?? (typeof withState.stateAt === 'function' ? (lng, lat) => withState.stateAt!(lng, lat) : () => null);
     this.sqlRunner = options.sql;
     this.store = options.store;
     this.clock = options.clock ?? (() => new Date());
@@ -298,7 +305,7 @@ export class Api {
       });
     }
     // HEAD is GET without the body for the public routes; a keyed lookup is never run (nor metered) for HEAD.
-    const keyed = h.kind === 'property' || h.kind === 'da';
+    const keyed = h.kind === 'property' || h.kind === 'da' || h.kind === 'childcare';
     if (req.method !== 'GET' && !(req.method === 'HEAD' && !keyed)) {
       throw new ApiError(405, 'method_not_allowed', `${route.path} answers GET${keyed ? '' : ' and HEAD'} only, not ${req.method.length > 20 ? `${req.method.slice(0, 20)}...` : req.method}`, {}, { Allow: keyed ? 'GET' : 'GET, HEAD' });
     }
@@ -312,7 +319,16 @@ export class Api {
       const client = this.clientAddress(req);
       return chain(this.authenticate(req.authorization), (key) => {
         onKey(key.id);
+        // On a childcare key, /api/v1/das is the childcare feed (spec 4.1).
+        if (h.op === 'list' && key.childcare && req.path.startsWith('/api/')) return this.childcareRequest(req, 'feed', key, client);
         return this.daRequest(req, h.op, daId, key, client);
+      });
+    }
+    if (h.kind === 'childcare') {
+      const client = this.clientAddress(req);
+      return chain(this.authenticate(req.authorization), (key) => {
+        onKey(key.id);
+        return this.childcareRequest(req, h.op, key, client);
       });
     }
     rejectUnknown(decodeQuery(req.query), [], route.path);
@@ -332,6 +348,40 @@ export class Api {
     return chain(limitDaRequest(this.store, key, client, this.clock()), (limits): ApiResponse => {
       try {
         const doc = daDocument(das, op, decodeQuery(req.query), req.path, id);
+        const json = Buffer.from(JSON.stringify(doc));
+        const gzip = acceptsGzip(req.acceptEncoding) && json.length > 1024;
+        const headers: Record<string, string> = { ...limits, 'Cache-Control': 'no-store', Vary: 'Accept-Encoding' };
+        if (gzip) headers['Content-Encoding'] = 'gzip';
+        return { status: 200, contentType: JSON_TYPE, headers, body: gzip ? gzipSync(json, { level: 4 }) : json };
+      } catch (err) {
+        const e = toApiError(err);
+        Object.assign(e.headers, limits);
+        throw e;
+      }
+    });
+  }
+
+  /**
+   * A childcare request: the licence (403 with its reason) -> the key's daily limit when it has one (429)
+   * -> parameters (400 / 422) -> 200.
+   */
+  private childcareRequest(req: ApiRequest, op: ChildcareOperation | 'feed', key: ApiKeyRecord, client: string): MaybePromise<ApiResponse> {
+    const now = this.clock();
+    childcareLicence(key, now);
+    const das = this.das;
+    if (!das) throw new ApiError(503, 'service_unavailable', 'this server holds no DA store', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
+    const limited = key.da_daily_limit === null ? {} : limitDaRequest(this.store, key, client, now);
+    return chain(limited, (limits): ApiResponse => {
+      try {
+        const p = decodeQuery(req.query);
+        const doc =
+          op === 'schema'
+            ? (rejectUnknown(p, [], req.path), childcareSchema(key, now))
+            : op === 'analysis'
+              ? analysisDocument(das(), key, now, p, req.path)
+              : op === 'site-analysis'
+                ? siteAnalysisDocument(das(), key, now, p, req.path, this.stateAt)
+                : childcareFeed(das(), key, now, p, req.path);
         const json = Buffer.from(JSON.stringify(doc));
         const gzip = acceptsGzip(req.acceptEncoding) && json.length > 1024;
         const headers: Record<string, string> = { ...limits, 'Cache-Control': 'no-store', Vary: 'Accept-Encoding' };

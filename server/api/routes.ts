@@ -7,6 +7,9 @@ import { SAMPLE_NAMES, type SampleName } from '../../engine/property/samples.js'
 /** The DA-listing operations (spec 4.1). */
 export type DaOperation = 'list' | 'nearby' | 'get' | 'categories' | 'councils' | 'stats';
 
+/** The childcare market intelligence operations (spec 4.2). */
+export type ChildcareOperation = 'schema' | 'analysis' | 'site-analysis';
+
 /** The webhook operations (spec 4.1 `POST /v1/webhooks`, and the management around it). */
 export type WebhookOperation = 'create' | 'list' | 'get' | 'delete' | 'test' | 'deliveries';
 
@@ -16,6 +19,7 @@ export type RouteKind =
   | { kind: 'da'; op: DaOperation }
   | { kind: 'webhooks'; ops: Partial<Record<string, WebhookOperation>> }
   | { kind: 'sql' }
+  | { kind: 'childcare'; op: ChildcareOperation }
   | { kind: 'mcp' }
   | { kind: 'playground' }
   | { kind: 'sample'; name: SampleName }
@@ -34,7 +38,7 @@ export interface Route {
   summary: string;
   description: string;
   /** OpenAPI tag. */
-  tag: 'Property' | 'Samples' | 'DA listing' | 'Webhooks' | 'SQL and MCP' | 'Service';
+  tag: 'Property' | 'Samples' | 'DA listing' | 'Webhooks' | 'SQL and MCP' | 'Childcare' | 'Service';
   handler: RouteKind;
 }
 
@@ -157,6 +161,30 @@ export const ROUTES: readonly Route[] = [
       handler: { kind: 'sql' },
     }),
   ),
+  {
+    path: '/api/v1/childcare/schema',
+    keyed: true,
+    tag: 'Childcare',
+    summary: 'Product, version, dimensions and paths; the key check',
+    description: 'The childcare product (`childcare_market_intelligence`, `v1`), the key\'s licence (status, expiry, allowed states, add-on), the stable dimensions (pipeline stages, works types, states, breakdown keys) and every endpoint path. A 200 here means the key works for the childcare service.',
+    handler: { kind: 'childcare', op: 'schema' },
+  },
+  {
+    path: '/api/v1/childcare/analysis',
+    keyed: true,
+    tag: 'Childcare',
+    summary: 'Childcare pipeline analysis for the entitled states',
+    description: 'The childcare DAs of `state` (default every entitled state) lodged since `since`: headline stage counts, a monthly trend with zero months, breakdowns by stage, works type, state, council and suburb, coverage diagnostics, demand signals (all development, subdivisions, lots, dwellings in the same scope) and map points (`feature_limit`, default 500, at most 5000: it limits map features only, never counts). Every answer carries the attribution notices and the data boundaries.',
+    handler: { kind: 'childcare', op: 'analysis' },
+  },
+  {
+    path: '/api/v1/childcare/site-analysis',
+    keyed: true,
+    tag: 'Childcare',
+    summary: 'Catchment analysis around a site',
+    description: 'The analysis of /analysis within `radius_km` (0.1 to 30, default 5) of `lat`/`lng`, which must lie in `state` (required, and entitled). Records without coordinates are never in a catchment. `suburb` names the suburb whose census context is shown (a suburb fact, never a catchment statistic). `include_access=true` is 400.',
+    handler: { kind: 'childcare', op: 'site-analysis' },
+  },
   {
     path: '/mcp',
     keyed: true,

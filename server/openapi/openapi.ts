@@ -263,6 +263,8 @@ function sqlOrMcpOperation(route: Route, base: Obj): Obj {
   return base;
 }
 
+const common405: Obj = { description: 'Only GET is answered.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+
 function operation(route: Route): Obj {
   const h = route.handler;
   const op: Obj = {
@@ -276,6 +278,26 @@ function operation(route: Route): Obj {
     const out = daOperation(route, h.op, op);
     (out.parameters as Obj[]).push(requestId);
     return out;
+  }
+  if (h.kind === 'childcare') {
+    const q = (name: string, schema: Obj, description: string, required = false) => ({ name, in: 'query', required, description, schema });
+    const common = [q('state', { enum: [...STATES] }, 'State or territory; must be in the key\'s entitlement.', h.op === 'site-analysis'), q('since', { type: 'string', format: 'date' }, 'Lodged on or after (YYYY-MM-DD).'), q('feature_limit', { type: 'integer', minimum: 0, maximum: 5000, default: 500 }, 'Map features at most; never changes counts.')];
+    op.parameters = [
+      ...(h.op === 'schema' ? [] : common),
+      ...(h.op === 'site-analysis' ? [q('lat', { type: 'number', minimum: -90, maximum: 90 }, 'Site latitude (WGS84).', true), q('lng', { type: 'number', minimum: -180, maximum: 180 }, 'Site longitude (WGS84).', true), q('radius_km', { type: 'number', minimum: 0.1, maximum: 30, default: 5 }, 'Catchment radius, km.'), q('suburb', { type: 'string' }, 'The suburb whose census context is shown (a suburb fact).')] : []),
+      requestId,
+    ];
+    op.security = [{ bearer: [] }];
+    op.responses = {
+      200: { description: h.op === 'schema' ? 'Product, version, licence, dimensions and paths.' : '`data` (scope, headline, trend, breakdowns, coverage, demand_signals, geojson, notices) and `meta`.', content: { 'application/json': { schema: { type: 'object' } } } },
+      ...(h.op === 'schema' ? {} : { 400: jsonError('A bad value: a date, a state, a location outside the state, radius_km, feature_limit, or include_access=true.', ['invalid_parameter']) }),
+      401: errorResponse(401),
+      403: jsonError('The licence: no childcare entitlement, inactive or expired, add-on not enabled, or a state outside the entitlement.', ['not_licensed', 'key_inactive', 'key_expired', 'add_on_not_enabled', 'state_not_entitled']),
+      422: jsonError('A required parameter is missing (state, lat, lng), or an unknown parameter.', ['missing_parameter', 'unknown_parameter']),
+      429: jsonError('The key\'s daily limit is used up.', ['daily_limit_exceeded']),
+      405: common405,
+    };
+    return op;
   }
   if (h.kind === 'property') {
     const names = PROPERTY_PARAMETERS.filter((p) => h.variant === 'full' || !(FULL_ONLY_PARAMETERS as readonly string[]).includes(p));

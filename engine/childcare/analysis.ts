@@ -1,0 +1,229 @@
+/**
+ * Childcare market intelligence (spec 1, 2.3, 4.2): the childcare subset of the DA store as a pipeline
+ * feed item, and the analysis `data` object for a state scope or a catchment (a circle or a polygon).
+ *
+ * Counts (headline, trend, breakdowns, coverage) always use every entitled record in scope; `featureLimit`
+ * only limits the map features in `geojson` (`coverage.geojson_truncated` says when it did). Records without
+ * coordinates count in a state scope but can never be inside a catchment.
+ *
+ * Stage and works type come from council wording by the documented rule tables: the stage from the status
+ * (engine/da/status-rules.ts: withdrawn, lapsed -> unknown, refused, approved, advertised, assessment ->
+ * under_assessment, anything else unknown), the works type from the description (engine/da/childcare.ts).
+ */
+import { booleanPointInPolygon } from '@turf/turf';
+import type { Polygon } from 'geojson';
+import type { StateCode } from '../catalogue/states.js';
+import { CHILDCARE_STAGES, CHILDCARE_WORKS_TYPES, type ChildcareStage } from '../da/categories.js';
+import { childcarePipelineStage, childcareWorksType } from '../da/childcare.js';
+import { daListingItem, type DaRecord } from '../da/da-record.js';
+import type { DaFilter, DaStore } from '../da/da-store.js';
+import { distanceMetres } from '../geo/distance.js';
+
+export const PRODUCT = 'childcare_market_intelligence';
+export const PRODUCT_VERSION = 'v1';
+
+/** The spec's data-boundary statements, carried by every childcare response. */
+export const DATA_BOUNDARIES: readonly string[] = [
+  'Council coverage and freshness vary; the coverage block states them for this response.',
+  'Demand signals are planning inputs (development applications lodged), not utilisation or financial forecasts.',
+  'National childcare-register service, approved-place and quality-rating data is unavailable pending commercial redistribution permission; available=false does not mean zero local services.',
+  'Counts describe the tracked development pipeline at the snapshot date; they are not operating-centre counts.',
+  'Status values are council-published text at the time they were observed, not a live council-status guarantee; use observed_at when reconciling.',
+];
+
+/** A catchment: a circle, or a polygon (GeoJSON, lon/lat, holes allowed). */
+export type Catchment = { kind: 'circle'; lat: number; lng: number; radius_km: number } | { kind: 'polygon'; polygon: Polygon };
+
+/** What to analyse. */
+export interface ChildcareScope {
+  /** The states in scope (the request's state, within the key's entitlement). */
+  states: readonly StateCode[];
+  /** Lodged on or after (YYYY-MM-DD). */
+  since?: string;
+  /** A catchment, for a site analysis. */
+  catchment?: Catchment;
+  /** Map features at most (default 500). */
+  featureLimit?: number;
+}
+
+/** A feed row: the DA fields and the childcare pipeline fields. */
+export function childcareFeedItem(r: DaRecord): Record<string, unknown> {
+  return {
+    ...daListingItem(r),
+    childcare_pipeline_stage: childcarePipelineStage(r.status),
+    childcare_works_type: childcareWorksType(r.description),
+    observed_at: r.observed_at ?? r.last_fetched_at,
+  };
+}
+
+/** One breakdown row. */
+export interface BreakdownRow {
+  key: string;
+  count: number;
+  share: number;
+  state?: string;
+}
+
+const share = (n: number, total: number) => (total ? Math.round((n / total) * 10_000) / 10_000 : 0);
+const pct = (n: number, total: number) => (total ? Math.round((n / total) * 1000) / 10 : 0);
+
+function breakdown(keys: string[], total: number, complete?: readonly string[]): BreakdownRow[] {
+  const counts = new Map<string, number>();
+  for (const k of complete ?? []) counts.set(k, 0);
+  for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
+  return [...counts].map(([key, count]) => ({ key, count, share: share(count, total) })).sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
+}
+
+/** Months `YYYY-MM` from `first` to `last`, every one. */
+export function monthsBetween(first: string, last: string): string[] {
+  const out: string[] = [];
+  let [y, m] = first.split('-').map(Number);
+  const [ly, lm] = last.split('-').map(Number);
+  while (y < ly || (y === ly && m <= lm)) {
+    out.push(`${y}-${String(m).padStart(2, '0')}`);
+    m++;
+    if (m > 12) (m = 1), y++;
+  }
+  return out;
+}
+
+/** The lon/lat box of a catchment. */
+function catchmentBox(c: Catchment): [number, number, number, number] {
+  if (c.kind === 'circle') {
+    const dLat = c.radius_km / 111.32;
+    const dLng = c.radius_km / (111.32 * Math.max(0.01, Math.cos((c.lat * Math.PI) / 180)));
+    return [c.lng - dLng, c.lat - dLat, c.lng + dLng, c.lat + dLat];
+  }
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const [x, y] of c.polygon.coordinates[0]) {
+    if (x < x0) x0 = x;
+    if (y < y0) y0 = y;
+    if (x > x1) x1 = x;
+    if (y > y1) y1 = y;
+  }
+  return [x0, y0, x1, y1];
+}
+
+/** Whether a point is in the catchment (a polygon's holes excluded). */
+export function inCatchment(c: Catchment, lng: number, lat: number): boolean {
+  if (c.kind === 'circle') return distanceMetres(c.lng, c.lat, lng, lat) <= c.radius_km * 1000;
+  return booleanPointInPolygon([lng, lat], c.polygon);
+}
+
+/** The analysis `data` object (spec 2.3) of the childcare records in `scope`. */
+export function childcareAnalysis(das: DaStore, scope: ChildcareScope): Record<string, unknown> {
+  const filter: DaFilter = { category: 'childcare', states: scope.states };
+  if (scope.since) filter.since = scope.since;
+  let records = das.list(filter, { limit: 10_000_000 });
+  const c = scope.catchment;
+  if (c) records = records.filter((r) => r.lat !== null && r.lng !== null && inCatchment(c, r.lng, r.lat));
+  const total = records.length;
+  const stages = records.map((r) => childcarePipelineStage(r.status));
+  const works = records.map((r) => childcareWorksType(r.description));
+  const stageOf = new Map(records.map((r, i) => [r.id, stages[i]]));
+  const worksOf = new Map(records.map((r, i) => [r.id, works[i]]));
+  const count = (s: ChildcareStage) => stages.filter((x) => x === s).length;
+
+  // Trend: every month from the first lodgement (or `since`) to the last, zero months included.
+  const months = records.map((r) => r.lodged.slice(0, 7));
+  const asAt = das.latestFetchedAt();
+  let trend: { month: string; total: number }[] = [];
+  if (total) {
+    const first = scope.since ? scope.since.slice(0, 7) : months.reduce((a, b) => (a < b ? a : b));
+    const last = months.reduce((a, b) => (a > b ? a : b));
+    const byMonth = new Map<string, number>();
+    for (const m of months) byMonth.set(m, (byMonth.get(m) ?? 0) + 1);
+    trend = monthsBetween(first, last).map((month) => ({ month, total: byMonth.get(month) ?? 0 }));
+  }
+
+  // Coverage, per state and per council.
+  const geocoded = records.filter((r) => r.lat !== null).length;
+  const councils = new Map<string, { council: string; state: string; records: number; geocoded: number; status_present: number; last_updated: string }>();
+  for (const r of records) {
+    const k = `${r.state}\u0000${r.council.toLowerCase()}`;
+    let e = councils.get(k);
+    if (!e) councils.set(k, (e = { council: r.council, state: r.state, records: 0, geocoded: 0, status_present: 0, last_updated: '' }));
+    e.records++;
+    if (r.lat !== null) e.geocoded++;
+    if (r.status) e.status_present++;
+    if (r.last_fetched_at > e.last_updated) e.last_updated = r.last_fetched_at;
+  }
+  const stateRows = scope.states.map((s) => {
+    const rs = records.filter((r) => r.state === s);
+    return { state: s, records: rs.length, councils: [...councils.values()].filter((x) => x.state === s).length, geocoded_pct: pct(rs.filter((r) => r.lat !== null).length, rs.length), last_updated: rs.reduce((a, r) => (r.last_fetched_at > a ? r.last_fetched_at : a), '') || null };
+  });
+
+  // Demand signals: all development in the same scope and period.
+  const allFilter: DaFilter = { states: scope.states };
+  if (scope.since) allFilter.since = scope.since;
+  let demand: { all_development: number; subdivisions: number; lots: number; dwellings: number };
+  if (!c) demand = das.developmentTotals(allFilter);
+  else {
+    demand = { all_development: 0, subdivisions: 0, lots: 0, dwellings: 0 };
+    for (const p of das.pointsIn(allFilter, catchmentBox(c))) {
+      if (!inCatchment(c, p.longitude, p.latitude)) continue;
+      demand.all_development++;
+      if (p.trade_category === 'subdivision') demand.subdivisions++;
+      demand.lots += p.lot_count ?? 0;
+      demand.dwellings += p.number_of_dwellings ?? 0;
+    }
+  }
+
+  // Map features: newest lodged first, at most featureLimit.
+  const limit = scope.featureLimit ?? 500;
+  const mappable = records.filter((r) => r.lat !== null && r.lng !== null);
+  const features = mappable.slice(0, limit).map((r, i) => ({
+    type: 'Feature' as const,
+    geometry: { type: 'Point' as const, coordinates: [r.lng!, r.lat!] },
+    properties: {
+      id: r.id,
+      council_reference: r.ref,
+      council_name: r.council,
+      state: r.state,
+      address: r.address,
+      lodgement_date: r.lodged,
+      status: r.status,
+      childcare_pipeline_stage: stageOf.get(r.id)!,
+      childcare_works_type: worksOf.get(r.id)!,
+      rank: i + 1,
+    },
+  }));
+
+  const sources = [...new Set(records.map((r) => r.source))].sort();
+  return {
+    scope: {
+      product: PRODUCT,
+      version: PRODUCT_VERSION,
+      states: scope.states,
+      since: scope.since ?? null,
+      catchment: c ? (c.kind === 'circle' ? { type: 'circle', lat: c.lat, lng: c.lng, radius_km: c.radius_km } : { type: 'polygon', rings: c.polygon.coordinates.length, vertices: c.polygon.coordinates.reduce((n, ring) => n + ring.length - 1, 0) }) : null,
+      as_at: asAt,
+    },
+    headline: { total, under_assessment: count('under_assessment'), advertised: count('advertised'), approved: count('approved'), refused: count('refused') },
+    trend,
+    breakdowns: {
+      stage: breakdown(stages, total, CHILDCARE_STAGES),
+      works_type: breakdown(works, total, CHILDCARE_WORKS_TYPES),
+      state: breakdown(records.map((r) => r.state), total, scope.states),
+      council: breakdown(records.map((r) => `${r.council} (${r.state})`), total),
+      suburb: breakdown(records.map((r) => `${r.suburb} (${r.state})`), total),
+    },
+    coverage: {
+      records: total,
+      geocoded_pct: pct(geocoded, total),
+      council_reference_pct: pct(records.filter((r) => r.ref.trim() !== '').length, total),
+      status_present_pct: pct(records.filter((r) => r.status.trim() !== '').length, total),
+      geojson_truncated: mappable.length > features.length,
+      freshness: { latest_fetched: records.reduce((a, r) => (r.last_fetched_at > a ? r.last_fetched_at : a), '') || null, store_as_at: asAt },
+      states: stateRows,
+      councils: [...councils.values()].map((e) => ({ council: e.council, state: e.state, records: e.records, geocoded_pct: pct(e.geocoded, e.records), status_present_pct: pct(e.status_present, e.records), last_updated: e.last_updated })).sort((a, b) => b.records - a.records || a.council.localeCompare(b.council)),
+    },
+    demand_signals: { ...demand, scope: c ? 'catchment' : 'state', note: DATA_BOUNDARIES[1] },
+    geojson: { type: 'FeatureCollection', crs_note: 'EPSG:4326, [longitude, latitude]', features, total_features: mappable.length, truncated: mappable.length > features.length },
+    notices: {
+      attribution: sources.map((s) => `Development application records from ${s}; council planning registers, as published by each council.`),
+      licence: 'Council planning register data is republished under each council\'s terms; keep these notices with any output shown to customers.',
+      data_boundaries: DATA_BOUNDARIES,
+    },
+  };
+}

@@ -1,0 +1,220 @@
+// Childcare market intelligence (issue 18, first part) over real HTTP on the sample world's DAs: licences,
+// /schema, /analysis and /site-analysis counts against brute-force counts over the records, the trend's
+// months, feature_limit never changing counts, and the childcare feed on /api/v1/das.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultDataDir } from '../../datasets/sample-world.js';
+import type { StateCode } from '../../engine/catalogue/states.js';
+import { childcarePipelineStage, childcareWorksType } from '../../engine/da/childcare.js';
+import type { DaRecord } from '../../engine/da/da-record.js';
+import { daStoreFromDirectory } from '../../engine/da/da-sync.js';
+import type { DaStore } from '../../engine/da/da-store.js';
+import { distanceMetres } from '../../engine/geo/distance.js';
+import type { PropertyService } from '../../engine/property/contract.js';
+import { startServer, type StartedServer } from '../../server/http-server.js';
+import { createKey, keyRecordOf } from '../../server/keys/key-admin.js';
+import { generateKey } from '../../server/keys/api-key.js';
+import { SqliteStore } from '../../server/store/sqlite-store.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const dir = tempDir('propintel-childcare-');
+const NOW = new Date('2026-11-25T03:00:00Z');
+let das: DaStore;
+let store: SqliteStore;
+let server: StartedServer;
+let key: string;
+let childcare: DaRecord[];
+let states: StateCode[];
+const boxes = new Map<StateCode, [number, number, number, number]>();
+
+async function get(path: string, k?: string) {
+  const res = await fetch(`${server.url}${path}`, { headers: k ? { authorization: `Bearer ${k}` } : {} });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+}
+
+beforeAll(async () => {
+  store = SqliteStore.open(join(dir, 'store.sqlite'));
+  das = await daStoreFromDirectory(defaultDataDir(), join(dir, 'das.sqlite'));
+  childcare = das.list({ category: 'childcare' }, { limit: 1_000_000 });
+  states = [...new Set(childcare.map((r) => r.state))].sort() as StateCode[];
+  for (const r of das.list({}, { limit: 1_000_000 })) {
+    if (r.lat === null || r.lng === null) continue;
+    const b = boxes.get(r.state) ?? [Infinity, Infinity, -Infinity, -Infinity];
+    boxes.set(r.state, [Math.min(b[0], r.lng), Math.min(b[1], r.lat), Math.max(b[2], r.lng), Math.max(b[3], r.lat)]);
+  }
+  // The test's state of a point: the state whose DAs' box holds it (the engine's stateAt reads LGA layers).
+  const stateAt = (lng: number, lat: number) => [...boxes].find(([, b]) => lng >= b[0] && lng <= b[2] && lat >= b[1] && lat <= b[3])?.[0] ?? null;
+  server = await startServer({ service: {} as PropertyService, store, das: () => das, port: 0, clock: () => NOW, stateAt });
+  key = (await createKey(store, { components: 'none', childcareStates: states, childcareExpires: '2027-06-30', childcareAddOn: 'childcare_market_intelligence' })).key;
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close(1000);
+  das?.close();
+  await store?.close();
+});
+
+/** Brute-force headline of records. */
+function headline(rs: DaRecord[]) {
+  const n = (s: string) => rs.filter((r) => childcarePipelineStage(r.status) === s).length;
+  return { total: rs.length, under_assessment: n('under_assessment'), advertised: n('advertised'), approved: n('approved'), refused: n('refused') };
+}
+
+describe('childcare licences', () => {
+  it('403 with its own code for each licence problem; 401 without a key; /schema is the key check', async () => {
+    const make = async (childcare: object | null) => {
+      const g = generateKey();
+      const base = keyRecordOf({ components: 'none' }, NOW);
+      await store.insertKey({ ...base, id: g.id, hash: g.hash, childcare: childcare as never });
+      return g.key;
+    };
+    const ok = { status: 'active', expires: '2027-06-30', states, add_on: 'childcare_market_intelligence' };
+    const cases: [string | null, string][] = [
+      [await make(null), 'not_licensed'],
+      [await make({ ...ok, status: 'inactive' }), 'key_inactive'],
+      [await make({ ...ok, expires: '2026-11-24' }), 'key_expired'],
+      [await make({ ...ok, add_on: null }), 'add_on_not_enabled'],
+      [await make({ ...ok, add_on: 'reports' }), 'add_on_not_enabled'],
+    ];
+    for (const [k, code] of cases) {
+      for (const path of ['/api/v1/childcare/schema', '/api/v1/childcare/analysis']) {
+        const r = await get(path, k!);
+        expect([path, r.status, r.body.error]).toEqual([path, 403, code]);
+      }
+    }
+    // Expiry is inclusive: the last day still works (Melbourne time).
+    expect((await get('/api/v1/childcare/schema', await make({ ...ok, expires: '2026-11-25' }))).status).toBe(200);
+    const narrow = await make({ ...ok, states: [states[0]] });
+    const other = states.find((s) => s !== states[0]) ?? 'TAS';
+    expect((await get(`/api/v1/childcare/analysis?state=${other}`, narrow)).body.error).toBe('state_not_entitled');
+    expect((await get('/api/v1/childcare/schema')).status).toBe(401);
+    const schema = await get('/api/v1/childcare/schema', key);
+    expect(schema.status).toBe(200);
+    expect(schema.body).toMatchObject({
+      product: 'childcare_market_intelligence',
+      version: 'v1',
+      licence: { status: 'active', expires_at: '2027-06-30', allowed_states: states, add_on: 'childcare_market_intelligence' },
+      dimensions: { childcare_pipeline_stage: ['under_assessment', 'advertised', 'approved', 'refused', 'withdrawn', 'unknown'], childcare_works_type: ['new_centre', 'extension', 'change_of_use', 'alterations', 'other'] },
+    });
+    expect(schema.body.endpoints).toContain('/api/v1/childcare/analysis');
+  });
+});
+
+describe('/api/v1/childcare/analysis', () => {
+  it('headline, trend and breakdowns equal brute-force counts over the records, per state and for all entitled states', async () => {
+    expect(childcare.length).toBeGreaterThan(10);
+    for (const state of [...states, undefined]) {
+      const rs = state ? childcare.filter((r) => r.state === state) : childcare;
+      const r = await get(`/api/v1/childcare/analysis${state ? `?state=${state}` : ''}`, key);
+      expect(r.status).toBe(200);
+      const d = r.body.data;
+      expect(d.scope).toMatchObject({ product: 'childcare_market_intelligence', version: 'v1', states: state ? [state] : states });
+      expect(d.headline).toEqual(headline(rs));
+      // Trend: every month from the first to the last lodgement, none missing, summing to the total.
+      const months = d.trend.map((t: { month: string }) => t.month);
+      const first = rs.map((x) => x.lodged.slice(0, 7)).sort()[0], last = rs.map((x) => x.lodged.slice(0, 7)).sort().at(-1);
+      expect([months[0], months.at(-1)]).toEqual([first, last]);
+      for (let i = 1; i < months.length; i++) {
+        const [y, m] = months[i - 1].split('-').map(Number);
+        expect(months[i]).toBe(m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`);
+      }
+      expect(d.trend.reduce((s: number, t: { total: number }) => s + t.total, 0)).toBe(rs.length);
+      for (const t of d.trend) expect(t.total).toBe(rs.filter((x) => x.lodged.startsWith(t.month)).length);
+      for (const [name, keyOf] of [['stage', (x: DaRecord) => childcarePipelineStage(x.status)], ['works_type', (x: DaRecord) => childcareWorksType(x.description)], ['council', (x: DaRecord) => `${x.council} (${x.state})`]] as const) {
+        const rows = d.breakdowns[name] as { key: string; count: number; share: number }[];
+        expect(rows.reduce((s, x) => s + x.count, 0), name).toBe(rs.length);
+        for (const row of rows) expect(row.count, `${name} ${row.key}`).toBe(rs.filter((x) => keyOf(x) === row.key).length);
+      }
+      expect(d.coverage.records).toBe(rs.length);
+      expect(d.coverage.geocoded_pct).toBeCloseTo((100 * rs.filter((x) => x.lat !== null).length) / rs.length, 1);
+      expect(d.demand_signals.all_development).toBe(das.count(state ? { state } : { states }));
+      expect(d.notices.data_boundaries.length).toBe(5);
+    }
+  });
+
+  it('since filters by lodgement date; feature_limit limits map points only, never counts', async () => {
+    const since = childcare.map((r) => r.lodged).sort()[Math.floor(childcare.length / 2)];
+    const r = await get(`/api/v1/childcare/analysis?since=${since}`, key);
+    expect(r.body.data.headline).toEqual(headline(childcare.filter((x) => x.lodged >= since)));
+    expect(r.body.data.trend[0].month).toBe(since.slice(0, 7));
+    const geocoded = childcare.filter((x) => x.lat !== null).length;
+    const counts = [];
+    for (const limit of [0, 1, 5000]) {
+      const a = (await get(`/api/v1/childcare/analysis?feature_limit=${limit}`, key)).body.data;
+      expect(a.geojson.features.length).toBe(Math.min(limit, geocoded));
+      expect(a.coverage.geojson_truncated).toBe(limit < geocoded);
+      for (const f of a.geojson.features) {
+        expect(f.geometry.type).toBe('Point');
+        expect(f.geometry.coordinates[0]).toBeGreaterThan(100); // [lng, lat]
+      }
+      counts.push(JSON.stringify([a.headline, a.trend, a.breakdowns, a.coverage.records]));
+    }
+    expect(new Set(counts).size).toBe(1);
+    for (const q of ['since=2026-02-30', 'since=yesterday', 'feature_limit=-1', 'feature_limit=9999999', 'feature_limit=abc', 'state=Narnia', 'include_access=true']) {
+      const bad = await get(`/api/v1/childcare/analysis?${q}`, key);
+      expect([q, bad.status]).toEqual([q, 400]);
+    }
+    expect((await get('/api/v1/childcare/analysis?colour=red', key)).status).toBe(422);
+  });
+});
+
+describe('/api/v1/childcare/site-analysis (circle)', () => {
+  it('counts exactly the geocoded childcare DAs within the radius, and refuses bad sites', async () => {
+    const centre = childcare.find((r) => r.lat !== null)!;
+    for (const radius of [0.5, 3, 30]) {
+      const r = await get(`/api/v1/childcare/site-analysis?lat=${centre.lat}&lng=${centre.lng}&radius_km=${radius}&state=${centre.state}&suburb=${encodeURIComponent(centre.suburb)}`, key);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      const inside = childcare.filter((x) => x.state === centre.state && x.lat !== null && distanceMetres(centre.lng!, centre.lat!, x.lng!, x.lat) <= radius * 1000);
+      expect(r.body.data.headline).toEqual(headline(inside));
+      expect(r.body.data.scope.catchment).toEqual({ type: 'circle', lat: centre.lat, lng: centre.lng, radius_km: radius });
+      expect(r.body.data.suburb_context).toMatchObject({ suburb: centre.suburb, available: false });
+      const all = das.list({ state: centre.state }, { limit: 1_000_000 }).filter((x) => x.lat !== null && distanceMetres(centre.lng!, centre.lat!, x.lng!, x.lat) <= radius * 1000);
+      expect(r.body.data.demand_signals).toMatchObject({ all_development: all.length, scope: 'catchment', dwellings: all.reduce((s, x) => s + (x.dwellings ?? 0), 0) });
+    }
+    const base = `lat=${centre.lat}&lng=${centre.lng}`;
+    const other = states.find((s) => s !== centre.state);
+    const cases: [string, number, string][] = [
+      [`${base}&radius_km=2`, 422, 'state'],
+      [`lat=${centre.lat}&radius_km=2&state=${centre.state}`, 422, 'lng'],
+      [`${base}&radius_km=31&state=${centre.state}`, 400, 'radius_km'],
+      [`${base}&radius_km=0.05&state=${centre.state}`, 400, 'radius_km'],
+      [`${base}&radius_km=2&state=${centre.state}&include_access=true`, 400, 'include_access'],
+      [`${base}&radius_km=2&state=${centre.state}&since=2026-13-01`, 400, 'since'],
+      ...(other ? ([[`${base}&radius_km=2&state=${other}`, 400, 'lat']] as [string, number, string][]) : []),
+    ];
+    for (const [q, status, parameter] of cases) {
+      const r = await get(`/api/v1/childcare/site-analysis?${q}`, key);
+      expect([q, r.status, r.body.parameter]).toEqual([q, status, parameter]);
+    }
+  });
+});
+
+describe('the childcare feed (GET /api/v1/das on a childcare key)', () => {
+  it('pages through every entitled childcare row once, with the pipeline fields', async () => {
+    const seen: number[] = [];
+    let next: string | null = '/api/v1/das?per_page=7';
+    let total = -1;
+    while (next) {
+      const r = await get(next, key);
+      expect(r.status).toBe(200);
+      total = r.body.meta.pages.total;
+      for (const row of r.body.data) {
+        expect(row.trade_category).toBe('childcare');
+        expect(states).toContain(row.state);
+        expect(row).toHaveProperty('childcare_pipeline_stage');
+        expect(row).toHaveProperty('childcare_works_type');
+        expect(row).toHaveProperty('observed_at');
+        expect(row.childcare_pipeline_stage).toBe(childcarePipelineStage(row.status));
+        seen.push(row.id);
+      }
+      next = r.body.meta.pages.next;
+    }
+    expect(total).toBe(childcare.length);
+    expect(seen.sort((a, b) => a - b)).toEqual(childcare.map((r) => r.id).sort((a, b) => a - b));
+    const since = childcare.map((r) => r.lodged).sort()[Math.floor(childcare.length / 2)];
+    expect((await get(`/api/v1/das?since=${since}&per_page=1`, key)).body.meta.pages.total).toBe(childcare.filter((r) => r.lodged >= since).length);
+    // The same key on the DA listing (/v1/das): it has no DA listing.
+    expect((await get('/v1/das', key)).status).toBe(403);
+  });
+});
