@@ -34,7 +34,8 @@ import { acceptsGzip, finishPayload, serialisePayload, staticBody, type StaticBo
 import { decodeQuery, parsePropertyQuery, rejectUnknown, strictDecode } from './query.js';
 import { payloadExpiry, ResponseCache, type CachedResponse } from './response-cache.js';
 import { ROUTES, type ChildcareOperation, type DaOperation, type Route, type WebhookOperation } from './routes.js';
-import { analysisDocument, childcareFeed, childcareLicence, childcareSchema, siteAnalysisDocument } from './childcare-handlers.js';
+import { analysisDocument, childcareFeed, childcareLicence, childcareSchema, exportFile, siteAnalysisDocument } from './childcare-handlers.js';
+import { reconciliationHelperScript } from '../../engine/childcare/reconciliation-helper.js';
 import type { StateCode } from '../../engine/catalogue/states.js';
 import { jsonBody, webhookOperation, type WebhookContext } from './webhook-handlers.js';
 import { runSql, SQL_PER_KEY } from './sql-handler.js';
@@ -374,6 +375,15 @@ export class Api {
     return chain(limited, (limits): ApiResponse => {
       try {
         const p = decodeQuery(req.query);
+        if (op === 'export') {
+          const file = exportFile(das(), key, now, p, req.path);
+          return { status: 200, contentType: file.contentType, headers: { ...limits, 'Cache-Control': 'no-store', 'Content-Disposition': `attachment; filename="${file.filename}"` }, body: file.parts };
+        }
+        if (op === 'reconciliation-helper') {
+          rejectUnknown(p, [], req.path);
+          childcareLicence(key, now);
+          return { status: 200, contentType: 'text/x-python; charset=utf-8', headers: { ...limits, 'Cache-Control': 'no-store', 'Content-Disposition': 'attachment; filename="propintel_reconciliation_helper.py"' }, body: reconciliationHelperScript(VERSION) };
+        }
         const doc =
           op === 'schema'
             ? (rejectUnknown(p, [], req.path), childcareSchema(key, now))

@@ -10,6 +10,7 @@
 import { isStateCode, STATES, type StateCode } from '../../engine/catalogue/states.js';
 import { childcareAnalysis, childcareFeedItem, DATA_BOUNDARIES, PRODUCT, PRODUCT_VERSION, type Catchment } from '../../engine/childcare/analysis.js';
 import { CHILDCARE_STAGES, CHILDCARE_WORKS_TYPES } from '../../engine/da/categories.js';
+import { childcareCsv, childcareGeoJson } from '../../engine/childcare/export.js';
 import { listDas } from '../../engine/da/da-listing.js';
 import type { DaStore } from '../../engine/da/da-store.js';
 import { melbourneIso } from '../metering/billing-period.js';
@@ -25,7 +26,7 @@ export const FEATURE_LIMIT = { default: 500, max: 5000 };
 export const SITE_RADIUS_KM = { min: 0.1, max: 30 };
 
 /** The childcare endpoints' paths (also listed by /schema). */
-export const CHILDCARE_PATHS = ['/api/v1/childcare/schema', '/api/v1/childcare/analysis', '/api/v1/childcare/site-analysis', '/api/v1/das'] as const;
+export const CHILDCARE_PATHS = ['/api/v1/childcare/schema', '/api/v1/childcare/analysis', '/api/v1/childcare/site-analysis', '/api/v1/childcare/export', '/api/v1/childcare/reconciliation-helper', '/api/v1/das'] as const;
 
 const bad = (parameter: string, message: string) => new ApiError(400, 'invalid_parameter', message, { parameter });
 const missing = (parameter: string, message: string) => new ApiError(422, 'missing_parameter', message, { parameter });
@@ -132,6 +133,20 @@ export function siteAnalysisDocument(das: DaStore, key: ApiKeyRecord, now: Date,
   const data = childcareAnalysis(das, { states: [state], since: dateParam(p, 'since'), catchment, featureLimit: featureLimit(p) });
   data.suburb_context = suburbContext(p.get('suburb') ?? null, state);
   return envelope(data);
+}
+
+/** `GET /api/v1/childcare/export` (`format` csv or geojson, `state`): a file download. */
+export function exportFile(das: DaStore, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string): { contentType: string; filename: string; parts: Buffer[] } {
+  rejectUnknown(p, ['format', 'state', 'since'], path);
+  const format = (p.get('format') ?? 'csv').toLowerCase();
+  if (format !== 'csv' && format !== 'geojson') throw bad('format', `format must be csv or geojson, not ${JSON.stringify(format.slice(0, 20))}`);
+  const state = stateParam(p, false);
+  const states = childcareLicence(key, now, state);
+  const since = dateParam(p, 'since');
+  const day = melbourneIso(now).slice(0, 10);
+  const filename = `childcare-pipeline-${state ?? states.join('-')}-${day}.${format}`;
+  if (format === 'csv') return { contentType: 'text/csv; charset=utf-8', filename, parts: childcareCsv(das, state ? [state] : states, since).parts };
+  return { contentType: 'application/geo+json', filename, parts: childcareGeoJson(das, state ? [state] : states, since).parts };
 }
 
 /** Suburb demographics: a suburb fact, never a catchment statistic. Not yet held: said so. */

@@ -8,7 +8,7 @@ import { SAMPLE_NAMES, type SampleName } from '../../engine/property/samples.js'
 export type DaOperation = 'list' | 'nearby' | 'get' | 'categories' | 'councils' | 'stats';
 
 /** The childcare market intelligence operations (spec 4.2). */
-export type ChildcareOperation = 'schema' | 'analysis' | 'site-analysis';
+export type ChildcareOperation = 'schema' | 'analysis' | 'site-analysis' | 'export' | 'reconciliation-helper';
 
 /** The webhook operations (spec 4.1 `POST /v1/webhooks`, and the management around it). */
 export type WebhookOperation = 'create' | 'list' | 'get' | 'delete' | 'test' | 'deliveries';
@@ -184,6 +184,22 @@ export const ROUTES: readonly Route[] = [
     summary: 'Catchment analysis around a site',
     description: 'The analysis of /analysis within `radius_km` (0.1 to 30, default 5) of `lat`/`lng`, which must lie in `state` (required, and entitled). Records without coordinates are never in a catchment. `suburb` names the suburb whose census context is shown (a suburb fact, never a catchment statistic). `include_access=true` is 400.',
     handler: { kind: 'childcare', op: 'site-analysis' },
+  },
+  {
+    path: '/api/v1/childcare/export',
+    keyed: true,
+    tag: 'Childcare',
+    summary: 'Download the childcare pipeline as CSV or GeoJSON',
+    description: 'Every entitled childcare row of `state` (default every entitled state), `format` csv (default) or geojson, as a file (Content-Disposition: attachment). CSV text fields that a spreadsheet would run as a formula (starting with = + - @, tab, CR, LF or their full-width forms, also after leading spaces) are prefixed with an apostrophe; numbers stay numbers. GeoJSON is EPSG:4326 [lng, lat] with `metadata` (records, features, not geocoded, truncated) and the data boundaries.',
+    handler: { kind: 'childcare', op: 'export' },
+  },
+  {
+    path: '/api/v1/childcare/reconciliation-helper',
+    keyed: true,
+    tag: 'Childcare',
+    summary: 'A Python script that writes a reconciliation worksheet',
+    description: 'A Python 3 script (standard library only) that pages through every row of the feed with the key from PROPINTEL_API_KEY (or DALEADS_API_KEY, or a hidden prompt) and writes a CSV worksheet: id, council_reference, stage, works type, observed_at, and blank columns customer_match, customer_source, customer_record_id, classification_review, review_notes. It refuses to overwrite a worksheet without --force and waits out 429s per Retry-After.',
+    handler: { kind: 'childcare', op: 'reconciliation-helper' },
   },
   {
     path: '/mcp',

@@ -218,3 +218,73 @@ describe('the childcare feed (GET /api/v1/das on a childcare key)', () => {
     expect((await get('/v1/das', key)).status).toBe(403);
   });
 });
+
+describe('/api/v1/childcare/export', () => {
+  it('CSV: every entitled row once, a download with a filename, numbers as numbers', async () => {
+    const res = await fetch(`${server.url}/api/v1/childcare/export?format=csv&state=${states[0]}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="childcare-pipeline-${states[0]}-2026-11-25.csv"`);
+    const lines = (await res.text()).trimEnd().split('\r\n');
+    const rs = childcare.filter((r) => r.state === states[0]);
+    expect(lines.length).toBe(rs.length + 1);
+    expect(lines[0].split(',').slice(0, 4)).toEqual(['id', 'council_reference', 'council_name', 'state']);
+    expect(new Set(lines.slice(1).map((l) => Number(l.split(',')[0])))).toEqual(new Set(rs.map((r) => r.id)));
+  });
+
+  it('GeoJSON: geocoded points [lng, lat] with metadata; bad format 400', async () => {
+    const r = await get(`/api/v1/childcare/export?format=geojson`, key);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('application/geo+json');
+    const geocoded = childcare.filter((x) => x.lat !== null);
+    expect(r.body.features.length).toBe(geocoded.length);
+    expect(r.body.metadata).toMatchObject({ crs: 'EPSG:4326', records: childcare.length, features: geocoded.length, not_geocoded: childcare.length - geocoded.length, truncated: false });
+    const one = r.body.features.find((f: { properties: { id: number } }) => f.properties.id === geocoded[0].id);
+    expect(one.geometry.coordinates).toEqual([geocoded[0].lng, geocoded[0].lat]);
+    expect((await get('/api/v1/childcare/export?format=xlsx', key)).status).toBe(400);
+  });
+});
+
+describe('the reconciliation helper', () => {
+  it.runIf(process.platform !== 'win32')('run against this server: writes the worksheet, refuses to overwrite it, overwrites with --force', async () => {
+    const { spawn, spawnSync } = await import('node:child_process');
+    const { existsSync, readFileSync, writeFileSync } = await import('node:fs');
+    // The server runs in this process: the script must run without blocking it.
+    const runAsync = (args: string[], env: Record<string, string>) =>
+      new Promise<{ status: number | null; stderr: string }>((resolve) => {
+        const child = spawn('python3', args, { env: { ...process.env, ...env } });
+        let stderr = '';
+        child.stderr.on('data', (c: Buffer) => (stderr += c));
+        child.on('close', (status) => resolve({ status, stderr }));
+      });
+    const python = spawnSync('python3', ['--version']);
+    if (python.status !== 0) {
+      console.warn('skipped: python3 is not installed');
+      return;
+    }
+    const res = await fetch(`${server.url}/api/v1/childcare/reconciliation-helper`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="propintel_reconciliation_helper.py"');
+    const script = join(dir, 'helper.py');
+    writeFileSync(script, await res.text());
+    const out = join(dir, 'worksheet.csv');
+    const run = (...args: string[]) => runAsync([script, '--base-url', server.url, '--out', out, '--per-page', '9', ...args], { PROPINTEL_API_KEY: key });
+    const first = await run();
+    expect(first.status, first.stderr).toBe(0);
+    const rows = readFileSync(out, 'utf8').trimEnd().split(/\r?\n/);
+    expect(rows[0]).toBe('id,council_reference,childcare_pipeline_stage,childcare_works_type,observed_at,state,council_name,address,status,lodgement_date,customer_match,customer_source,customer_record_id,classification_review,review_notes');
+    expect(rows.length).toBe(childcare.length + 1);
+    expect(rows[1].endsWith(',,,,,')).toBe(true);
+    const ids = rows.slice(1).map((l) => Number(l.split(',')[0]));
+    expect(new Set(ids)).toEqual(new Set(childcare.map((r) => r.id)));
+    writeFileSync(out, 'my notes\n');
+    const again = await run();
+    expect(again.status).toBe(2);
+    expect(again.stderr).toMatch(/already exists.*--force/);
+    expect(readFileSync(out, 'utf8')).toBe('my notes\n');
+    const forced = await runAsync([script, '--base-url', server.url, '--out', out, '--force'], { PROPINTEL_API_KEY: '', DALEADS_API_KEY: key });
+    expect(forced.status, forced.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8').split(/\r?\n/).filter(Boolean).length).toBe(childcare.length + 1);
+    expect(existsSync(`${out}.partial`)).toBe(false);
+  }, 60_000);
+});

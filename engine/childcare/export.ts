@@ -1,0 +1,109 @@
+/**
+ * Childcare exports (spec 4.2 `/export`): the entitled childcare rows of a state as CSV or GeoJSON.
+ *
+ * CSV text fields are neutralised against spreadsheet formula execution (OWASP "CSV Injection"): a text field
+ * whose first character, after any leading Unicode whitespace, is `=`, `+`, `-`, `@`, a tab, CR or LF, or the
+ * full-width forms of the first four (U+FF1D, U+FF0B, U+FF0D, U+FF20), is prefixed with an apostrophe, so no
+ * spreadsheet evaluates it; it is then quoted per RFC 4180. Numeric columns are written as numbers, never
+ * prefixed (a negative cost stays a number).
+ *
+ * Rows are read from the store a page at a time (keyset paging), so an export never holds more than one page
+ * of records; the parts are handed to the transport in order.
+ */
+import type { StateCode } from '../catalogue/states.js';
+import type { DaRecord } from '../da/da-record.js';
+import type { DaStore } from '../da/da-store.js';
+import { childcareFeedItem, DATA_BOUNDARIES, PRODUCT, PRODUCT_VERSION } from './analysis.js';
+
+/** The export's columns, in order; `numeric` ones are written as numbers. */
+export const EXPORT_COLUMNS: { name: string; numeric?: boolean }[] = [
+  { name: 'id', numeric: true },
+  { name: 'council_reference' },
+  { name: 'council_name' },
+  { name: 'state' },
+  { name: 'address' },
+  { name: 'address_suburb' },
+  { name: 'address_postcode' },
+  { name: 'childcare_pipeline_stage' },
+  { name: 'childcare_works_type' },
+  { name: 'status' },
+  { name: 'lodgement_date' },
+  { name: 'decision_date' },
+  { name: 'cost_of_development', numeric: true },
+  { name: 'latitude', numeric: true },
+  { name: 'longitude', numeric: true },
+  { name: 'info_url' },
+  { name: 'data_source' },
+  { name: 'observed_at' },
+];
+
+/** Characters that make a spreadsheet treat a cell as a formula (and their full-width forms). */
+const DANGEROUS = /^[\s\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]*[=+\-@\t\r\n\uff1d\uff0b\uff0d\uff20]/;
+
+/** A text field made safe for spreadsheets (see the module comment); not yet quoted. */
+export function neutralise(text: string): string {
+  return DANGEROUS.test(text) ? `'${text}` : text;
+}
+
+/** One CSV field: numbers as numbers, text neutralised and quoted when it needs quoting. */
+export function csvField(value: unknown, numeric = false): string {
+  if (value === null || value === undefined) return '';
+  if (numeric && typeof value === 'number' && Number.isFinite(value)) return String(value);
+  const s = neutralise(String(value));
+  return /[",\r\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+const PAGE = 2000;
+
+/** Every childcare record of `states` (since `since`), a page at a time, newest first. */
+function* pages(das: DaStore, states: readonly StateCode[], since?: string): Generator<DaRecord[]> {
+  let after: { lodged: string; id: number } | undefined;
+  for (;;) {
+    const page = das.list({ category: 'childcare', states, ...(since ? { since } : {}) }, { limit: PAGE, after });
+    if (page.length) yield page;
+    if (page.length < PAGE) return;
+    const last = page[page.length - 1];
+    after = { lodged: last.lodged, id: last.id };
+  }
+}
+
+/** The CSV export as parts (a header line, then a part per page), and the row count. */
+export function childcareCsv(das: DaStore, states: readonly StateCode[], since?: string): { parts: Buffer[]; rows: number } {
+  const parts = [Buffer.from(`${EXPORT_COLUMNS.map((c) => c.name).join(',')}\r\n`)];
+  let rows = 0;
+  for (const page of pages(das, states, since)) {
+    let chunk = '';
+    for (const r of page) {
+      const item = childcareFeedItem(r);
+      chunk += `${EXPORT_COLUMNS.map((c) => csvField(item[c.name], c.numeric)).join(',')}\r\n`;
+    }
+    rows += page.length;
+    parts.push(Buffer.from(chunk));
+  }
+  return { parts, rows };
+}
+
+/** The GeoJSON export as parts: geocoded records as points, with truncation metadata and the notices. */
+export function childcareGeoJson(das: DaStore, states: readonly StateCode[], since?: string, limit = Infinity): { parts: Buffer[]; features: number; records: number } {
+  const parts = [Buffer.from('{"type":"FeatureCollection","features":[')];
+  let features = 0, records = 0, cut = 0, first = true;
+  for (const page of pages(das, states, since)) {
+    let chunk = '';
+    for (const r of page) {
+      records++;
+      if (r.lat === null || r.lng === null) continue;
+      if (features >= limit) {
+        cut++;
+        continue;
+      }
+      const { latitude: _lat, longitude: _lng, ...properties } = childcareFeedItem(r);
+      chunk += `${first ? '' : ','}${JSON.stringify({ type: 'Feature', geometry: { type: 'Point', coordinates: [r.lng, r.lat] }, properties })}`;
+      first = false;
+      features++;
+    }
+    parts.push(Buffer.from(chunk));
+  }
+  const meta = { product: PRODUCT, version: PRODUCT_VERSION, crs: 'EPSG:4326', coordinate_order: '[longitude, latitude]', records, features, not_geocoded: records - features - cut, truncated: cut > 0, features_left_out: cut, data_boundaries: DATA_BOUNDARIES };
+  parts.push(Buffer.from(`],"metadata":${JSON.stringify(meta)}}`));
+  return { parts, features, records };
+}

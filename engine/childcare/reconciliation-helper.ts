@@ -1,0 +1,115 @@
+/**
+ * The reconciliation helper (spec 4.2 rule 5): a Python 3 script, standard library only (analysts have
+ * Python; nothing to install), served by `GET /api/v1/childcare/reconciliation-helper`. It pages through the
+ * childcare feed with the key from PROPINTEL_API_KEY (DALEADS_API_KEY, the original interface's name, also
+ * works) or a hidden prompt, and writes a review worksheet: the record identifiers, stage, works type and
+ * observed_at, plus blank columns for the customer's own matching. It never overwrites a worksheet without
+ * --force, waits out 429 answers per Retry-After, and writes the file only once every page has arrived.
+ */
+
+/** The worksheet's columns: kept from the feed, then the blank review columns. */
+export const WORKSHEET_KEPT = ['id', 'council_reference', 'childcare_pipeline_stage', 'childcare_works_type', 'observed_at', 'state', 'council_name', 'address', 'status', 'lodgement_date'] as const;
+export const WORKSHEET_BLANK = ['customer_match', 'customer_source', 'customer_record_id', 'classification_review', 'review_notes'] as const;
+
+/** The script's text. */
+export function reconciliationHelperScript(version: string): string {
+  return `#!/usr/bin/env python3
+"""propintel childcare reconciliation helper (propintel ${version}).
+
+Pages through every row of the childcare feed (GET /api/v1/das with a childcare key) and writes a CSV review
+worksheet: the record identifiers, pipeline stage, works type and observed_at, plus blank columns for your own
+matching (customer_match, customer_source, customer_record_id, classification_review, review_notes).
+
+Usage:
+  PROPINTEL_API_KEY=pi_... python3 propintel_reconciliation_helper.py --base-url https://api.example.com
+  python3 propintel_reconciliation_helper.py --out worksheet.csv --force      # prompts for the key
+
+The key is read from PROPINTEL_API_KEY (or DALEADS_API_KEY), or asked for without echo. It is never written
+anywhere. Python 3.8 or later, standard library only.
+"""
+import argparse
+import csv
+import getpass
+import json
+import os
+import re
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+KEPT = ${JSON.stringify(WORKSHEET_KEPT)}
+BLANK = ${JSON.stringify(WORKSHEET_BLANK)}
+# A cell a spreadsheet would run as a formula gets a leading apostrophe (OWASP CSV injection).
+DANGEROUS = re.compile(r"^[\\s\\u00a0\\u1680\\u2000-\\u200b\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*[=+\\-@\\t\\r\\n\\uff1d\\uff0b\\uff0d\\uff20]")
+
+
+def cell(value):
+    if value is None:
+        return ""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    text = str(value)
+    return "'" + text if DANGEROUS.match(text) else text
+
+
+def fetch(url, key, attempts=12):
+    for _ in range(attempts):
+        request = urllib.request.Request(url, headers={"Authorization": "Bearer " + key, "Accept": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return json.load(response)
+        except urllib.error.HTTPError as err:
+            if err.code == 429:
+                wait = err.headers.get("Retry-After", "5")
+                seconds = int(wait) if wait.isdigit() else 5
+                print("rate limited: waiting %d s as Retry-After asks" % seconds, file=sys.stderr)
+                time.sleep(min(seconds, 24 * 3600))
+                continue
+            detail = err.read().decode("utf-8", "replace")
+            raise SystemExit("HTTP %d from %s: %s" % (err.code, url, detail))
+    raise SystemExit("gave up after %d rate-limited attempts" % attempts)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="Write a childcare reconciliation worksheet from the propintel feed.")
+    parser.add_argument("--base-url", default=os.environ.get("PROPINTEL_BASE_URL", "http://127.0.0.1:8080"), help="the API's base URL")
+    parser.add_argument("--out", default="childcare-reconciliation.csv", help="the worksheet to write")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing worksheet")
+    parser.add_argument("--state", help="one entitled state (default: all of the key's states)")
+    parser.add_argument("--per-page", type=int, default=100, help="rows per request (at most 100)")
+    args = parser.parse_args(argv)
+    if os.path.exists(args.out) and not args.force:
+        print("%s already exists; it was left as it is. Give --force to overwrite it." % args.out, file=sys.stderr)
+        return 2
+    key = os.environ.get("PROPINTEL_API_KEY") or os.environ.get("DALEADS_API_KEY") or getpass.getpass("API key: ")
+    if not key:
+        print("no API key: set PROPINTEL_API_KEY or type it at the prompt", file=sys.stderr)
+        return 2
+    query = {"per_page": args.per_page}
+    if args.state:
+        query["state"] = args.state
+    path = "/api/v1/das?" + urllib.parse.urlencode(query)
+    rows, total = [], None
+    while path:
+        doc = fetch(args.base_url.rstrip("/") + path, key)
+        rows.extend(doc["data"])
+        total = doc["meta"]["pages"].get("total", total)
+        path = doc["meta"]["pages"].get("next")
+        print("%d of %s rows" % (len(rows), total), file=sys.stderr)
+    partial = args.out + ".partial"
+    with open(partial, "w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(KEPT + BLANK)
+        for row in rows:
+            writer.writerow([cell(row.get(name)) for name in KEPT] + [""] * len(BLANK))
+    os.replace(partial, args.out)
+    print("wrote %d rows to %s" % (len(rows), args.out), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+`;
+}
