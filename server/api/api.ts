@@ -34,7 +34,7 @@ import { acceptsGzip, finishPayload, serialisePayload, staticBody, type StaticBo
 import { decodeQuery, parsePropertyQuery, rejectUnknown, strictDecode } from './query.js';
 import { payloadExpiry, ResponseCache, type CachedResponse } from './response-cache.js';
 import { ROUTES, type ChildcareOperation, type DaOperation, type Route, type WebhookOperation } from './routes.js';
-import { analysisDocument, childcareFeed, childcareLicence, childcareSchema, exportFile, siteAnalysisDocument } from './childcare-handlers.js';
+import { analysisDocument, childcareFeed, childcareLicence, childcareSchema, exportFile, polygonSiteAnalysis, siteAnalysisDocument } from './childcare-handlers.js';
 import { reconciliationHelperScript } from '../../engine/childcare/reconciliation-helper.js';
 import type { StateCode } from '../../engine/catalogue/states.js';
 import { jsonBody, webhookOperation, type WebhookContext } from './webhook-handlers.js';
@@ -78,8 +78,13 @@ export interface ApiRequest {
   mcpProtocolVersion?: string;
 }
 
-/** The longest request body read (a webhook subscription is well under 1 KiB). */
-export const MAX_REQUEST_BODY = 64 * 1024;
+/**
+ * The longest request body read: 1 MiB, room for a 5,000-vertex catchment polygon (about 200 KB of JSON).
+ * Webhook subscriptions and SQL queries are held to {@link SMALL_BODY}.
+ */
+export const MAX_REQUEST_BODY = 1024 * 1024;
+/** The body limit of the webhook and SQL endpoints. */
+export const SMALL_BODY = 64 * 1024;
 
 /** A response to write. */
 export interface ApiResponse {
@@ -307,7 +312,7 @@ export class Api {
     }
     // HEAD is GET without the body for the public routes; a keyed lookup is never run (nor metered) for HEAD.
     const keyed = h.kind === 'property' || h.kind === 'da' || h.kind === 'childcare';
-    if (req.method !== 'GET' && !(req.method === 'HEAD' && !keyed)) {
+    if (req.method !== 'GET' && !(req.method === 'HEAD' && !keyed) && !route.methods?.includes(req.method)) {
       throw new ApiError(405, 'method_not_allowed', `${route.path} answers GET${keyed ? '' : ' and HEAD'} only, not ${req.method.length > 20 ? `${req.method.slice(0, 20)}...` : req.method}`, {}, { Allow: keyed ? 'GET' : 'GET, HEAD' });
     }
     if (h.kind === 'property') {
@@ -375,6 +380,11 @@ export class Api {
     return chain(limited, (limits): ApiResponse => {
       try {
         const p = decodeQuery(req.query);
+        if (op === 'site-analysis' && req.method === 'POST') {
+          if (req.bodyTooLarge) throw new ApiError(413, 'payload_too_large', `the request body is larger than ${MAX_REQUEST_BODY} bytes`, { limit: MAX_REQUEST_BODY });
+          const doc = polygonSiteAnalysis(das(), key, now, p, req.path, req.body, this.stateAt);
+          return { status: 200, contentType: JSON_TYPE, headers: { ...limits, 'Cache-Control': 'no-store' }, body: JSON.stringify(doc) };
+        }
         if (op === 'export') {
           const file = exportFile(das(), key, now, p, req.path);
           return { status: 200, contentType: file.contentType, headers: { ...limits, 'Cache-Control': 'no-store', 'Content-Disposition': `attachment; filename="${file.filename}"` }, body: file.parts };
@@ -425,7 +435,7 @@ export class Api {
     const running = this.sqlInFlight.get(key.id) ?? 0;
     try {
       rejectUnknown(decodeQuery(req.query), [], req.path);
-      const body = jsonBody(req.body, req.bodyTooLarge, MAX_REQUEST_BODY);
+      const body = jsonBody(req.body, req.bodyTooLarge || (req.body?.length ?? 0) > SMALL_BODY, SMALL_BODY);
       if (!body || typeof body !== 'object' || Array.isArray(body)) throw badParameter('body', 'the body must be a JSON object: {"query": "SELECT ...", "params": [...]}');
       for (const k of Object.keys(body)) if (k !== 'query' && k !== 'params') throw badParameter(k, `unknown field ${JSON.stringify(k)}; the fields are query and params`, 'unknown_parameter');
       if (running >= SQL_PER_KEY) {
@@ -496,7 +506,7 @@ export class Api {
     if (!das) throw new ApiError(503, 'service_unavailable', 'this server holds no DA store', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
     rejectUnknown(decodeQuery(req.query), [], req.path);
     const ctx: WebhookContext = { store: this.store.webhooks(), das, clock: this.clock, allowPrivate: this.webhookOptions?.allowPrivate ?? false, dispatcher: this.webhookOptions?.dispatcher, resolve: this.webhookOptions?.resolve };
-    const answer = await webhookOperation(ctx, op, key.id, id, () => jsonBody(req.body, req.bodyTooLarge, MAX_REQUEST_BODY));
+    const answer = await webhookOperation(ctx, op, key.id, id, () => jsonBody(req.body, req.bodyTooLarge || (req.body?.length ?? 0) > SMALL_BODY, SMALL_BODY));
     return { status: answer.status, contentType: JSON_TYPE, headers: { 'Cache-Control': 'no-store' }, body: JSON.stringify(answer.doc) };
   }
 

@@ -15,6 +15,8 @@ import { listDas } from '../../engine/da/da-listing.js';
 import type { DaStore } from '../../engine/da/da-store.js';
 import { melbourneIso } from '../metering/billing-period.js';
 import type { ApiKeyRecord } from '../store/store.js';
+import type { Polygon } from 'geojson';
+import { distanceMetres } from '../../engine/geo/distance.js';
 import { ApiError } from './api-error.js';
 import { rejectUnknown } from './query.js';
 
@@ -132,6 +134,98 @@ export function siteAnalysisDocument(das: DaStore, key: ApiKeyRecord, now: Date,
   const catchment: Catchment = { kind: 'circle', lat, lng, radius_km: radius };
   const data = childcareAnalysis(das, { states: [state], since: dateParam(p, 'since'), catchment, featureLimit: featureLimit(p) });
   data.suburb_context = suburbContext(p.get('suburb') ?? null, state);
+  return envelope(data);
+}
+
+/** Vertices a catchment polygon may have, and its largest bounding radius (spec 8). */
+export const POLYGON_LIMITS = { vertices: 5000, radiusKm: 30 };
+
+/** Whether segments p1-p2 and p3-p4 cross (touching at a shared end does not count). */
+function segmentsCross(p1: number[], p2: number[], p3: number[], p4: number[]): boolean {
+  const d = (a: number[], b: number[], c: number[]) => (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+  const d1 = d(p3, p4, p1), d2 = d(p3, p4, p2), d3 = d(p1, p2, p3), d4 = d(p1, p2, p4);
+  return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
+}
+
+/**
+ * A catchment polygon from a POST body's `catchment` (a GeoJSON Polygon, or a Feature holding one), checked:
+ * rings of at least 4 positions, closed, of finite lon/lat numbers; no ring crossing itself or another (a
+ * sweep over the edges sorted by x, so a 5,000-vertex ring is checked in milliseconds); at most
+ * {@link POLYGON_LIMITS}.vertices vertices and {@link POLYGON_LIMITS}.radiusKm km from the centre of its box to
+ * any vertex; every vertex in `state`. Throws 400 naming the rule (422 when the shape is not a polygon at all).
+ */
+export function catchmentPolygon(value: unknown, state: StateCode, stateAt: (lng: number, lat: number) => StateCode | null): Polygon {
+  let g = value as { type?: unknown; geometry?: unknown; coordinates?: unknown } | null;
+  if (g && typeof g === 'object' && g.type === 'Feature') g = g.geometry as typeof g;
+  if (!g || typeof g !== 'object' || g.type !== 'Polygon' || !Array.isArray(g.coordinates)) {
+    throw new ApiError(422, 'invalid_body', 'catchment must be a GeoJSON Polygon (or a Feature whose geometry is one), coordinates in [longitude, latitude]', { parameter: 'catchment' });
+  }
+  const rings = g.coordinates as unknown[];
+  if (rings.length === 0) throw bad('catchment', 'catchment has no rings');
+  let vertices = 0;
+  for (const [i, ring] of rings.entries()) {
+    if (!Array.isArray(ring) || ring.length < 4) throw bad('catchment', `ring ${i} needs at least 4 positions (a closed triangle)`);
+    for (const pt of ring) {
+      if (!Array.isArray(pt) || pt.length < 2 || typeof pt[0] !== 'number' || typeof pt[1] !== 'number' || !Number.isFinite(pt[0]) || !Number.isFinite(pt[1]) || Math.abs(pt[0]) > 180 || Math.abs(pt[1]) > 90) {
+        throw bad('catchment', `ring ${i} has a position that is not [longitude, latitude] in degrees`);
+      }
+    }
+    const first = ring[0] as number[], last = ring[ring.length - 1] as number[];
+    if (first[0] !== last[0] || first[1] !== last[1]) throw bad('catchment', `ring ${i} is not closed: its last position must repeat its first`);
+    vertices += ring.length - 1;
+    if (vertices > POLYGON_LIMITS.vertices) throw bad('catchment', `catchment has more than ${POLYGON_LIMITS.vertices} vertices`);
+  }
+  const polygon = { type: 'Polygon', coordinates: rings as number[][][] } as Polygon;
+  const outer = polygon.coordinates[0];
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const [x, y] of outer) (x0 = Math.min(x0, x)), (y0 = Math.min(y0, y)), (x1 = Math.max(x1, x)), (y1 = Math.max(y1, y));
+  const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+  const radius = Math.max(...outer.map(([x, y]) => distanceMetres(cx, cy, x, y))) / 1000;
+  if (radius > POLYGON_LIMITS.radiusKm) throw bad('catchment', `catchment reaches ${radius.toFixed(1)} km from the centre of its box; at most ${POLYGON_LIMITS.radiusKm} km`);
+  // Self-intersection: every pair of edges whose x ranges overlap, in a sweep.
+  const edges: { a: number[]; b: number[]; lo: number; hi: number; ring: number; k: number; n: number }[] = [];
+  polygon.coordinates.forEach((ring, r) => {
+    for (let k = 0; k + 1 < ring.length; k++) edges.push({ a: ring[k], b: ring[k + 1], lo: Math.min(ring[k][0], ring[k + 1][0]), hi: Math.max(ring[k][0], ring[k + 1][0]), ring: r, k, n: ring.length - 1 });
+  });
+  edges.sort((p, q) => p.lo - q.lo);
+  const active: typeof edges = [];
+  for (const e of edges) {
+    for (let i = active.length - 1; i >= 0; i--) if (active[i].hi < e.lo) active.splice(i, 1);
+    for (const o of active) {
+      const adjacent = o.ring === e.ring && (Math.abs(o.k - e.k) === 1 || Math.abs(o.k - e.k) === e.n - 1);
+      if (!adjacent && segmentsCross(o.a, o.b, e.a, e.b)) throw bad('catchment', `catchment is not a valid polygon: ring ${o.ring === e.ring ? `${e.ring} crosses itself` : `${e.ring} crosses ring ${o.ring}`} near [${e.a[0]}, ${e.a[1]}]`);
+    }
+    active.push(e);
+  }
+  for (const [x, y] of outer) {
+    const at = stateAt(x, y);
+    if (at !== state) throw bad('catchment', `catchment is not wholly inside ${state}: its vertex [${x}, ${y}] is ${at ? `in ${at}` : 'outside every state this service covers'}`);
+  }
+  return polygon;
+}
+
+/** `POST /api/v1/childcare/site-analysis`: `{ state, suburb?, catchment, since?, feature_limit? }`. */
+export function polygonSiteAnalysis(das: DaStore, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string, body: Buffer | undefined, stateAt: (lng: number, lat: number) => StateCode | null): Record<string, unknown> {
+  rejectUnknown(p, [], path);
+  let b: unknown;
+  try {
+    b = JSON.parse(body?.toString('utf8') ?? '');
+  } catch {
+    throw new ApiError(422, 'invalid_body', 'the body must be JSON: { "state": "VIC", "catchment": { "type": "Polygon", "coordinates": [...] } }', { parameter: 'body' });
+  }
+  if (!b || typeof b !== 'object' || Array.isArray(b)) throw new ApiError(422, 'invalid_body', 'the body must be a JSON object with state and catchment', { parameter: 'body' });
+  const o = b as Record<string, unknown>;
+  for (const k of Object.keys(o)) if (!['state', 'suburb', 'catchment', 'since', 'feature_limit', 'include_access'].includes(k)) throw new ApiError(422, 'unknown_parameter', `unknown field ${JSON.stringify(k)}`, { parameter: k });
+  if (o.include_access === true || o.include_access === 'true') throw bad('include_access', 'include_access=true is not supported');
+  const q = new Map<string, string>();
+  for (const k of ['state', 'since', 'feature_limit']) if (o[k] !== undefined && o[k] !== null) q.set(k, String(o[k]));
+  const state = stateParam(q, true)!;
+  childcareLicence(key, now, state);
+  if (o.catchment === undefined) throw missing('catchment', 'catchment is required: a GeoJSON Polygon in longitude/latitude');
+  if (o.suburb !== undefined && typeof o.suburb !== 'string') throw new ApiError(422, 'invalid_body', 'suburb must be text', { parameter: 'suburb' });
+  const polygon = catchmentPolygon(o.catchment, state, stateAt);
+  const data = childcareAnalysis(das, { states: [state], since: dateParam(q, 'since'), catchment: { kind: 'polygon', polygon }, featureLimit: featureLimit(q) });
+  data.suburb_context = suburbContext((o.suburb as string | undefined) ?? null, state);
   return envelope(data);
 }
 

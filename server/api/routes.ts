@@ -180,6 +180,7 @@ export const ROUTES: readonly Route[] = [
   {
     path: '/api/v1/childcare/site-analysis',
     keyed: true,
+    methods: ['GET', 'POST'],
     tag: 'Childcare',
     summary: 'Catchment analysis around a site',
     description: 'The analysis of /analysis within `radius_km` (0.1 to 30, default 5) of `lat`/`lng`, which must lie in `state` (required, and entitled). Records without coordinates are never in a catchment. `suburb` names the suburb whose census context is shown (a suburb fact, never a catchment statistic). `include_access=true` is 400.',

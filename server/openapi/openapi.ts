@@ -359,6 +359,19 @@ export function openApiDocument(): Obj {
     if (h.kind === 'webhooks') {
       paths[r.path] = Object.fromEntries(Object.entries(h.ops).map(([method, op]) => [method.toLowerCase(), webhookOperation(r, method, op!, operation(r))]));
     } else if (h.kind === 'sql' || h.kind === 'mcp') paths[r.path] = { post: sqlOrMcpOperation(r, operation(r)) };
+    else if (h.kind === 'childcare' && r.methods?.includes('POST')) {
+      const post = operation(r);
+      post.operationId = `${post.operationId}_post`;
+      post.summary = 'Catchment analysis for a polygon';
+      post.description = 'The analysis of /analysis inside `catchment`, a GeoJSON Polygon in longitude/latitude (a Feature wrapper and holes accepted; DAs in a hole are outside): closed rings, no ring crossing itself or another, at most 5,000 vertices and 30 km from the centre of its box to any vertex, every vertex in `state` (required, entitled). Body at most 1 MiB (413 beyond).';
+      post.parameters = (post.parameters as Obj[]).filter((x) => x.in === 'header');
+      post.requestBody = {
+        required: true,
+        content: { 'application/json': { schema: { type: 'object', required: ['state', 'catchment'], additionalProperties: false, properties: { state: { enum: [...STATES] }, suburb: { type: 'string' }, since: { type: 'string', format: 'date' }, feature_limit: { type: 'integer', minimum: 0, maximum: 5000 }, include_access: { const: false }, catchment: { type: 'object', description: 'GeoJSON Polygon (or Feature with one).' } } } } },
+      };
+      (post.responses as Obj)[413] = jsonError('The body is larger than 1 MiB.', ['payload_too_large']);
+      paths[r.path] = { get: operation(r), post };
+    }
     else paths[r.path] = { get: operation(r) };
   }
   const withUsage = (schema: Obj): Obj => ({ allOf: [embed(schema), { required: ['usage'] }] });

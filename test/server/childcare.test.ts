@@ -43,8 +43,10 @@ beforeAll(async () => {
     const b = boxes.get(r.state) ?? [Infinity, Infinity, -Infinity, -Infinity];
     boxes.set(r.state, [Math.min(b[0], r.lng), Math.min(b[1], r.lat), Math.max(b[2], r.lng), Math.max(b[3], r.lat)]);
   }
-  // The test's state of a point: the state whose DAs' box holds it (the engine's stateAt reads LGA layers).
-  const stateAt = (lng: number, lat: number) => [...boxes].find(([, b]) => lng >= b[0] && lng <= b[2] && lat >= b[1] && lat <= b[3])?.[0] ?? null;
+  // The test's state of a point: the state whose DAs' box, widened by half a degree, holds it (the sample
+  // world's states are hundreds of kilometres apart; the engine's stateAt reads LGA layers).
+  const m = 0.5;
+  const stateAt = (lng: number, lat: number) => [...boxes].find(([, b]) => lng >= b[0] - m && lng <= b[2] + m && lat >= b[1] - m && lat <= b[3] + m)?.[0] ?? null;
   server = await startServer({ service: {} as PropertyService, store, das: () => das, port: 0, clock: () => NOW, stateAt });
   key = (await createKey(store, { components: 'none', childcareStates: states, childcareExpires: '2027-06-30', childcareAddOn: 'childcare_market_intelligence' })).key;
 }, 60_000);
@@ -287,4 +289,73 @@ describe('the reconciliation helper', () => {
     expect(readFileSync(out, 'utf8').split(/\r?\n/).filter(Boolean).length).toBe(childcare.length + 1);
     expect(existsSync(`${out}.partial`)).toBe(false);
   }, 60_000);
+});
+
+describe('POST /api/v1/childcare/site-analysis (polygon)', () => {
+  const post = async (body: unknown, raw?: string) => {
+    const res = await fetch(`${server.url}/api/v1/childcare/site-analysis`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: raw ?? JSON.stringify(body) });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  };
+  /** A square ring of half-side `h` degrees around (x, y), clockwise or not. */
+  const square = (x: number, y: number, h: number) => [[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h], [x - h, y - h]];
+
+  it('counts exactly the childcare DAs inside the polygon, and a hole excludes the DAs in it', async () => {
+    const centre = childcare.find((r) => r.lat !== null)!;
+    const outer = square(centre.lng!, centre.lat!, 0.05);
+    const hole = square(centre.lng!, centre.lat!, 0.01);
+    const inBox = (r: DaRecord, h: number) => r.lat !== null && Math.abs(r.lng! - centre.lng!) < h && Math.abs(r.lat - centre.lat!) < h;
+    const expectedOuter = childcare.filter((r) => r.state === centre.state && inBox(r, 0.05));
+    const expectedHoled = expectedOuter.filter((r) => !inBox(r, 0.01));
+    expect(expectedOuter.length).toBeGreaterThan(expectedHoled.length); // the hole holds at least the centre's DA
+    const a = await post({ state: centre.state, catchment: { type: 'Polygon', coordinates: [outer] } });
+    expect(a.status, JSON.stringify(a.body)).toBe(200);
+    expect(a.body.data.headline).toEqual(headline(expectedOuter));
+    const b = await post({ state: centre.state, suburb: centre.suburb, catchment: { type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [outer, hole] } } });
+    expect(b.status).toBe(200);
+    expect(b.body.data.headline).toEqual(headline(expectedHoled));
+    expect(b.body.data.scope.catchment).toEqual({ type: 'polygon', rings: 2, vertices: 8 });
+    expect(b.body.data.suburb_context.suburb).toBe(centre.suburb);
+  });
+
+  it('refuses invalid, oversized and out-of-state polygons with 400 naming the rule; bad bodies 422; huge bodies 413', async () => {
+    const centre = childcare.find((r) => r.lat !== null)!;
+    const x = centre.lng!, y = centre.lat!;
+    const state = centre.state;
+    const many = Array.from({ length: 5001 }, (_, i) => [x + 0.01 * Math.cos((2 * Math.PI * i) / 5001), y + 0.01 * Math.sin((2 * Math.PI * i) / 5001)]);
+    many.push(many[0]);
+    const ok = Array.from({ length: 5000 }, (_, i) => [x + 0.01 * Math.cos((2 * Math.PI * i) / 5000), y + 0.01 * Math.sin((2 * Math.PI * i) / 5000)]);
+    ok.push(ok[0]);
+    expect((await post({ state, catchment: { type: 'Polygon', coordinates: [ok] } })).status).toBe(200);
+    const cases: [unknown, RegExp][] = [
+      [{ type: 'Polygon', coordinates: [many] }, /more than 5000 vertices/],
+      [{ type: 'Polygon', coordinates: [[[x, y], [x + 0.01, y], [x, y + 0.01], [x + 0.01, y + 0.01], [x, y]]] }, /crosses itself/],
+      [{ type: 'Polygon', coordinates: [[[x, y], [x + 0.01, y], [x, y + 0.01]]] }, /at least 4 positions/],
+      [{ type: 'Polygon', coordinates: [[[x, y], [x + 0.01, y], [x, y + 0.01], [x + 0.001, y]]] }, /not closed/],
+      [{ type: 'Polygon', coordinates: [square(x, y, 0.3)] }, /at most 30 km/],
+      [{ type: 'Polygon', coordinates: [square(x, y, 0.02), square(x + 0.02, y, 0.01)] }, /crosses ring/],
+      [{ type: 'Polygon', coordinates: [[[x, y], ['a', y], [x, y + 0.01], [x, y]]] }, /not \[longitude, latitude\]/],
+      [{ type: 'Polygon', coordinates: [square(150, -60, 0.01)] }, /not wholly inside/],
+    ];
+    for (const [catchment, message] of cases) {
+      const r = await post({ state, catchment });
+      expect(r.status, String(message)).toBe(400);
+      expect(r.body.parameter).toBe('catchment');
+      expect(r.body.message).toMatch(message);
+    }
+    const shape: [unknown, number, string][] = [
+      [{ catchment: { type: 'Polygon', coordinates: [square(x, y, 0.01)] } }, 422, 'state'],
+      [{ state }, 422, 'catchment'],
+      [{ state, catchment: { type: 'Point', coordinates: [x, y] } }, 422, 'catchment'],
+      [{ state, catchment: { type: 'Polygon', coordinates: [square(x, y, 0.01)] }, radius: 3 }, 422, 'radius'],
+      [{ state, catchment: { type: 'Polygon', coordinates: [square(x, y, 0.01)] }, include_access: true }, 400, 'include_access'],
+    ];
+    for (const [body, status, parameter] of shape) {
+      const r = await post(body);
+      expect([r.status, r.body.parameter]).toEqual([status, parameter]);
+    }
+    expect((await post(null, '{"state": ')).status).toBe(422);
+    const huge = await post(null, JSON.stringify({ state, catchment: { type: 'Polygon', coordinates: [ok] }, pad: 'x'.repeat(10 * 1024 * 1024) }));
+    expect([huge.status, huge.body.error]).toEqual([413, 'payload_too_large']);
+  }, 30_000);
 });
