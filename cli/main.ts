@@ -18,6 +18,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'serve', summary: 'start the HTTP server', load: async () => (await import('./commands/serve.js')).serveCommand },
   { name: 'keys', summary: 'create, list, top up and revoke API keys', load: async () => (await import('./commands/keys.js')).keysCommand },
   { name: 'das', summary: 'list, search and import development applications (the DA listing)', load: async () => (await import('./commands/das.js')).dasCommand },
+  { name: 'childcare', summary: 'childcare pipeline analysis of a state or a catchment, as JSON', load: async () => (await import('./commands/childcare.js')).childcareCommand },
   { name: 'mcp', summary: 'the DA listing as an MCP server over stdio (seven tools, SQL included)', load: async () => (await import('./commands/mcp.js')).mcpCommand },
   { name: 'webhooks', summary: 'run the webhook delivery worker on its own', load: async () => (await import('./commands/webhooks.js')).webhooksCommand },
   { name: 'sample-world', summary: 'generate the synthetic sample world (a dataset directory)', load: async () => (await import('./commands/sample-world.js')).sampleWorldCommand },

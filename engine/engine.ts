@@ -15,6 +15,7 @@ import { EngineError, invalidArgument } from './errors.js';
 import type { NoiseNetwork } from './noise/noise-network.js';
 import { createEnginePool, type EnginePool } from './tasks/engine-pool.js';
 import { stateAt } from './property/inputs/domain-inputs.js';
+import { childcareAnalysis, type ChildcareScope } from './childcare/analysis.js';
 import { RasterCache } from './property/inputs/raster-cache.js';
 import type { PropertyOptions, PropertyResult, PropertyService, PropertySubject, SandboxAddress } from './property/contract.js';
 import { readSample } from './property/samples.js';
@@ -197,6 +198,15 @@ export class Engine implements PropertyService {
         progress(`${state}: HAND tiles of ${basename(dem)}: ${total} ready (${tiles.computed - before} computed) in ${Math.round(performance.now() - t1)} ms`);
       }
     }
+  }
+
+  /**
+   * Childcare market intelligence over this engine's DA store: `analysis` is the `data` object of
+   * `/api/v1/childcare/analysis` and, with a catchment, of `/site-analysis` (the HTTP layer checks a polygon's
+   * rules and the key's states first).
+   */
+  get childcare(): { analysis(scope: ChildcareScope): Record<string, unknown> } {
+    return { analysis: (scope) => childcareAnalysis(this.das(), scope) };
   }
 
   /** The state or territory containing (lon, lat) by its LGA, or null. */
