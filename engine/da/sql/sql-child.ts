@@ -30,6 +30,9 @@ const BLOB_LIMIT = 1 << 20;
 
 function open(path: string): Database.Database {
   const db = new Database(path, { readonly: true, fileMustExist: true });
+  // Reads through mmap and a 64 MB page cache: a grouped count over a million rows reads every page.
+  db.pragma('mmap_size = 1073741824');
+  db.pragma('cache_size = -65536');
   const refuse = (name: string, why: string) => () => {
     throw new Error(`${name}() is not available here: ${why}`);
   };
