@@ -275,7 +275,8 @@ describe('the documentation', () => {
 describe('the README', () => {
   it('DA-listing curl examples answer as the README says on the sample world', async () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('## The DA listing'), readme.indexOf('## Using the engine as a library'));
+    const start = readme.indexOf('## The DA listing');
+    const section = readme.slice(start, readme.indexOf('\n## ', start + 5));
     const examples = [...section.matchAll(/^curl .*'http:\/\/127\.0\.0\.1:8080(\/[^']+)'(.*)$/gm)].map((m) => ({ path: m[1], comment: m[2] }));
     expect(examples.length).toBeGreaterThanOrEqual(6);
     for (const { path, comment } of examples) {
