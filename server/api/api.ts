@@ -36,6 +36,7 @@ import { payloadExpiry, ResponseCache, type CachedResponse } from './response-ca
 import { ROUTES, type ChildcareOperation, type DaOperation, type Route, type WebhookOperation } from './routes.js';
 import { analysisDocument, childcareFeed, childcareLicence, childcareSchema, exportFile, polygonSiteAnalysis, siteAnalysisDocument } from './childcare-handlers.js';
 import { reconciliationHelperScript } from '../../engine/childcare/reconciliation-helper.js';
+import { childcareGuidePage, childcareOpenApi } from '../childcare/childcare-pages.js';
 import type { StateCode } from '../../engine/catalogue/states.js';
 import { jsonBody, webhookOperation, type WebhookContext } from './webhook-handlers.js';
 import { runSql, SQL_PER_KEY } from './sql-handler.js';
@@ -714,6 +715,10 @@ export class Api {
         break;
       case 'openapi':
         body = this.once('openapi', async () => staticBody(JSON.stringify(openApiDocument())));
+        break;
+      case 'childcare-page':
+        if (h.page !== 'openapi') contentType = 'text/html; charset=utf-8';
+        body = this.once(`childcare-${h.page}`, async () => staticBody(h.page === 'openapi' ? JSON.stringify(childcareOpenApi()) : h.page === 'docs' ? renderDocsPage(childcareOpenApi()) : childcareGuidePage()));
         break;
       case 'sandbox':
         body = this.once('sandbox', async () => staticBody(JSON.stringify({ addresses: await this.service.sandbox() })));

@@ -20,6 +20,7 @@ export type RouteKind =
   | { kind: 'webhooks'; ops: Partial<Record<string, WebhookOperation>> }
   | { kind: 'sql' }
   | { kind: 'childcare'; op: ChildcareOperation }
+  | { kind: 'childcare-page'; page: 'docs' | 'guide' | 'openapi' }
   | { kind: 'mcp' }
   | { kind: 'playground' }
   | { kind: 'sample'; name: SampleName }
@@ -201,6 +202,30 @@ export const ROUTES: readonly Route[] = [
     summary: 'A Python script that writes a reconciliation worksheet',
     description: 'A Python 3 script (standard library only) that pages through every row of the feed with the key from PROPINTEL_API_KEY (or DALEADS_API_KEY, or a hidden prompt) and writes a CSV worksheet: id, council_reference, stage, works type, observed_at, and blank columns customer_match, customer_source, customer_record_id, classification_review, review_notes. It refuses to overwrite a worksheet without --force and waits out 429s per Retry-After.',
     handler: { kind: 'childcare', op: 'reconciliation-helper' },
+  },
+  {
+    path: '/api/v1/childcare/docs',
+    keyed: false,
+    tag: 'Childcare',
+    summary: 'The childcare service reference (HTML)',
+    description: 'The reference page of the childcare endpoints, generated from /api/v1/childcare/openapi.json; offline, no external assets.',
+    handler: { kind: 'childcare-page', page: 'docs' },
+  },
+  {
+    path: '/api/v1/childcare/guide',
+    keyed: false,
+    tag: 'Childcare',
+    summary: 'Integration guide (HTML)',
+    description: 'How to integrate the feed: keep the key on a server, page by meta.pages.next, upsert on id, match on council_reference, poll with overlap, reconcile with the helper; and what the data is not. Offline.',
+    handler: { kind: 'childcare-page', page: 'guide' },
+  },
+  {
+    path: '/api/v1/childcare/openapi.json',
+    keyed: false,
+    tag: 'Childcare',
+    summary: 'The childcare service as OpenAPI 3.1',
+    description: 'The main OpenAPI document narrowed to the childcare paths and the feed.',
+    handler: { kind: 'childcare-page', page: 'openapi' },
   },
   {
     path: '/mcp',

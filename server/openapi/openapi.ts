@@ -340,6 +340,9 @@ function operation(route: Route): Obj {
     case 'openapi':
       op.responses = ok({ type: 'object', description: 'This document.' });
       break;
+    case 'childcare-page':
+      op.responses = h.page === 'openapi' ? ok({ type: 'object', description: 'The childcare subset of this document.' }) : ok({ type: 'string' }, 'text/html');
+      break;
     case 'docs':
     case 'playground':
       op.responses = ok({ type: 'string' }, 'text/html');

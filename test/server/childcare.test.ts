@@ -359,3 +359,25 @@ describe('POST /api/v1/childcare/site-analysis (polygon)', () => {
     expect([huge.status, huge.body.error]).toEqual([413, 'payload_too_large']);
   }, 30_000);
 });
+
+describe('the childcare docs, guide and OpenAPI', () => {
+  it('are served without a key, offline (no external asset), and name every childcare path', async () => {
+    const openapi = await get('/api/v1/childcare/openapi.json');
+    expect(openapi.status).toBe(200);
+    const paths = Object.keys(openapi.body.paths);
+    for (const p of ['/api/v1/das', '/api/v1/childcare/schema', '/api/v1/childcare/analysis', '/api/v1/childcare/site-analysis', '/api/v1/childcare/export', '/api/v1/childcare/reconciliation-helper']) expect(paths).toContain(p);
+    expect(paths.some((p) => p.startsWith('/v1/') || p.startsWith('/api/v1/property'))).toBe(false);
+    expect(Object.keys(openapi.body.paths['/api/v1/childcare/site-analysis'])).toEqual(['get', 'post']);
+    for (const page of ['docs', 'guide']) {
+      const res = await fetch(`${server.url}/api/v1/childcare/${page}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      const html = await res.text();
+      // Offline: no script, stylesheet, image or font from anywhere else.
+      expect(html).not.toMatch(/<(script|link|img|iframe)[^>]+(src|href)=["']?(https?:)?\/\//i);
+      expect(html).not.toMatch(/@import|url\(\s*["']?https?:/i);
+      if (page === 'guide') for (const words of ['meta.pages.next', 'upsert', 'council_reference', 'overlap', 'reconciliation helper', 'Retry-After']) expect(html).toContain(words);
+      else expect(html).toContain('/api/v1/childcare/site-analysis');
+    }
+  });
+});
