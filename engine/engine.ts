@@ -15,7 +15,7 @@ import { EngineError, invalidArgument } from './errors.js';
 import type { NoiseNetwork } from './noise/noise-network.js';
 import { createEnginePool, type EnginePool } from './tasks/engine-pool.js';
 import { stateAt } from './property/inputs/domain-inputs.js';
-import { childcareAnalysis, type ChildcareScope } from './childcare/analysis.js';
+import { childcareAnalysis, type ChildcareScope, type OpenSchool } from './childcare/analysis.js';
 import { RasterCache } from './property/inputs/raster-cache.js';
 import type { PropertyOptions, PropertyResult, PropertyService, PropertySubject, SandboxAddress } from './property/contract.js';
 import { readSample } from './property/samples.js';
@@ -207,6 +207,21 @@ export class Engine implements PropertyService {
    */
   get childcare(): { analysis(scope: ChildcareScope): Record<string, unknown> } {
     return { analysis: (scope) => childcareAnalysis(this.das(), scope) };
+  }
+
+  /**
+   * The open-school points of a state (name, type, sector, location and the publisher's attribution; never
+   * an identifier, enrolment or year range), or null when the dataset holds none for it.
+   */
+  openSchools(state: StateCode): OpenSchool[] | null {
+    const tables = this.store.recordsFor('poi.schools_500m', state);
+    if (!tables.length) return null;
+    const text = (v: unknown) => (v === undefined || v === null || v === '' ? null : String(v));
+    return tables.flatMap((t) =>
+      t.rows
+        .map((r) => ({ name: String(r.name ?? r.school_name ?? ''), school_type: text(r.school_type), school_sector: text(r.school_sector), lng: Number(r.lon ?? r.lng), lat: Number(r.lat), attribution: t.source.attribution }))
+        .filter((s) => Number.isFinite(s.lng) && Number.isFinite(s.lat)),
+    );
   }
 
   /** The state or territory containing (lon, lat) by its LGA, or null. */

@@ -46,6 +46,37 @@ export interface ChildcareScope {
   featureLimit?: number;
 }
 
+/** An open-school point as the childcare service delivers it: no identifier, enrolment or year range. */
+export interface OpenSchool {
+  name: string;
+  school_type: string | null;
+  school_sector: string | null;
+  lng: number;
+  lat: number;
+  /** The publisher's attribution. */
+  attribution: string;
+}
+
+/** States whose open-school points the service covers (spec 1); TAS and NT are an explicit coverage gap. */
+export const SCHOOL_STATES: readonly StateCode[] = ['VIC', 'NSW', 'QLD', 'WA', 'SA', 'ACT'];
+
+/**
+ * The open-school section of a site analysis: the points inside the catchment, or the coverage gap said
+ * plainly (TAS and NT always; any state whose schools this dataset lacks).
+ */
+export function schoolsSection(state: StateCode, catchment: Catchment, schools: readonly OpenSchool[] | null): Record<string, unknown> {
+  if (!SCHOOL_STATES.includes(state)) return { available: false, reason: 'coverage_gap', note: `Open-school points are not covered in ${state} (TAS and NT are a coverage gap); available=false does not mean there are no schools.`, features: null };
+  if (!schools) return { available: false, reason: 'not_held', note: `This dataset holds no open-school points for ${state}.`, features: null };
+  const inside = schools.filter((s) => inCatchment(catchment, s.lng, s.lat));
+  return {
+    available: true,
+    count: inside.length,
+    note: 'Open-school locations from each state publisher, subject to its sector coverage; no school identifier, enrolment, staffing or year-range data is delivered.',
+    attribution: [...new Set(inside.map((s) => s.attribution))].sort(),
+    features: { type: 'FeatureCollection', features: inside.map((s) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [s.lng, s.lat] }, properties: { name: s.name, school_type: s.school_type, school_sector: s.school_sector } })) },
+  };
+}
+
 /** A feed row: the DA fields and the childcare pipeline fields. */
 export function childcareFeedItem(r: DaRecord): Record<string, unknown> {
   return {

@@ -38,6 +38,7 @@ import { analysisDocument, childcareFeed, childcareLicence, childcareSchema, exp
 import { reconciliationHelperScript } from '../../engine/childcare/reconciliation-helper.js';
 import { childcareGuidePage, childcareOpenApi } from '../childcare/childcare-pages.js';
 import type { StateCode } from '../../engine/catalogue/states.js';
+import type { OpenSchool } from '../../engine/childcare/analysis.js';
 import { jsonBody, webhookOperation, type WebhookContext } from './webhook-handlers.js';
 import { runSql, SQL_PER_KEY } from './sql-handler.js';
 import { SqlRunner } from '../../engine/da/sql/sql-runner.js';
@@ -131,6 +132,8 @@ export interface ApiOptions {
    * mirror of the DA table in a temporary file.
    */
   sql?: SqlRunner;
+  /** Open-school points of a state (childcare site analysis); default the service's own `openSchools`, else none held. */
+  openSchools?: (state: StateCode) => OpenSchool[] | null;
   /** The state at a point (childcare site analysis); default the service's own `stateAt`, else none. */
   stateAt?: (lng: number, lat: number) => StateCode | null;
   /** Webhooks: the delivery worker (for pings) and the address rules (default: public https URLs only). */
@@ -199,6 +202,7 @@ export class Api {
   private readonly trustProxy: boolean;
   private readonly webhookOptions: ApiOptions['webhooks'];
   private readonly stateAt: (lng: number, lat: number) => StateCode | null;
+  private readonly openSchools: (state: StateCode) => OpenSchool[] | null;
   private sqlRunner: SqlRunner | undefined;
   private readonly sqlInFlight = new Map<string, number>();
 
@@ -211,6 +215,8 @@ export class Api {
     this.webhookOptions = options.webhooks;
     const withState = options.service as PropertyService & { stateAt?: (lon: number, lat: number) => StateCode | null };
     this.stateAt = options.stateAt ?? (typeof withState.stateAt === 'function' ? (lng, lat) => withState.stateAt!(lng, lat) : () => null);
+    const withSchools = options.service as PropertyService & { openSchools?: (state: StateCode) => OpenSchool[] | null };
+    this.openSchools = options.openSchools ?? (typeof withSchools.openSchools === 'function' ? (s) => withSchools.openSchools!(s) : () => null);
     this.sqlRunner = options.sql;
     this.store = options.store;
     this.clock = options.clock ?? (() => new Date());
@@ -383,7 +389,7 @@ export class Api {
         const p = decodeQuery(req.query);
         if (op === 'site-analysis' && req.method === 'POST') {
           if (req.bodyTooLarge) throw new ApiError(413, 'payload_too_large', `the request body is larger than ${MAX_REQUEST_BODY} bytes`, { limit: MAX_REQUEST_BODY });
-          const doc = polygonSiteAnalysis(das(), key, now, p, req.path, req.body, this.stateAt);
+          const doc = polygonSiteAnalysis(das(), key, now, p, req.path, req.body, this.stateAt, this.openSchools);
           return { status: 200, contentType: JSON_TYPE, headers: { ...limits, 'Cache-Control': 'no-store' }, body: JSON.stringify(doc) };
         }
         if (op === 'export') {
@@ -401,7 +407,7 @@ export class Api {
             : op === 'analysis'
               ? analysisDocument(das(), key, now, p, req.path)
               : op === 'site-analysis'
-                ? siteAnalysisDocument(das(), key, now, p, req.path, this.stateAt)
+                ? siteAnalysisDocument(das(), key, now, p, req.path, this.stateAt, this.openSchools)
                 : childcareFeed(das(), key, now, p, req.path);
         const json = Buffer.from(JSON.stringify(doc));
         const gzip = acceptsGzip(req.acceptEncoding) && json.length > 1024;

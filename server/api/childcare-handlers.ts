@@ -8,7 +8,7 @@
  * required parameter or a body of the wrong shape, 429 past the key's daily limit.
  */
 import { isStateCode, STATES, type StateCode } from '../../engine/catalogue/states.js';
-import { childcareAnalysis, childcareFeedItem, DATA_BOUNDARIES, PRODUCT, PRODUCT_VERSION, type Catchment } from '../../engine/childcare/analysis.js';
+import { childcareAnalysis, childcareFeedItem, DATA_BOUNDARIES, PRODUCT, PRODUCT_VERSION, schoolsSection, type Catchment, type OpenSchool } from '../../engine/childcare/analysis.js';
 import { CHILDCARE_STAGES, CHILDCARE_WORKS_TYPES } from '../../engine/da/categories.js';
 import { childcareCsv, childcareGeoJson } from '../../engine/childcare/export.js';
 import { listDas } from '../../engine/da/da-listing.js';
@@ -119,7 +119,7 @@ export function analysisDocument(das: DaStore, key: ApiKeyRecord, now: Date, p: 
 }
 
 /** `GET /api/v1/childcare/site-analysis` (`lat`, `lng`, `radius_km`, `state`, `suburb`, `feature_limit`): a circle. */
-export function siteAnalysisDocument(das: DaStore, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string, stateAt: (lng: number, lat: number) => StateCode | null): Record<string, unknown> {
+export function siteAnalysisDocument(das: DaStore, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string, stateAt: (lng: number, lat: number) => StateCode | null, openSchools: (state: StateCode) => OpenSchool[] | null = () => null): Record<string, unknown> {
   rejectUnknown(p, ['lat', 'lng', 'radius_km', 'state', 'suburb', 'since', 'feature_limit', 'include_access'], path);
   if (p.get('include_access') !== undefined && p.get('include_access') !== 'false') throw bad('include_access', 'include_access=true is not supported');
   const state = stateParam(p, true)!;
@@ -133,6 +133,7 @@ export function siteAnalysisDocument(das: DaStore, key: ApiKeyRecord, now: Date,
   if (at !== state) throw bad('lat', `the point (${lat}, ${lng}) is ${at ? `in ${at}` : 'not in any state this service covers'}, not in ${state}`);
   const catchment: Catchment = { kind: 'circle', lat, lng, radius_km: radius };
   const data = childcareAnalysis(das, { states: [state], since: dateParam(p, 'since'), catchment, featureLimit: featureLimit(p) });
+  data.schools = schoolsSection(state, catchment, openSchools(state));
   data.suburb_context = suburbContext(p.get('suburb') ?? null, state);
   return envelope(data);
 }
@@ -205,7 +206,7 @@ export function catchmentPolygon(value: unknown, state: StateCode, stateAt: (lng
 }
 
 /** `POST /api/v1/childcare/site-analysis`: `{ state, suburb?, catchment, since?, feature_limit? }`. */
-export function polygonSiteAnalysis(das: DaStore, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string, body: Buffer | undefined, stateAt: (lng: number, lat: number) => StateCode | null): Record<string, unknown> {
+export function polygonSiteAnalysis(das: DaStore, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string, body: Buffer | undefined, stateAt: (lng: number, lat: number) => StateCode | null, openSchools: (state: StateCode) => OpenSchool[] | null = () => null): Record<string, unknown> {
   rejectUnknown(p, [], path);
   let b: unknown;
   try {
@@ -224,7 +225,9 @@ export function polygonSiteAnalysis(das: DaStore, key: ApiKeyRecord, now: Date, 
   if (o.catchment === undefined) throw missing('catchment', 'catchment is required: a GeoJSON Polygon in longitude/latitude');
   if (o.suburb !== undefined && typeof o.suburb !== 'string') throw new ApiError(422, 'invalid_body', 'suburb must be text', { parameter: 'suburb' });
   const polygon = catchmentPolygon(o.catchment, state, stateAt);
-  const data = childcareAnalysis(das, { states: [state], since: dateParam(q, 'since'), catchment: { kind: 'polygon', polygon }, featureLimit: featureLimit(q) });
+  const catchment: Catchment = { kind: 'polygon', polygon };
+  const data = childcareAnalysis(das, { states: [state], since: dateParam(q, 'since'), catchment, featureLimit: featureLimit(q) });
+  data.schools = schoolsSection(state, catchment, openSchools(state));
   data.suburb_context = suburbContext((o.suburb as string | undefined) ?? null, state);
   return envelope(data);
 }

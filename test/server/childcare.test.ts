@@ -1,10 +1,13 @@
 // Childcare market intelligence (issue 18, first part) over real HTTP on the sample world's DAs: licences,
 // /schema, /analysis and /site-analysis counts against brute-force counts over the records, the trend's
 // months, feature_limit never changing counts, and the childcare feed on /api/v1/das.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../datasets/sample-world.js';
 import type { StateCode } from '../../engine/catalogue/states.js';
+import type { OpenSchool } from '../../engine/childcare/analysis.js';
+import { readRecords } from '../../engine/vector/records.js';
 import { childcarePipelineStage, childcareWorksType } from '../../engine/da/childcare.js';
 import type { DaRecord } from '../../engine/da/da-record.js';
 import { daStoreFromDirectory } from '../../engine/da/da-sync.js';
@@ -25,6 +28,7 @@ let server: StartedServer;
 let key: string;
 let childcare: DaRecord[];
 let states: StateCode[];
+let openSchools: (state: StateCode) => OpenSchool[] | null;
 const boxes = new Map<StateCode, [number, number, number, number]>();
 
 async function get(path: string, k?: string) {
@@ -47,7 +51,16 @@ beforeAll(async () => {
   // world's states are hundreds of kilometres apart; the engine's stateAt reads LGA layers).
   const m = 0.5;
   const stateAt = (lng: number, lat: number) => [...boxes].find(([, b]) => lng >= b[0] - m && lng <= b[2] + m && lat >= b[1] - m && lat <= b[3] + m)?.[0] ?? null;
-  server = await startServer({ service: {} as PropertyService, store, das: () => das, port: 0, clock: () => NOW, stateAt });
+  // Open schools from the sample world's school files (the engine's openSchools reads the same tables).
+  const schoolsByState = new Map<StateCode, OpenSchool[]>();
+  for (const st of ['vic', 'nsw', 'qld', 'wa', 'sa', 'act', 'tas', 'nt']) {
+    const file = join(defaultDataDir(), st, 'schools.csv');
+    if (!existsSync(file)) continue;
+    const set = await readRecords(file, { format: 'csv' });
+    schoolsByState.set(st.toUpperCase() as StateCode, set.rows.map((r) => ({ name: String(r.name), school_type: String(r.school_type), school_sector: String(r.school_sector), lng: Number(r.lon), lat: Number(r.lat), attribution: 'sample' })));
+  }
+  openSchools = (st) => schoolsByState.get(st) ?? null;
+  server = await startServer({ service: {} as PropertyService, store, das: () => das, port: 0, clock: () => NOW, stateAt, openSchools });
   key = (await createKey(store, { components: 'none', childcareStates: states, childcareExpires: '2027-06-30', childcareAddOn: 'childcare_market_intelligence' })).key;
 }, 60_000);
 
@@ -171,6 +184,14 @@ describe('/api/v1/childcare/site-analysis (circle)', () => {
       expect(r.body.data.headline).toEqual(headline(inside));
       expect(r.body.data.scope.catchment).toEqual({ type: 'circle', lat: centre.lat, lng: centre.lng, radius_km: radius });
       expect(r.body.data.suburb_context).toMatchObject({ suburb: centre.suburb, available: false });
+      const schools = openSchools(centre.state);
+      if (['TAS', 'NT'].includes(centre.state)) expect(r.body.data.schools).toMatchObject({ available: false, reason: 'coverage_gap' });
+      else if (schools) {
+        const near = schools.filter((s) => distanceMetres(centre.lng!, centre.lat!, s.lng, s.lat) <= radius * 1000);
+        expect(r.body.data.schools.count).toBe(near.length);
+        expect(r.body.data.schools.features.features.map((f: { properties: { name: string } }) => f.properties.name).sort()).toEqual(near.map((s) => s.name).sort());
+        for (const f of r.body.data.schools.features.features) expect(Object.keys(f.properties).sort()).toEqual(['name', 'school_sector', 'school_type']);
+      }
       const all = das.list({ state: centre.state }, { limit: 1_000_000 }).filter((x) => x.lat !== null && distanceMetres(centre.lng!, centre.lat!, x.lng!, x.lat) <= radius * 1000);
       expect(r.body.data.demand_signals).toMatchObject({ all_development: all.length, scope: 'catchment', dwellings: all.reduce((s, x) => s + (x.dwellings ?? 0), 0) });
     }
@@ -378,6 +399,25 @@ describe('the childcare docs, guide and OpenAPI', () => {
       expect(html).not.toMatch(/@import|url\(\s*["']?https?:/i);
       if (page === 'guide') for (const words of ['meta.pages.next', 'upsert', 'council_reference', 'overlap', 'reconciliation helper', 'Retry-After']) expect(html).toContain(words);
       else expect(html).toContain('/api/v1/childcare/site-analysis');
+    }
+  });
+});
+
+describe('open schools in site analyses', () => {
+  it('TAS and NT are an explicit coverage gap; elsewhere the points inside the catchment, without identifiers', async () => {
+    for (const st of ['TAS', 'NT'] as StateCode[]) {
+      const one = das.list({ state: st }, { limit: 1 })[0];
+      if (!one || one.lat === null || !states.includes(st)) continue;
+      const r = await get(`/api/v1/childcare/site-analysis?lat=${one.lat}&lng=${one.lng}&radius_km=5&state=${st}`, key);
+      expect(r.body.data.schools).toMatchObject({ available: false, reason: 'coverage_gap', features: null });
+      expect(r.body.data.schools.note).toMatch(/does not mean there are no schools/);
+    }
+    const vic = childcare.find((r) => r.state === 'VIC' && r.lat !== null);
+    if (vic && states.includes('VIC')) {
+      const r = await get(`/api/v1/childcare/site-analysis?lat=${vic.lat}&lng=${vic.lng}&radius_km=30&state=VIC`, key);
+      expect(r.body.data.schools.available).toBe(true);
+      expect(r.body.data.schools.count).toBeGreaterThan(0);
+      expect(JSON.stringify(r.body.data.schools.features)).not.toMatch(/SCH-|year_levels|Prep-6|7-12|enrol/);
     }
   });
 });
