@@ -15,12 +15,13 @@ import { handSuite } from './suites/hand.js';
 import { contoursSuite } from './suites/contours.js';
 import { webhooksSuite } from './suites/webhooks.js';
 import { mcpSuite, sqlSuite } from './suites/sql-mcp.js';
+import { childcareSuite } from './suites/childcare.js';
 import { propertySuite } from './suites/property.js';
 import { serverSuite } from './suites/server.js';
 import { dasSuite } from './suites/das.js';
 
 /** Every suite, in run order. */
-export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, sampleWorldSuite, contoursSuite, noiseSuite, handSuite, walkabilitySuite, scoresSuite, propertySuite, serverSuite, dasSuite, webhooksSuite, sqlSuite, mcpSuite];
+export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, sampleWorldSuite, contoursSuite, noiseSuite, handSuite, walkabilitySuite, scoresSuite, propertySuite, serverSuite, dasSuite, webhooksSuite, sqlSuite, mcpSuite, childcareSuite];
 
 async function main(argv: string[]): Promise<number> {
   const quick = argv.includes('--quick');

@@ -1,0 +1,66 @@
+/**
+ * Childcare market intelligence (issue 18) on the DA suite's store of 1,000,000 synthetic DAs (das.ts builds it
+ * once into var/bench/): the state analysis of NSW, a site analysis for a 30 km circle and for a 5,000-vertex
+ * polygon around central Sydney (p50 of 9 after one warm-up), and the full-state CSV export (rows per second,
+ * and how much the process's heap grew while it ran).
+ *
+ * Targets (benchmark, not test): analysis and both site analyses p50 < 50 ms; CSV export > 50,000 rows/s with
+ * flat memory.
+ */
+import { childcareAnalysis } from '../../engine/childcare/analysis.js';
+import { childcareCsv } from '../../engine/childcare/export.js';
+import { DaStore } from '../../engine/da/da-store.js';
+import type { BenchRow, BenchSuite } from '../lib/report.js';
+import { ensureFixture } from './das.js';
+
+const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+function times(n: number, fn: () => unknown): number[] {
+  fn();
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    fn();
+    out.push(performance.now() - t0);
+  }
+  return out;
+}
+
+export const childcareSuite: BenchSuite = {
+  name: 'childcare',
+  description: 'childcare analysis, site analyses (30 km circle, 5,000-vertex polygon) and the CSV export on 1,000,000 DAs',
+  async run() {
+    const { path } = await ensureFixture();
+    const das = DaStore.open(path);
+    const rows: BenchRow[] = [];
+    try {
+      const nsw = das.count({ state: 'NSW', category: 'childcare' });
+      const state = times(9, () => childcareAnalysis(das, { states: ['NSW'] }));
+      rows.push({ benchmark: 'analysis, state NSW', size: `${nsw} childcare DAs`, msPerOp: p50(state), note: `p50 of 9, p95-ish max ${Math.round(Math.max(...state))} ms; target p50 < 50 ms` });
+      const sydney = { lat: -33.8688, lng: 151.2093 };
+      const circle = times(9, () => childcareAnalysis(das, { states: ['NSW'], catchment: { kind: 'circle', ...sydney, radius_km: 30 } }));
+      const inCircle = (childcareAnalysis(das, { states: ['NSW'], catchment: { kind: 'circle', ...sydney, radius_km: 30 }, featureLimit: 0 }).headline as { total: number }).total;
+      rows.push({ benchmark: 'site analysis, 30 km circle (central Sydney)', size: `${inCircle} inside`, msPerOp: p50(circle), note: 'p50 of 9; target < 50 ms' });
+      const ring = Array.from({ length: 5000 }, (_, i) => {
+        const a = (2 * Math.PI * i) / 5000;
+        const r = 0.2 * (1 + 0.15 * Math.sin(7 * a));
+        return [sydney.lng + r * Math.cos(a), sydney.lat + 0.8 * r * Math.sin(a)];
+      });
+      ring.push(ring[0]);
+      const polygon = { kind: 'polygon' as const, polygon: { type: 'Polygon' as const, coordinates: [ring] } };
+      const poly = times(9, () => childcareAnalysis(das, { states: ['NSW'], catchment: polygon }));
+      rows.push({ benchmark: 'site analysis, 5,000-vertex polygon (central Sydney)', size: `${(childcareAnalysis(das, { states: ['NSW'], catchment: polygon, featureLimit: 0 }).headline as { total: number }).total} inside`, msPerOp: p50(poly), note: 'p50 of 9; target < 50 ms' });
+      global.gc?.();
+      const heap0 = process.memoryUsage().heapUsed;
+      const t0 = performance.now();
+      const csv = childcareCsv(das, ['NSW']);
+      const ms = performance.now() - t0;
+      const grew = (process.memoryUsage().heapUsed - heap0) / 1e6;
+      const bytes = csv.parts.reduce((n, p) => n + p.length, 0);
+      rows.push({ benchmark: 'CSV export, state NSW', size: `${csv.rows} rows, ${(bytes / 1e6).toFixed(1)} MB`, msPerOp: ms, itemsPerSec: csv.rows / (ms / 1000), note: `heap grew ${grew.toFixed(1)} MB (the file is held whole before sending: not flat); target > 50,000 rows/s` });
+    } finally {
+      das.close();
+    }
+    return rows;
+  },
+};
