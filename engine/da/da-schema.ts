@@ -20,9 +20,15 @@ import type { DecisionStatus, StatusGroup } from './status-rules.js';
 /**
  * The layout version of the DA tables (das_meta.schema_version). 3 added das_days (records per lodgement
  * day, so a since/until filter is counted from at most a few thousand rows) and lays the radius snapshot out
- * in Z-order; a version 2 store is migrated when opened ({@link migrateDaSchema}).
+ * in Z-order. 4 added das_dev_days (records, subdivisions, lots and dwellings per state and lodgement day,
+ * so the childcare analysis's demand signals for a state and period sum a few thousand rows instead of
+ * reading hundreds of thousands). Older stores are migrated when opened ({@link migrateDaSchema}).
  */
-export const DA_SCHEMA_VERSION = 3;
+export const DA_SCHEMA_VERSION = 4;
+
+/** The development summary's table (version 4). */
+export const DEV_DAYS_DDL = `CREATE TABLE IF NOT EXISTS das_dev_days (state TEXT NOT NULL, lodgement_date TEXT NOT NULL, n INTEGER NOT NULL,
+  subdivisions INTEGER NOT NULL, lots INTEGER NOT NULL, dwellings INTEGER NOT NULL, PRIMARY KEY (state, lodgement_date)) WITHOUT ROWID`;
 
 /**
  * The version of the derivations stored with each row (classifier, status rules, bands, derived fields).
@@ -91,6 +97,7 @@ CREATE TABLE IF NOT EXISTS das_counts (state TEXT NOT NULL, trade_category TEXT 
 CREATE TABLE IF NOT EXISTS das_councils (state TEXT NOT NULL, council_name TEXT NOT NULL COLLATE NOCASE, n INTEGER NOT NULL, geocoded INTEGER NOT NULL,
   status_present INTEGER NOT NULL, last_updated TEXT NOT NULL, PRIMARY KEY (state, council_name)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS das_days (lodgement_date TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+${DEV_DAYS_DDL};
 CREATE TABLE IF NOT EXISTS das_sources (source TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, records INTEGER NOT NULL, imported_at TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS das_spatial (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, count INTEGER NOT NULL, extent TEXT NOT NULL,
   tree BLOB NOT NULL, coords BLOB NOT NULL, ids BLOB NOT NULL, lodged BLOB NOT NULL, category BLOB NOT NULL, grp BLOB NOT NULL);
@@ -248,15 +255,21 @@ export function recordOfRow(row: DaRow): DaRecord {
 /**
  * Brings a store of an older layout version up to {@link DA_SCHEMA_VERSION} in one transaction; returns
  * false for a version it cannot migrate. Version 2 -> 3: das_days, filled from the rows, and the radius
- * snapshot dropped (rebuilt in Z-order on open).
+ * snapshot dropped (rebuilt in Z-order on open). Version 3 -> 4: das_dev_days, filled from the rows.
  */
 export function migrateDaSchema(db: Database.Database, from: number): boolean {
-  if (from !== 2) return false;
+  if (from !== 2 && from !== 3) return false;
   db.transaction(() => {
-    db.exec('CREATE TABLE IF NOT EXISTS das_days (lodgement_date TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID');
-    db.exec('INSERT INTO das_days (lodgement_date, n) SELECT lodgement_date, count(*) FROM das GROUP BY lodgement_date');
-    // Version 3 snapshots are laid out in Z-order (da-spatial.ts); an older one is rebuilt when the store opens.
-    db.exec('DELETE FROM das_spatial');
+    if (from === 2) {
+      db.exec('CREATE TABLE IF NOT EXISTS das_days (lodgement_date TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID');
+      db.exec('INSERT INTO das_days (lodgement_date, n) SELECT lodgement_date, count(*) FROM das GROUP BY lodgement_date');
+      // Version 3 snapshots are laid out in Z-order (da-spatial.ts); an older one is rebuilt when the store opens.
+      db.exec('DELETE FROM das_spatial');
+    }
+    db.exec(DEV_DAYS_DDL);
+    db.exec('DELETE FROM das_dev_days');
+    db.exec(`INSERT INTO das_dev_days (state, lodgement_date, n, subdivisions, lots, dwellings)
+      SELECT state, lodgement_date, count(*), sum(trade_category = 'subdivision'), coalesce(sum(lot_count), 0), coalesce(sum(number_of_dwellings), 0) FROM das GROUP BY state, lodgement_date`);
     db.prepare("UPDATE das_meta SET value = ? WHERE key = 'schema_version'").run(String(DA_SCHEMA_VERSION));
   }).immediate();
   return true;

@@ -116,7 +116,11 @@ function where(f: DaFilter): { sql: string; params: unknown[] } {
   const c: string[] = [];
   const p: unknown[] = [];
   if (f.state !== undefined) c.push('state = ?'), p.push(f.state);
-  if (f.states !== undefined) c.push(f.states.length ? `state IN (${f.states.map(() => '?').join(', ')})` : '0'), p.push(...f.states);
+  if (f.states !== undefined) {
+    // One state is an equality (so the planner uses the state-led indexes and their order).
+    if (f.states.length === 1) c.push('state = ?'), p.push(f.states[0]);
+    else c.push(f.states.length ? `state IN (${f.states.map(() => '?').join(', ')})` : '0'), p.push(...f.states);
+  }
   if (f.council !== undefined) c.push('council_name = ?'), p.push(f.council.trim());
   if (f.category !== undefined) c.push('trade_category = ?'), p.push(f.category);
   if (f.suburb !== undefined) c.push('suburb_key = ?'), p.push(suburbKey(f.suburb));
@@ -239,10 +243,18 @@ export class DaStore {
       const counts = new Map<string, number>();
       const days = new Map<string, number>();
       const councils = new Map<string, { state: string; name: string; n: number; geocoded: number; status: number; last: string }>();
-      const contribute = (v: Pick<DaRow, 'state' | 'trade_category' | 'status_group' | 'is_residential' | 'council_name' | 'latitude' | 'status' | 'date_fetched' | 'lodgement_date'>, sign: 1 | -1) => {
+      const devDays = new Map<string, { state: string; day: string; n: number; s: number; l: number; d: number }>();
+      const contribute = (v: Pick<DaRow, 'state' | 'trade_category' | 'status_group' | 'is_residential' | 'council_name' | 'latitude' | 'status' | 'date_fetched' | 'lodgement_date' | 'lot_count' | 'number_of_dwellings'>, sign: 1 | -1) => {
         const k = `${v.state}\u0000${v.trade_category}\u0000${v.status_group}\u0000${v.is_residential}`;
         counts.set(k, (counts.get(k) ?? 0) + sign);
         days.set(v.lodgement_date, (days.get(v.lodgement_date) ?? 0) + sign);
+        const dk = `${v.state}\u0000${v.lodgement_date}`;
+        let dd = devDays.get(dk);
+        if (!dd) devDays.set(dk, (dd = { state: v.state, day: v.lodgement_date, n: 0, s: 0, l: 0, d: 0 }));
+        dd.n += sign;
+        if (v.trade_category === 'subdivision') dd.s += sign;
+        dd.l += sign * (v.lot_count ?? 0);
+        dd.d += sign * (v.number_of_dwellings ?? 0);
         const ck = `${v.state}\u0000${v.council_name.toLowerCase()}`;
         let c = councils.get(ck);
         if (!c) councils.set(ck, (c = { state: v.state, name: v.council_name, n: 0, geocoded: 0, status: 0, last: '' }));
@@ -291,6 +303,9 @@ export class DaStore {
       for (const [k, n] of counts) if (n) addCount.run(...k.split('\u0000').map((v, i) => (i === 3 ? Number(v) : v)), n);
       const addDay = this.stmt('INSERT INTO das_days (lodgement_date, n) VALUES (?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n');
       for (const [day, n] of days) if (n) addDay.run(day, n);
+      const addDevDay = this.stmt(`INSERT INTO das_dev_days (state, lodgement_date, n, subdivisions, lots, dwellings) VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT DO UPDATE SET n = n + excluded.n, subdivisions = subdivisions + excluded.subdivisions, lots = lots + excluded.lots, dwellings = dwellings + excluded.dwellings`);
+      for (const d of devDays.values()) if (d.n || d.s || d.l || d.d) addDevDay.run(d.state, d.day, d.n, d.s, d.l, d.d);
       const addCouncil = this.stmt(`INSERT INTO das_councils (state, council_name, n, geocoded, status_present, last_updated) VALUES (?, ?, ?, ?, ?, ?)
         ON CONFLICT DO UPDATE SET n = n + excluded.n, geocoded = geocoded + excluded.geocoded, status_present = status_present + excluded.status_present,
         last_updated = max(last_updated, excluded.last_updated)`);
@@ -446,6 +461,13 @@ export class DaStore {
    */
   developmentTotals(filter: DaFilter): { all_development: number; subdivisions: number; lots: number; dwellings: number } {
     this.refresh();
+    const keys = (Object.keys(filter) as (keyof DaFilter)[]).filter((k) => filter[k] !== undefined);
+    if (keys.every((k) => k === 'state' || k === 'states' || k === 'since' || k === 'until')) {
+      // From the per-state, per-day summary (schema 4): a few thousand rows at most.
+      const w = where(filter);
+      const r = this.stmt(`SELECT coalesce(sum(n), 0) AS n, coalesce(sum(subdivisions), 0) AS s, coalesce(sum(lots), 0) AS l, coalesce(sum(dwellings), 0) AS d FROM das_dev_days ${w.sql}`).get(...w.params) as { n: number; s: number; l: number; d: number };
+      return { all_development: r.n, subdivisions: r.s, lots: r.l, dwellings: r.d };
+    }
     const w = where(filter);
     const r = this.stmt(`SELECT count(*) AS n, coalesce(sum(trade_category = 'subdivision'), 0) AS s, coalesce(sum(lot_count), 0) AS l, coalesce(sum(number_of_dwellings), 0) AS d FROM das ${w.sql}`).get(...w.params) as { n: number; s: number; l: number; d: number };
     return { all_development: r.n, subdivisions: r.s, lots: r.l, dwellings: r.d };

@@ -89,3 +89,38 @@ describe('DA events', () => {
     expect(s.eventsAfter(0, 10).map((e) => e.data.council_reference)).toEqual(['B']);
   });
 });
+
+describe('the development summary (schema 4)', () => {
+  const brute = (file: string, where: string, params: unknown[]) => {
+    const db = new Database(join(dir, file), { readonly: true });
+    const r = db.prepare(`SELECT count(*) AS a, coalesce(sum(trade_category = 'subdivision'), 0) AS s, coalesce(sum(lot_count), 0) AS l, coalesce(sum(number_of_dwellings), 0) AS d FROM das ${where}`).get(...params) as { a: number; s: number; l: number; d: number };
+    db.close();
+    return { all_development: r.a, subdivisions: r.s, lots: r.l, dwellings: r.d };
+  };
+  it('stays equal to a count over the rows through inserts and changes, and is rebuilt from them by the migration', async () => {
+    const s = open('dev.sqlite');
+    const rows = [
+      row('S1', { description: 'Subdivision of one lot into 12 lots', lodged: '2026-01-05', lots: 12 }),
+      row('S2', { description: 'Construction of 4 townhouses', lodged: '2026-02-10', state: 'NSW', council: 'City of Sydney', dwellings: 4 }),
+      row('S3', { description: 'Construction of 2 dwellings and a 3 lot subdivision', lodged: '2026-03-01', dwellings: 2, lots: 3 }),
+    ];
+    await importDaFile(s, write('dev.jsonl', rows));
+    await importDaFile(s, write('dev.jsonl', [rows[0], { ...rows[1], description: 'Construction of 9 townhouses', dwellings: 9 }, { ...rows[2], lodged: '2025-12-30' }]));
+    const cases: [Parameters<DaStore['developmentTotals']>[0], string, unknown[]][] = [
+      [{}, '', []],
+      [{ state: 'VIC' }, "WHERE state = 'VIC'", []],
+      [{ states: ['VIC', 'NSW'], since: '2026-01-01' }, "WHERE state IN ('VIC', 'NSW') AND lodgement_date >= '2026-01-01'", []],
+      [{ states: ['NSW'] }, "WHERE state = 'NSW'", []],
+    ];
+    for (const [filter, where] of cases) expect(s.developmentTotals(filter), JSON.stringify(filter)).toEqual(brute('dev.sqlite', where, []));
+    expect(s.developmentTotals({}).lots).toBeGreaterThan(0);
+    // A version 3 store gains the summary, filled from its rows.
+    s.close();
+    stores.splice(stores.indexOf(s), 1);
+    const other = new Database(join(dir, 'dev.sqlite'));
+    other.exec("DROP TABLE das_dev_days; UPDATE das_meta SET value = '3' WHERE key = 'schema_version'");
+    other.close();
+    const again = open('dev.sqlite');
+    for (const [filter, where] of cases) expect(again.developmentTotals(filter)).toEqual(brute('dev.sqlite', where, []));
+  });
+});

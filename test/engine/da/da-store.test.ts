@@ -324,7 +324,7 @@ describe('a store file shared by connections', () => {
     expect(b.count({ since: '2020-03-01', until: '2021-03-01' })).toBe(recount('2020-03-01', '2021-03-01'));
     expect(b.count({ since: '2019-01-01' })).toBe(rows.length);
     const check = new Database(path, { readonly: true });
-    expect(check.prepare("SELECT value FROM das_meta WHERE key = 'schema_version'").pluck().get()).toBe('3');
+    expect(check.prepare("SELECT value FROM das_meta WHERE key = 'schema_version'").pluck().get()).toBe('4');
     check.close();
   });
 
