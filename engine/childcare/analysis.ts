@@ -67,7 +67,8 @@ export const SCHOOL_STATES: readonly StateCode[] = ['VIC', 'NSW', 'QLD', 'WA', '
 export function schoolsSection(state: StateCode, catchment: Catchment, schools: readonly OpenSchool[] | null): Record<string, unknown> {
   if (!SCHOOL_STATES.includes(state)) return { available: false, reason: 'coverage_gap', note: `Open-school points are not covered in ${state} (TAS and NT are a coverage gap); available=false does not mean there are no schools.`, features: null };
   if (!schools) return { available: false, reason: 'not_held', note: `This dataset holds no open-school points for ${state}.`, features: null };
-  const inside = schools.filter((s) => inCatchment(catchment, s.lng, s.lat));
+  const test = catchmentTest(catchment);
+  const inside = schools.filter((s) => test(s.lng, s.lat));
   return {
     available: true,
     count: inside.length,
@@ -135,10 +136,52 @@ function catchmentBox(c: Catchment): [number, number, number, number] {
   return [x0, y0, x1, y1];
 }
 
+/**
+ * A point-in-polygon test prepared once for many points: the edges of every ring bucketed into horizontal
+ * strips, and the even-odd rule over the edges of the point's strip only (so a hole, being crossed as well,
+ * excludes its inside). A 5,000-vertex catchment tested against 10^5 points costs a few edges per point
+ * instead of all 5,000.
+ */
+export function preparedPolygon(polygon: Polygon): (lng: number, lat: number) => boolean {
+  const xs: number[] = [], ys: number[] = [];
+  let y0 = Infinity, y1 = -Infinity, x0 = Infinity, x1 = -Infinity;
+  for (const ring of polygon.coordinates) {
+    for (let k = 0; k + 1 < ring.length; k++) {
+      xs.push(ring[k][0], ring[k + 1][0]);
+      ys.push(ring[k][1], ring[k + 1][1]);
+    }
+    for (const [x, y] of ring) (y0 = Math.min(y0, y)), (y1 = Math.max(y1, y)), (x0 = Math.min(x0, x)), (x1 = Math.max(x1, x));
+  }
+  const edges = xs.length / 2;
+  const strips = Math.max(1, Math.min(4096, Math.ceil(edges / 4)));
+  const h = (y1 - y0) / strips || 1;
+  const buckets: number[][] = Array.from({ length: strips }, () => []);
+  for (let e = 0; e < edges; e++) {
+    const lo = Math.min(ys[2 * e], ys[2 * e + 1]), hi = Math.max(ys[2 * e], ys[2 * e + 1]);
+    const a = Math.max(0, Math.floor((lo - y0) / h)), b = Math.min(strips - 1, Math.floor((hi - y0) / h));
+    for (let s = a; s <= b; s++) buckets[s].push(e);
+  }
+  return (x, y) => {
+    if (x < x0 || x > x1 || y < y0 || y > y1) return false;
+    const bucket = buckets[Math.min(strips - 1, Math.floor((y - y0) / h))];
+    let inside = false;
+    for (const e of bucket) {
+      const xa = xs[2 * e], ya = ys[2 * e], xb = xs[2 * e + 1], yb = ys[2 * e + 1];
+      if (ya > y !== yb > y && x < ((xb - xa) * (y - ya)) / (yb - ya) + xa) inside = !inside;
+    }
+    return inside;
+  };
+}
+
 /** Whether a point is in the catchment (a polygon's holes excluded). */
 export function inCatchment(c: Catchment, lng: number, lat: number): boolean {
   if (c.kind === 'circle') return distanceMetres(c.lng, c.lat, lng, lat) <= c.radius_km * 1000;
   return booleanPointInPolygon([lng, lat], c.polygon);
+}
+
+/** A membership test for many points of one catchment. */
+function catchmentTest(c: Catchment): (lng: number, lat: number) => boolean {
+  return c.kind === 'circle' ? (lng, lat) => inCatchment(c, lng, lat) : preparedPolygon(c.polygon);
 }
 
 /** The analysis `data` object (spec 2.3) of the childcare records in `scope`. */
@@ -147,7 +190,8 @@ export function childcareAnalysis(das: DaStore, scope: ChildcareScope): Record<s
   if (scope.since) filter.since = scope.since;
   let records = das.list(filter, { limit: 10_000_000 });
   const c = scope.catchment;
-  if (c) records = records.filter((r) => r.lat !== null && r.lng !== null && inCatchment(c, r.lng, r.lat));
+  const inside = c ? catchmentTest(c) : null;
+  if (inside) records = records.filter((r) => r.lat !== null && r.lng !== null && inside(r.lng, r.lat));
   const total = records.length;
   const stages = records.map((r) => childcarePipelineStage(r.status));
   const works = records.map((r) => childcareWorksType(r.description));
@@ -192,7 +236,7 @@ export function childcareAnalysis(das: DaStore, scope: ChildcareScope): Record<s
   else {
     demand = { all_development: 0, subdivisions: 0, lots: 0, dwellings: 0 };
     for (const p of das.pointsIn(allFilter, catchmentBox(c))) {
-      if (!inCatchment(c, p.longitude, p.latitude)) continue;
+      if (!inside!(p.longitude, p.latitude)) continue;
       demand.all_development++;
       if (p.trade_category === 'subdivision') demand.subdivisions++;
       demand.lots += p.lot_count ?? 0;
