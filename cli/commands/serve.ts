@@ -94,6 +94,8 @@ export const serveCommand: Command = {
         `  all components, no geometry: ${keys['no-geometry'].key}`,
         `  scores only:                 ${keys['scores-only'].key}`,
         `  DA listing only (Starter, 1,000 requests a Melbourne day): ${keys['da-starter'].key}`,
+        `  childcare market intelligence (every state):               ${keys.childcare.key}`,
+        '  (the full key also has the DA listing, webhooks, read-only SQL and MCP)',
         '',
         `The DA listing playground (no key needed): ${server.url}/playground`,
         '',
@@ -103,6 +105,8 @@ export const serveCommand: Command = {
         `  curl -s -H 'Authorization: Bearer ${keys.full.key}' '${server.url}/api/v1/property?lat=${p?.lat ?? -33.81}&lng=${p?.lng ?? 151.01}&include_surfaces=1&surfaces=contours,heat'`,
         `  curl -s -H 'Authorization: Bearer ${keys['da-starter'].key}' '${server.url}/v1/das?state=${p?.state ?? 'NSW'}&category=new_dwelling&per_page=5'`,
         `  curl -s -H 'Authorization: Bearer ${keys['da-starter'].key}' '${server.url}/v1/das/nearby?lat=${p?.lat ?? -33.81}&lng=${p?.lng ?? 151.01}&radius_km=2'`,
+        `  curl -s -H 'Authorization: Bearer ${keys.full.key}' -H 'Content-Type: application/json' '${server.url}/v1/sql' -d '{"query": "SELECT state, count(*) AS n FROM das GROUP BY state"}'`,
+        `  curl -s -H 'Authorization: Bearer ${keys.childcare.key}' '${server.url}/api/v1/childcare/analysis?state=${p?.state ?? 'NSW'}&feature_limit=5'`,
       );
     }
     io.stdout(`${lines.join('\n')}\n`);

@@ -12,10 +12,11 @@ export const DEV_KEY_PREFIX = 'development:';
 
 /** The development keys: one per licence shape worth trying. */
 export const DEV_KEY_SPECS: Record<string, KeySpec> = {
-  full: { components: 'all', geometry: true, quota: 1000, daDailyLimit: 1000 },
+  full: { components: 'all', geometry: true, quota: 1000, daDailyLimit: 1000, sql: true },
   'no-geometry': { components: 'all', geometry: false, quota: 1000 },
   'scores-only': { components: ['scores'], geometry: false, quota: 1000 },
   'da-starter': { components: 'none', quota: 0, daDailyLimit: 1000 },
+  childcare: { components: 'none', quota: 0, childcareStates: ['VIC', 'NSW', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT'], childcareAddOn: 'childcare_market_intelligence' },
 };
 
 /** Revokes earlier development keys and issues one per {@link DEV_KEY_SPECS}; returns name -> secret. */
