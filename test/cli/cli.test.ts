@@ -71,7 +71,19 @@ describe('propintel CLI', () => {
     expect(health.status === 'ok' || (health.status === 'warming' && typeof health.warming === 'string')).toBe(true);
     const full = /full licence with geometry:\s+(pi_\S+)/.exec(stdout)![1];
     const scoresOnly = /scores only:\s+(pi_\S+)/.exec(stdout)![1];
-    expect(stdout.match(/^  curl /gm)).toHaveLength(5);
+    expect(stdout.match(/^  curl /gm)).toHaveLength(7);
+    // The SQL and childcare examples work as printed, with the keys printed for them.
+    const sql = /curl -s -H 'Authorization: Bearer (pi_\S+)' -H 'Content-Type: application\/json' '([^']+\/v1\/sql)' -d '([^']+)'/.exec(stdout)!;
+    expect(sql[1]).toBe(full);
+    const rows = await fetch(sql[2], { method: 'POST', headers: { authorization: `Bearer ${sql[1]}`, 'content-type': 'application/json' }, body: sql[3] });
+    expect(rows.status).toBe(200);
+    expect(((await rows.json()) as { rows: unknown[] }).rows.length).toBeGreaterThan(1);
+    const childcare = /childcare market intelligence \(every state\):\s+(pi_\S+)/.exec(stdout)![1];
+    const analysis = /curl -s -H 'Authorization: Bearer (pi_\S+)' '([^']+\/api\/v1\/childcare\/analysis[^']*)'/.exec(stdout)!;
+    expect(analysis[1]).toBe(childcare);
+    const ca = await fetch(analysis[2], { headers: { authorization: `Bearer ${childcare}` } });
+    expect(ca.status).toBe(200);
+    expect(((await ca.json()) as { data: { headline: { total: number } } }).data.headline.total).toBeGreaterThan(0);
     // The DA-listing key and the DA examples work as printed; the playground answers.
     const da = /DA listing only \(Starter, 1,000 requests a Melbourne day\):\s+(pi_\S+)/.exec(stdout)![1];
     for (const m of stdout.matchAll(/curl -s -H 'Authorization: Bearer (pi_\S+)' '([^']+\/v1\/das[^']*)'/g)) {
