@@ -1,14 +1,14 @@
 /**
  * Childcare market intelligence (issue 18) on the DA suite's store of 1,000,000 synthetic DAs (das.ts builds it
  * once into var/bench/): the state analysis of NSW, a site analysis for a 30 km circle and for a 5,000-vertex
- * polygon around central Sydney (p50 of 9 after one warm-up), and the full-state CSV export (rows per second,
- * and how much the process's heap grew while it ran).
+ * polygon around central Sydney (p50 of 9 after one warm-up), and the full-state CSV export as the server
+ * streams it (rows per second, and the most the heap rose while it ran).
  *
  * Targets (benchmark, not test): analysis and both site analyses p50 < 50 ms; CSV export > 50,000 rows/s with
  * flat memory.
  */
 import { childcareAnalysis } from '../../engine/childcare/analysis.js';
-import { childcareCsv } from '../../engine/childcare/export.js';
+import { childcareCsvChunks } from '../../engine/childcare/export.js';
 import { DaStore } from '../../engine/da/da-store.js';
 import type { BenchRow, BenchSuite } from '../lib/report.js';
 import { ensureFixture } from './das.js';
@@ -50,14 +50,17 @@ export const childcareSuite: BenchSuite = {
       const polygon = { kind: 'polygon' as const, polygon: { type: 'Polygon' as const, coordinates: [ring] } };
       const poly = times(9, () => childcareAnalysis(das, { states: ['NSW'], catchment: polygon }));
       rows.push({ benchmark: 'site analysis, 5,000-vertex polygon (central Sydney)', size: `${(childcareAnalysis(das, { states: ['NSW'], catchment: polygon, featureLimit: 0 }).headline as { total: number }).total} inside`, msPerOp: p50(poly), note: 'p50 of 9; target < 50 ms' });
-      global.gc?.();
+      // The export as the server streams it: chunks made one at a time and dropped once sent.
       const heap0 = process.memoryUsage().heapUsed;
+      let peak = heap0, bytes = 0;
+      const count = { rows: 0 };
       const t0 = performance.now();
-      const csv = childcareCsv(das, ['NSW']);
+      for (const chunk of childcareCsvChunks(das, ['NSW'], undefined, count)) {
+        bytes += chunk.length;
+        peak = Math.max(peak, process.memoryUsage().heapUsed);
+      }
       const ms = performance.now() - t0;
-      const grew = (process.memoryUsage().heapUsed - heap0) / 1e6;
-      const bytes = csv.parts.reduce((n, p) => n + p.length, 0);
-      rows.push({ benchmark: 'CSV export, state NSW', size: `${csv.rows} rows, ${(bytes / 1e6).toFixed(1)} MB`, msPerOp: ms, itemsPerSec: csv.rows / (ms / 1000), note: `heap grew ${grew.toFixed(1)} MB (the file is held whole before sending: not flat); target > 50,000 rows/s` });
+      rows.push({ benchmark: 'CSV export, state NSW (streamed)', size: `${count.rows} rows, ${(bytes / 1e6).toFixed(1)} MB`, msPerOp: ms, itemsPerSec: count.rows / (ms / 1000), note: `heap at most ${((peak - heap0) / 1e6).toFixed(1)} MB above the start while streaming (one page of 2,000 records at a time); target > 50,000 rows/s` });
     } finally {
       das.close();
     }

@@ -7,8 +7,8 @@
  * spreadsheet evaluates it; it is then quoted per RFC 4180. Numeric columns are written as numbers, never
  * prefixed (a negative cost stays a number).
  *
- * Rows are read from the store a page at a time (keyset paging), so an export never holds more than one page
- * of records; the parts are handed to the transport in order.
+ * Rows are read from the store a page at a time (keyset paging) as the transport asks for the next chunk, so
+ * an export holds one page of records whatever its size (flat memory), and a slow client slows the reading.
  */
 import type { StateCode } from '../catalogue/states.js';
 import type { DaRecord } from '../da/da-record.js';
@@ -67,25 +67,35 @@ function* pages(das: DaStore, states: readonly StateCode[], since?: string): Gen
   }
 }
 
-/** The CSV export as parts (a header line, then a part per page), and the row count. */
-export function childcareCsv(das: DaStore, states: readonly StateCode[], since?: string): { parts: Buffer[]; rows: number } {
-  const parts = [Buffer.from(`${EXPORT_COLUMNS.map((c) => c.name).join(',')}\r\n`)];
-  let rows = 0;
+/** The CSV export, a chunk at a time (the header line, then a chunk per page of records): nothing is read early. */
+export function* childcareCsvChunks(das: DaStore, states: readonly StateCode[], since?: string, count?: { rows: number }): Generator<Buffer> {
+  yield Buffer.from(`${EXPORT_COLUMNS.map((c) => c.name).join(',')}\r\n`);
   for (const page of pages(das, states, since)) {
     let chunk = '';
     for (const r of page) {
       const item = childcareFeedItem(r);
       chunk += `${EXPORT_COLUMNS.map((c) => csvField(item[c.name], c.numeric)).join(',')}\r\n`;
     }
-    rows += page.length;
-    parts.push(Buffer.from(chunk));
+    if (count) count.rows += page.length;
+    yield Buffer.from(chunk);
   }
-  return { parts, rows };
 }
 
-/** The GeoJSON export as parts: geocoded records as points, with truncation metadata and the notices. */
-export function childcareGeoJson(das: DaStore, states: readonly StateCode[], since?: string, limit = Infinity): { parts: Buffer[]; features: number; records: number } {
-  const parts = [Buffer.from('{"type":"FeatureCollection","features":[')];
+/** The CSV export whole, as parts, and its row count (tests, benchmarks). */
+export function childcareCsv(das: DaStore, states: readonly StateCode[], since?: string): { parts: Buffer[]; rows: number } {
+  const count = { rows: 0 };
+  const parts = [...childcareCsvChunks(das, states, since, count)];
+  return { parts, rows: count.rows };
+}
+
+/** The GeoJSON export whole, as parts (tests). */
+export function childcareGeoJson(das: DaStore, states: readonly StateCode[], since?: string, limit = Infinity): { parts: Buffer[] } {
+  return { parts: [...childcareGeoJsonChunks(das, states, since, limit)] };
+}
+
+/** The GeoJSON export a chunk at a time: geocoded records as points, then the metadata (counts, truncation, notices). */
+export function* childcareGeoJsonChunks(das: DaStore, states: readonly StateCode[], since?: string, limit = Infinity): Generator<Buffer> {
+  yield Buffer.from('{"type":"FeatureCollection","features":[');
   let features = 0, records = 0, cut = 0, first = true;
   for (const page of pages(das, states, since)) {
     let chunk = '';
@@ -101,9 +111,8 @@ export function childcareGeoJson(das: DaStore, states: readonly StateCode[], sin
       first = false;
       features++;
     }
-    parts.push(Buffer.from(chunk));
+    yield Buffer.from(chunk);
   }
   const meta = { product: PRODUCT, version: PRODUCT_VERSION, crs: 'EPSG:4326', coordinate_order: '[longitude, latitude]', records, features, not_geocoded: records - features - cut, truncated: cut > 0, features_left_out: cut, data_boundaries: DATA_BOUNDARIES };
-  parts.push(Buffer.from(`],"metadata":${JSON.stringify(meta)}}`));
-  return { parts, features, records };
+  yield Buffer.from(`],"metadata":${JSON.stringify(meta)}}`);
 }

@@ -97,6 +97,11 @@ export interface ApiResponse {
   body: Buffer | string | readonly Buffer[];
   /** A HEAD request: write the status and headers (with the body's Content-Length) but not the body. */
   omitBody?: boolean;
+  /**
+   * A streamed body (a file download): chunks made one at a time as the transport can send them, with
+   * backpressure, so memory stays flat whatever the size; `body` is then ignored. Sent chunked (no length).
+   */
+  stream?: () => Iterator<Buffer>;
 }
 
 /**
@@ -394,7 +399,7 @@ export class Api {
         }
         if (op === 'export') {
           const file = exportFile(das(), key, now, p, req.path);
-          return { status: 200, contentType: file.contentType, headers: { ...limits, 'Cache-Control': 'no-store', 'Content-Disposition': `attachment; filename="${file.filename}"` }, body: file.parts };
+          return { status: 200, contentType: file.contentType, headers: { ...limits, 'Cache-Control': 'no-store', 'Content-Disposition': `attachment; filename="${file.filename}"` }, body: '', stream: file.stream };
         }
         if (op === 'reconciliation-helper') {
           rejectUnknown(p, [], req.path);

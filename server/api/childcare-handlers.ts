@@ -10,7 +10,7 @@
 import { isStateCode, STATES, type StateCode } from '../../engine/catalogue/states.js';
 import { childcareAnalysis, childcareFeedItem, DATA_BOUNDARIES, PRODUCT, PRODUCT_VERSION, schoolsSection, type Catchment, type OpenSchool } from '../../engine/childcare/analysis.js';
 import { CHILDCARE_STAGES, CHILDCARE_WORKS_TYPES } from '../../engine/da/categories.js';
-import { childcareCsv, childcareGeoJson } from '../../engine/childcare/export.js';
+import { childcareCsvChunks, childcareGeoJsonChunks } from '../../engine/childcare/export.js';
 import { listDas } from '../../engine/da/da-listing.js';
 import type { DaStore } from '../../engine/da/da-store.js';
 import { melbourneIso } from '../metering/billing-period.js';
@@ -233,7 +233,7 @@ export function polygonSiteAnalysis(das: DaStore, key: ApiKeyRecord, now: Date, 
 }
 
 /** `GET /api/v1/childcare/export` (`format` csv or geojson, `state`): a file download. */
-export function exportFile(das: DaStore, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string): { contentType: string; filename: string; parts: Buffer[] } {
+export function exportFile(das: DaStore, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string): { contentType: string; filename: string; stream: () => Iterator<Buffer> } {
   rejectUnknown(p, ['format', 'state', 'since'], path);
   const format = (p.get('format') ?? 'csv').toLowerCase();
   if (format !== 'csv' && format !== 'geojson') throw bad('format', `format must be csv or geojson, not ${JSON.stringify(format.slice(0, 20))}`);
@@ -242,8 +242,9 @@ export function exportFile(das: DaStore, key: ApiKeyRecord, now: Date, p: Map<st
   const since = dateParam(p, 'since');
   const day = melbourneIso(now).slice(0, 10);
   const filename = `childcare-pipeline-${state ?? states.join('-')}-${day}.${format}`;
-  if (format === 'csv') return { contentType: 'text/csv; charset=utf-8', filename, parts: childcareCsv(das, state ? [state] : states, since).parts };
-  return { contentType: 'application/geo+json', filename, parts: childcareGeoJson(das, state ? [state] : states, since).parts };
+  const scope = state ? [state] : states;
+  if (format === 'csv') return { contentType: 'text/csv; charset=utf-8', filename, stream: () => childcareCsvChunks(das, scope, since) };
+  return { contentType: 'application/geo+json', filename, stream: () => childcareGeoJsonChunks(das, scope, since) };
 }
 
 /** Suburb demographics: a suburb fact, never a catchment statistic. Not yet held: said so. */

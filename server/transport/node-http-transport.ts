@@ -15,6 +15,33 @@ export async function startNodeHttpServer(api: Api, options: { port?: number; ho
   const write = (res: ServerResponse, out: ApiResponse) => {
     const headers: Record<string, string | number> = { 'Content-Type': out.contentType, ...out.headers, ...(draining ? { Connection: 'close' } : {}) };
     const body = out.body;
+    if (out.stream && !out.omitBody) {
+      // Streamed: chunked, a chunk at a time, waiting for 'drain' when the socket's buffer is full.
+      res.writeHead(out.status, headers);
+      const chunks = out.stream();
+      const pump = (): void => {
+        for (;;) {
+          if (res.destroyed) return;
+          let next: IteratorResult<Buffer>;
+          try {
+            next = chunks.next();
+          } catch {
+            res.destroy();
+            return;
+          }
+          if (next.done) {
+            res.end();
+            return;
+          }
+          if (!res.write(next.value)) {
+            res.once('drain', pump);
+            return;
+          }
+        }
+      };
+      pump();
+      return;
+    }
     if (out.omitBody) {
       // HEAD: node:http sends no body for a HEAD request; the length says what GET would send.
       const n = typeof body === 'string' ? Buffer.byteLength(body) : Buffer.isBuffer(body) ? body.length : body.reduce((s, p) => s + p.length, 0);

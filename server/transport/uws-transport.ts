@@ -47,7 +47,49 @@ function onePiece(body: ApiResponse['body']): string | Buffer {
 export async function startUwsServer(api: Api, options: { port?: number; host?: string } = {}): Promise<RunningServer> {
   const { host, port: requested } = listenAddress(options);
   let draining = false;
+  /** Streams `out.stream` with backpressure: a chunk at a time, waiting for the socket when uWS buffers. */
+  const stream = (res: HttpResponse, out: ApiResponse) => {
+    let aborted = false;
+    res.onAborted(() => {
+      aborted = true;
+    });
+    const chunks = out.stream!();
+    res.cork(() => {
+      res.writeStatus(statusLine(out.status)).writeHeader('Content-Type', out.contentType);
+      for (const k in out.headers) res.writeHeader(k, out.headers[k]);
+    });
+    const pump = (): void => {
+      for (;;) {
+        if (aborted) return;
+        let next: IteratorResult<Buffer>;
+        try {
+          next = chunks.next();
+        } catch {
+          // The response has started: the client sees a cut-off body rather than a wrong one.
+          res.cork(() => res.close());
+          return;
+        }
+        if (next.done) {
+          res.cork(() => res.end());
+          return;
+        }
+        let ok = true;
+        res.cork(() => {
+          ok = res.write(next.value);
+        });
+        if (!ok) {
+          res.onWritable(() => {
+            setImmediate(pump);
+            return true;
+          });
+          return;
+        }
+      }
+    };
+    pump();
+  };
   const write = (res: HttpResponse, out: ApiResponse) => {
+    if (out.stream && !out.omitBody) return stream(res, out);
     res.cork(() => {
       res.writeStatus(statusLine(out.status)).writeHeader('Content-Type', out.contentType);
       for (const k in out.headers) res.writeHeader(k, out.headers[k]);
