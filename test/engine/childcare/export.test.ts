@@ -28,3 +28,22 @@ describe('neutralise', () => {
     expect(csvField('line\nbreak')).toBe('"line\nbreak"');
   });
 });
+
+describe('the CSV export', () => {
+  it('writes, for every record, the feed item\'s value of each column', async () => {
+    const { daStoreFromDirectory } = await import('../../../engine/da/da-sync.js');
+    const { defaultDataDir } = await import('../../../datasets/sample-world.js');
+    const { childcareFeedItem } = await import('../../../engine/childcare/analysis.js');
+    const { childcareCsv, EXPORT_COLUMNS } = await import('../../../engine/childcare/export.js');
+    const das = await daStoreFromDirectory(defaultDataDir());
+    try {
+      const records = das.list({ category: 'childcare', states: ['VIC', 'NSW'] }, { limit: 100_000 });
+      const csv = childcareCsv(das, ['VIC', 'NSW']);
+      const lines = Buffer.concat(csv.parts).toString('utf8').split('\r\n').slice(1, -1);
+      expect(csv.rows).toBe(records.length);
+      expect(lines).toEqual(records.map((r) => EXPORT_COLUMNS.map((c) => csvField(childcareFeedItem(r)[c.name], c.numeric)).join(',')));
+    } finally {
+      das.close();
+    }
+  });
+});
