@@ -4,6 +4,7 @@ import { loadCatalogue } from '../../engine/catalogue/load-catalogue.js';
 import { startServer } from '../../server/http-server.js';
 import { issueDevelopmentKeys } from '../../server/keys/dev-keys.js';
 import { WebhookDispatcher } from '../../server/webhooks/webhook-dispatcher.js';
+import { SqlRunner } from '../../engine/da/sql/sql-runner.js';
 import { JsonLinesLog, SILENT_LOG } from '../../server/request-log.js';
 import { defaultStorePath, openStack } from '../../server/stack.js';
 import { EXIT_OK, UsageError, type Command } from '../command.js';
@@ -64,6 +65,8 @@ export const serveCommand: Command = {
     const allowPrivate = !!values['allow-private-webhooks'];
     // Webhook deliveries run in this process unless another one (`propintel webhooks run`) does them.
     const dispatcher = values['no-webhooks'] ? undefined : new WebhookDispatcher({ store: stack.store.webhooks(), das: () => stack.engine.das(), allowPrivate, log: (line) => io.stderr(`${line}\n`) });
+    // The SQL endpoint's mirror of the DA table sits beside the store, so restarts sync it incrementally.
+    const sql = new SqlRunner({ mirror: `${db}.sql-mirror.sqlite`, das: () => stack.engine.das() });
     let server;
     try {
       server = await startServer({
@@ -75,6 +78,7 @@ export const serveCommand: Command = {
         trustProxy: !!values['trust-proxy'],
         log: values.quiet ? { ...SILENT_LOG, error: (e) => log.error(e) } : log,
         webhooks: { dispatcher, allowPrivate },
+        sql,
       });
     } catch (err) {
       await stack.close();
@@ -134,6 +138,7 @@ export const serveCommand: Command = {
     io.stderr(`propintel: ${signal}, finishing ${server.api.inFlight} request(s) in flight and shutting down\n`);
     await server.close();
     await dispatcher?.stop();
+    sql.close();
     closing = true;
     await stack.close(); // a warm-up still running stops here (its workers are gone)
     await warmed.catch(() => {});
