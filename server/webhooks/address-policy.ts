@@ -37,6 +37,7 @@ for (const [net, prefix] of [
   ['::', 128], // unspecified
   ['::1', 128], // loopback
   ['::', 96], // IPv4-compatible (deprecated)
+  ['::ffff:0:0:0', 96], // IPv4-translated (RFC 2765: ::ffff:0:a.b.c.d)
   ['64:ff9b::', 96], // NAT64: reaches any IPv4 address, private ones included
   ['64:ff9b:1::', 48], // local-use NAT64
   ['100::', 64], // discard

@@ -93,6 +93,8 @@ export class WebhookDispatcher {
   private readonly clock: () => number;
   private readonly log: (line: string) => void;
   private readonly inFlightByHook = new Map<string, number>();
+  /** Deliveries this worker is sending now (never claimed twice by it, whatever their lease says). */
+  private readonly sendingIds = new Set<string>();
   private readonly sends = new Set<Promise<void>>();
   private readonly agents: { http: HttpAgent; https: HttpsAgent };
   private inFlight = 0;
@@ -162,20 +164,33 @@ export class WebhookDispatcher {
     this.timer = null;
     if (!this.running) return;
     this.busy = true;
+    let wait = this.pollMs;
+    // Each step on its own: a failing fan-out (say, a DA store that cannot be read) must not stop deliveries
+    // already queued, pings included, and no error may escape a timer.
+    const step = (name: string, fn: () => void) => {
+      try {
+        fn();
+      } catch (err) {
+        this.log(`webhooks: ${name}: ${(err as Error).message}`);
+      }
+    };
     try {
       this.again = false;
-      this.fanOut();
-      this.dispatchDue();
-      this.prune();
-    } catch (err) {
-      this.log(`webhooks: ${(err as Error).message}`);
+      step('fan-out', () => this.fanOut());
+      let blocked = false;
+      step('delivery', () => (blocked = this.dispatchDue()));
+      step('prune', () => this.prune());
+      // When what is due waits only for sends in flight (an endpoint at its bound, or the overall bound),
+      // sleep until one finishes (its `finally` pokes) or the poll interval: never a busy loop.
+      step('schedule', () => {
+        const next = this.store.nextDue();
+        if (next !== null && !blocked) wait = Math.max(0, Math.min(this.pollMs, next - this.clock()));
+      });
     } finally {
       this.busy = false;
     }
     if (!this.running) return;
     if (this.again) return this.poke();
-    const next = this.store.nextDue();
-    const wait = next === null ? this.pollMs : Math.max(0, Math.min(this.pollMs, next - this.clock()));
     this.timer = setTimeout(() => this.tick(), wait);
   }
 
@@ -188,6 +203,9 @@ export class WebhookDispatcher {
     let queued = 0;
     for (;;) {
       const cursorText = this.store.meta(CURSOR);
+      // The events' end is read before the subscriptions: a subscription made meanwhile then starts after
+      // what this pass covers (its after_event), so no event falls between them.
+      const last = das.lastEventSeq();
       const subs = this.store.activeSubscriptions();
       if (cursorText === undefined) {
         // First run: start where the oldest active subscription started (nothing earlier can match).
@@ -198,11 +216,10 @@ export class WebhookDispatcher {
       const cursor = Number(cursorText);
       if (subs.length === 0) {
         // Nobody listens: move past everything written so far without reading it.
-        const last = das.lastEventSeq();
         if (last > cursor) this.store.enqueue([], CURSOR, cursorText, String(last), this.clock());
         return queued;
       }
-      const events = das.eventsAfter(cursor, EVENT_BATCH);
+      const events = das.eventsAfter(cursor, EVENT_BATCH).filter((e) => e.seq <= last);
       if (events.length === 0) return queued;
       const deliveries: NewDelivery[] = [];
       for (const e of events) {
@@ -229,23 +246,29 @@ export class WebhookDispatcher {
   }
 
   /** Claims and starts sending the deliveries that are due, within the in-flight bounds. */
-  private dispatchDue(): void {
+  /** Returns true when deliveries wait only for sends in flight (an endpoint, or all of them, at the bound). */
+  private dispatchDue(): boolean {
+    const waiting = () => this.inFlight >= this.maxInFlight || [...this.inFlightByHook.values()].some((n) => n >= this.perEndpoint);
     while (this.inFlight < this.maxInFlight) {
       const now = this.clock();
       const full = [...this.inFlightByHook].filter(([, n]) => n >= this.perEndpoint).map(([id]) => id);
       const due = this.store.due(now, Math.min(200, 4 * (this.maxInFlight - this.inFlight)), full);
-      if (due.length === 0) return;
+      if (due.length === 0) return waiting();
       let started = 0;
       for (const d of due) {
-        if (this.inFlight >= this.maxInFlight) return;
-        if ((this.inFlightByHook.get(d.webhook_id) ?? 0) >= this.perEndpoint) continue;
-        if (!this.store.claim(d, now + this.timeoutMs + Math.min(5 * SECOND, this.timeoutMs))) continue;
+        if (this.inFlight >= this.maxInFlight) return true;
+        if ((this.inFlightByHook.get(d.webhook_id) ?? 0) >= this.perEndpoint || this.sendingIds.has(d.id)) continue;
+        const lease = now + this.timeoutMs + Math.min(5 * SECOND, this.timeoutMs);
+        if (!this.store.claim(d, lease)) continue;
+        d.next_attempt_at = lease;
+        this.sendingIds.add(d.id);
         started++;
         this.inFlight++;
         this.inFlightByHook.set(d.webhook_id, (this.inFlightByHook.get(d.webhook_id) ?? 0) + 1);
         const p = this.deliver(d)
           .catch((err: unknown) => this.log(`webhooks: delivery ${d.id}: ${(err as Error).message}`))
           .finally(() => {
+            this.sendingIds.delete(d.id);
             this.inFlight--;
             const n = (this.inFlightByHook.get(d.webhook_id) ?? 1) - 1;
             if (n > 0) this.inFlightByHook.set(d.webhook_id, n);
@@ -255,8 +278,9 @@ export class WebhookDispatcher {
           });
         this.sends.add(p);
       }
-      if (started === 0) return;
+      if (started === 0) return waiting();
     }
+    return true;
   }
 
   /** One attempt of one delivery, and what it leads to. */
@@ -265,7 +289,7 @@ export class WebhookDispatcher {
     const attempt = d.attempts + 1;
     const at = this.clock();
     if (!sub || sub.status !== 'active') {
-      this.store.recordAttempt(d, { attempt: d.attempts, at, status: null, error: 'subscription gone', duration_ms: 0 }, { state: 'cancelled', next_attempt_at: at });
+      this.store.cancelDelivery(d, 'subscription gone');
       return;
     }
     const t0 = performance.now();

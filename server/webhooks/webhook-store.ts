@@ -131,7 +131,9 @@ export class WebhookStore {
         VALUES (@id, @webhook_id, @event_id, @type, @body, 'pending', 0, @at, @at)`),
       nextDue: db.prepare("SELECT min(next_attempt_at) FROM webhook_deliveries WHERE state = 'pending'").pluck(),
       claim: db.prepare("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id = ? AND state = 'pending' AND next_attempt_at = ?"),
-      finish: db.prepare('UPDATE webhook_deliveries SET state = ?, attempts = ?, next_attempt_at = ?, last_status = ?, last_error = ? WHERE id = ?'),
+      // Only while this worker's lease holds: a worker whose lease ran out (a stalled process) records nothing.
+      finish: db.prepare('UPDATE webhook_deliveries SET state = ?, attempts = ?, next_attempt_at = ?, last_status = ?, last_error = ? WHERE id = ? AND next_attempt_at = ?'),
+      cancel: db.prepare("UPDATE webhook_deliveries SET state = 'cancelled', last_error = ? WHERE id = ? AND next_attempt_at = ?"),
       addAttempt: db.prepare('INSERT OR REPLACE INTO webhook_attempts (delivery_id, attempt, at, status, error, duration_ms) VALUES (?, ?, ?, ?, ?, ?)'),
       recent: db.prepare('SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?'),
       attempts: db.prepare('SELECT attempt, at, status, error, duration_ms FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt'),
@@ -227,12 +229,21 @@ export class WebhookStore {
     return this.s.claim.run(leaseUntil, d.id, d.next_attempt_at).changes === 1;
   }
 
-  /** Records an attempt and the delivery's new state. */
-  recordAttempt(d: WebhookDelivery, attempt: DeliveryAttempt, next: { state: DeliveryState; next_attempt_at: number }): void {
-    this.db.transaction(() => {
+  /**
+   * Records an attempt and the delivery's new state, if `d` still holds the lease it was claimed with
+   * (`d.next_attempt_at`); returns false, recording nothing, when the lease ran out and another worker took it.
+   */
+  recordAttempt(d: WebhookDelivery, attempt: DeliveryAttempt, next: { state: DeliveryState; next_attempt_at: number }): boolean {
+    return this.db.transaction(() => {
+      if (this.s.finish.run(next.state, attempt.attempt, next.next_attempt_at, attempt.status, attempt.error, d.id, d.next_attempt_at).changes === 0) return false;
       this.s.addAttempt.run(d.id, attempt.attempt, attempt.at, attempt.status, attempt.error, attempt.duration_ms);
-      this.s.finish.run(next.state, attempt.attempt, next.next_attempt_at, attempt.status, attempt.error, d.id);
+      return true;
     })();
+  }
+
+  /** Cancels a claimed delivery (its subscription is gone), without an attempt. */
+  cancelDelivery(d: WebhookDelivery, why: string): void {
+    this.s.cancel.run(why, d.id, d.next_attempt_at);
   }
 
   delivery(id: string): WebhookDelivery | undefined {

@@ -108,6 +108,11 @@ describe('POST /v1/sql', () => {
       ["WITH a AS (SELECT 1) SELECT load_extension('/tmp/x.so')", 'forbidden_sql'],
       ['WITH a AS (SELECT 1) DELETE FROM das', 'not_a_query'],
       ['SELECT 1 pragma', 'forbidden_sql'],
+      // Quoted identifiers name tables too: every quoting of a pragma function outside the allowlist.
+      ['SELECT file FROM "pragma_database_list"', 'forbidden_sql'],
+      ['SELECT * FROM [pragma_compile_options]', 'forbidden_sql'],
+      ['SELECT * FROM `pragma_function_list`', 'forbidden_sql'],
+      ['SELECT "load_extension"(\'x\')', 'forbidden_sql'],
     ];
     for (const [q, code] of cases) {
       const r = await query(q);
@@ -115,8 +120,13 @@ describe('POST /v1/sql', () => {
       expect(r.body.error, q).toBe(code);
       expect(r.body.parameter, q).toBe('query');
     }
-    // A keyword inside a string literal is just text.
+    // A keyword inside a string literal is just text; a quoted allowed function still works.
     expect((await query("SELECT 'ATTACH; PRAGMA' AS s")).body.rows).toEqual([{ s: 'ATTACH; PRAGMA' }]);
+    expect((await query('SELECT count(*) AS n FROM "pragma_table_info"(\'das\')')).body.rows[0].n).toBeGreaterThan(20);
+    // Column names: duplicates made unique without clobbering another column; __proto__ is a column like any.
+    const named = await query('SELECT 1 AS x, 2 AS x, 3 AS x_2, 4 AS __proto__');
+    expect(named.body.columns).toEqual(['x', 'x_2', 'x_2_2', '__proto__']);
+    expect(named.body.rows).toEqual([JSON.parse('{"x": 1, "x_2": 2, "x_2_2": 3, "__proto__": 4}')]);
     // Nothing was written: the DA store and its mirror hold what they held, and the mirror holds only das.
     expect(das.size).toBe(before);
     const mirror = new Database(join(dir, 'mirror.sqlite'), { readonly: true });

@@ -354,6 +354,31 @@ describe('webhook deliveries', () => {
     await w.call('DELETE', `/v1/webhooks/${sub.id}`, key);
   });
 
+  it('waits, without spinning, while an endpoint is at its bound', async () => {
+    const hooks = w.store.webhooks();
+    const sub = await subscribe('/tarpit', { events: ['da.created'] });
+    receiver.answer = (r) => (r.path === '/tarpit' ? 'hang' : { status: 200 });
+    const due = hooks.due.bind(hooks);
+    let calls = 0;
+    hooks.due = (...args: Parameters<typeof due>) => {
+      calls++;
+      return due(...args);
+    };
+    try {
+      await importRows(w.das, Array.from({ length: 8 }, (_, i) => row(`TP-${i}`)));
+      await receiver.waitFor(4, '/tarpit');
+      calls = 0;
+      await sleep(1000);
+      // Four sends hang at the bound, four deliveries wait: the worker polls, it does not loop.
+      expect(calls).toBeLessThan(60); // polls every 50 ms in this test (about 20 a second); a busy loop makes thousands
+      expect(receiver.count('/tarpit')).toBe(4);
+    } finally {
+      hooks.due = due;
+      receiver.answer = () => ({ status: 200 });
+      await w.call('DELETE', `/v1/webhooks/${sub.id}`, key);
+    }
+  });
+
   it('one slow endpoint does not hold up another', async () => {
     const slow = await subscribe('/slow', { events: ['da.created'] });
     const fast = await subscribe('/fast', { events: ['da.created'] });
@@ -379,7 +404,7 @@ describe('webhook safety', () => {
     });
     try {
       const k = await strict.key();
-      const refused = ['http://public.example/hook', 'https://127.0.0.1/hook', 'https://localhost:8443/hook', 'https://10.0.0.8/hook', 'https://169.254.169.254/latest/meta-data', 'https://[::1]/hook', 'https://[::ffff:127.0.0.1]/hook', 'https://[fe80::1]/hook', 'https://rebind.example/hook', 'https://meta.example/hook', 'https://nowhere.example/hook', 'https://user:pw@public.example/hook'];
+      const refused = ['https://[::ffff:0:7f00:1]/hook', 'https://2130706433/hook', 'https://0.0.0.0/hook', 'http://public.example/hook', 'https://127.0.0.1/hook', 'https://localhost:8443/hook', 'https://10.0.0.8/hook', 'https://169.254.169.254/latest/meta-data', 'https://[::1]/hook', 'https://[::ffff:127.0.0.1]/hook', 'https://[fe80::1]/hook', 'https://rebind.example/hook', 'https://meta.example/hook', 'https://nowhere.example/hook', 'https://user:pw@public.example/hook'];
       for (const url of refused) {
         const r = await strict.call('POST', '/v1/webhooks', k, { url, events: ['da.created'] });
         expect(r.status, url).toBe(422);

@@ -52,13 +52,14 @@ function open(path: string): Database.Database {
   return db;
 }
 
-/** Names for the columns, made unique (`x`, `x_2`, ...) so every row is an object without collisions. */
+/** Names for the columns, made unique (`x`, `x_2`, ...; never a name another column already has). */
 function uniqueNames(columns: { name: string }[]): string[] {
-  const seen = new Map<string, number>();
+  const taken = new Set<string>();
   return columns.map((c) => {
-    const n = (seen.get(c.name) ?? 0) + 1;
-    seen.set(c.name, n);
-    return n === 1 ? c.name : `${c.name}_${n}`;
+    let name = c.name;
+    for (let k = 2; taken.has(name); k++) name = `${c.name}_${k}`;
+    taken.add(name);
+    return name;
   });
 }
 
@@ -84,7 +85,8 @@ export function runQuery(db: Database.Database, req: SqlRequest): SqlReply {
         truncated_by = 'rows';
         break;
       }
-      const row: Record<string, unknown> = {};
+      // No prototype: a column named __proto__ is a column like any other.
+      const row: Record<string, unknown> = Object.create(null);
       for (let i = 0; i < names.length; i++) {
         let v = raw[i];
         if (Buffer.isBuffer(v)) v = { base64: v.toString('base64') };

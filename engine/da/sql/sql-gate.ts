@@ -40,7 +40,12 @@ export function gateSql(sql: unknown): SqlRefusal | null {
   if (semicolon >= 0 && bare.slice(semicolon + 1).trim() !== '') return { code: 'invalid_sql', message: 'one statement only: the query has more after a ";"' };
   const word = /\b(attach|detach|pragma|load_extension)\b/i.exec(bare);
   if (word) return { code: 'forbidden_sql', message: `${word[1].toUpperCase()} is not allowed in a query` };
-  for (const m of bare.matchAll(/\bpragma_\w+/gi)) {
+  // Quoted identifiers name tables too ("pragma_database_list", [x], `x`): check them unquoted, string
+  // literals and comments still blanked.
+  const names = sql.replace(/'(?:[^']|'')*'?|--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)/g, (m) => ' '.repeat(m.length)).replace(/["`\[\]]/g, ' ');
+  const quotedWord = /\b(attach|detach|pragma|load_extension)\b/i.exec(names);
+  if (quotedWord) return { code: 'forbidden_sql', message: `${quotedWord[1].toUpperCase()} is not allowed in a query` };
+  for (const m of names.matchAll(/\bpragma_\w+/gi)) {
     if (!ALLOWED_PRAGMA_FUNCTIONS.has(m[0].toLowerCase())) return { code: 'forbidden_sql', message: `${m[0]} is not allowed; of the pragma functions only ${[...ALLOWED_PRAGMA_FUNCTIONS].join(' and ')} are` };
   }
   return null;

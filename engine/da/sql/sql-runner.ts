@@ -149,6 +149,8 @@ export class SqlRunner {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       serialization: 'advanced',
     });
+    // Between queries the child has no listener of its own: errors then must not escape either.
+    child.on('error', () => {});
     child.unref();
     (child as unknown as { channel?: { unref(): void } }).channel?.unref();
     return child;
@@ -165,6 +167,7 @@ export class SqlRunner {
         clearTimeout(timer);
         child.off('message', onMessage);
         child.off('exit', onExit);
+        child.off('error', onError);
         fn();
       };
       const onMessage = (m: SqlReply) => {
@@ -174,6 +177,13 @@ export class SqlRunner {
         slot.child = null;
         finish(() => reject(new EngineError('INVALID_ARGUMENT', `the query stopped its process (${signal ?? `exit ${code}`}): most likely it needed too much memory`, { parameter: 'query', reason: 'query_failed' })));
       };
+      // A process that cannot start (no file descriptors or processes left) or a closed channel is an error
+      // of this query, never an unhandled 'error' event that would stop the server.
+      const onError = (err: Error) => {
+        child.kill('SIGKILL');
+        slot.child = null;
+        finish(() => reject(new EngineError('UNAVAILABLE', `the SQL process could not run the query: ${err.message}`, { reason: 'busy', retry_after_s: 2 })));
+      };
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
         slot.child = null;
@@ -181,7 +191,10 @@ export class SqlRunner {
       }, this.timeoutMs);
       child.on('message', onMessage);
       child.on('exit', onExit);
-      child.send(req);
+      child.once('error', onError);
+      child.send(req, (err) => {
+        if (err) onError(err);
+      });
     });
   }
 }
