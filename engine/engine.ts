@@ -15,7 +15,7 @@ import { EngineError, invalidArgument } from './errors.js';
 import type { NoiseNetwork } from './noise/noise-network.js';
 import { createEnginePool, type EnginePool } from './tasks/engine-pool.js';
 import { stateAt } from './property/inputs/domain-inputs.js';
-import { childcareAnalysis, type ChildcareScope, type OpenSchool } from './childcare/analysis.js';
+import { childcareAnalysis, type ChildcareScope, type OpenSchool, type SourceNotice } from './childcare/analysis.js';
 import { RasterCache } from './property/inputs/raster-cache.js';
 import type { PropertyOptions, PropertyResult, PropertyService, PropertySubject, SandboxAddress } from './property/contract.js';
 import { readSample } from './property/samples.js';
@@ -206,7 +206,18 @@ export class Engine implements PropertyService {
    * rules and the key's states first).
    */
   get childcare(): { analysis(scope: ChildcareScope): Record<string, unknown> } {
-    return { analysis: (scope) => childcareAnalysis(this.das(), scope) };
+    return { analysis: (scope) => childcareAnalysis(this.das(), { notices: (ids) => this.sourceNotices(ids), ...scope }) };
+  }
+
+  /**
+   * The attribution and licence of DA data sources as the catalogue states them: each id the catalogue knows,
+   * and for ids it does not (records imported under a file's name), every source feeding development_applications.
+   */
+  sourceNotices(ids: readonly string[]): SourceNotice[] {
+    const all = this.store.catalogue.sources;
+    const known = all.filter((s) => ids.includes(s.id));
+    const fallback = ids.some((id) => !all.some((s) => s.id === id)) || ids.length === 0 ? all.filter((s) => s.paths.includes('development_applications')) : [];
+    return [...new Map([...known, ...fallback].map((s) => [s.id, { source: s.id, attribution: s.attribution, licence: s.licence }])).values()];
   }
 
   /**

@@ -13,7 +13,7 @@ const USAGE = [
   'propintel keys create [--components all|none|LIST] [--geometry] [--quota N] [--period calendar|anchored]',
   '                      [--effective-date YYYY-MM-DD] [--onboarding-until YYYY-MM-DD] [--label TEXT]',
   '                      [--da-daily-limit N] [--childcare-states LIST] [--childcare-expires YYYY-MM-DD]',
-  '                      [--childcare-add-on NAME] [--sql] [--db FILE]',
+  '                      [--childcare-add-on NAME] [--childcare-daily-limit N] [--sql] [--db FILE]',
   'propintel keys list [--db FILE]',
   'propintel keys revoke ID [--db FILE]',
   'propintel keys set-quota ID N [--db FILE]',
@@ -29,6 +29,7 @@ const USAGE = [
   '  --onboarding-until DATE   nothing is metered through the end of that day (Australia/Melbourne)',
   '  --da-daily-limit N        the DA listing (/v1/das and friends) with N requests a day (Australia/Melbourne);',
   '                            without it the key has no DA listing (Starter plan: 1000)',
+  '  --childcare-daily-limit N childcare requests a day (default 1000), counted apart from --da-daily-limit',
   '  --sql                     the read-only SQL endpoint (POST /v1/sql, MCP sql_query) too; needs --da-daily-limit',
   `  --db FILE                 the store (default $PROPINTEL_DB or ${defaultStorePath()})`,
 ].join('\n');
@@ -55,13 +56,14 @@ export const keysCommand: Command = {
         'childcare-states': { type: 'string' },
         'childcare-expires': { type: 'string' },
         'childcare-add-on': { type: 'string' },
+        'childcare-daily-limit': { type: 'string' },
         sql: { type: 'boolean' },
       },
       true,
     );
     const [action, ...rest] = positionals;
     if (!action) throw new UsageError('name an action: create, list, revoke or set-quota');
-    const createOnly = ['components', 'geometry', 'quota', 'period', 'effective-date', 'onboarding-until', 'label', 'da-daily-limit', 'childcare-states', 'childcare-expires', 'childcare-add-on', 'sql'] as const;
+    const createOnly = ['components', 'geometry', 'quota', 'period', 'effective-date', 'onboarding-until', 'label', 'da-daily-limit', 'childcare-states', 'childcare-expires', 'childcare-add-on', 'childcare-daily-limit', 'sql'] as const;
     if (action !== 'create') {
       const misplaced = createOnly.filter((f) => values[f] !== undefined);
       if (misplaced.length) throw new UsageError(`--${misplaced[0]} applies to keys create only`);
@@ -83,6 +85,7 @@ export const keysCommand: Command = {
             childcareStates: list(values['childcare-states']),
             childcareExpires: values['childcare-expires'] ?? null,
             childcareAddOn: values['childcare-add-on'] ?? null,
+            childcareDailyLimit: values['childcare-daily-limit'] === undefined ? null : numberFlag('childcare-daily-limit', values['childcare-daily-limit'], 0, { min: 0, integer: true }),
             sql: !!values.sql,
           };
           let made;

@@ -34,6 +34,23 @@ export const DATA_BOUNDARIES: readonly string[] = [
 /** A catchment: a circle, or a polygon (GeoJSON, lon/lat, holes allowed). */
 export type Catchment = { kind: 'circle'; lat: number; lng: number; radius_km: number } | { kind: 'polygon'; polygon: Polygon };
 
+/** The attribution and licence of one data source, as the catalogue states them. */
+export interface SourceNotice {
+  source: string;
+  attribution: string;
+  licence: string;
+}
+
+/**
+ * The notices of the DA records used: each record's data source as the catalogue states it (falling back to
+ * the sources feeding development_applications when a record names none the catalogue knows).
+ */
+export type NoticeLookup = (sources: readonly string[]) => SourceNotice[];
+
+/** A notice lookup without a catalogue: the council registers, under each council's terms. */
+export const GENERIC_NOTICES: NoticeLookup = (sources) =>
+  (sources.length ? sources : ['development applications']).map((s) => ({ source: s, attribution: `Development application records (${s}): council planning registers, as published by each council.`, licence: 'Each council\'s own terms of publication.' }));
+
 /** What to analyse. */
 export interface ChildcareScope {
   /** The states in scope (the request's state, within the key's entitlement). */
@@ -44,6 +61,8 @@ export interface ChildcareScope {
   catchment?: Catchment;
   /** Map features at most (default 500). */
   featureLimit?: number;
+  /** Attribution and licence of the sources used (default {@link GENERIC_NOTICES}). */
+  notices?: NoticeLookup;
 }
 
 /** An open-school point as the childcare service delivers it: no identifier, enrolment or year range. */
@@ -122,8 +141,10 @@ export function monthsBetween(first: string, last: string): string[] {
 /** The lon/lat box of a catchment. */
 function catchmentBox(c: Catchment): [number, number, number, number] {
   if (c.kind === 'circle') {
-    const dLat = c.radius_km / 111.32;
-    const dLng = c.radius_km / (111.32 * Math.max(0.01, Math.cos((c.lat * Math.PI) / 180)));
+    // A degree of latitude is 110.57 to 111.69 km; the box takes the shortest and 1% more, so it always
+    // holds the circle (the exact distance test follows).
+    const dLat = (1.01 * c.radius_km) / 110.57;
+    const dLng = (1.01 * c.radius_km) / (111.32 * Math.max(0.01, Math.cos(((Math.abs(c.lat) + dLat) * Math.PI) / 180)));
     return [c.lng - dLng, c.lat - dLat, c.lng + dLng, c.lat + dLat];
   }
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
@@ -264,7 +285,9 @@ export function childcareAnalysis(das: DaStore, scope: ChildcareScope): Record<s
     },
   }));
 
+  // Every source the answer used: the childcare records' and, through the demand signals, the DA sources'.
   const sources = [...new Set(records.map((r) => r.source))].sort();
+  const notices = (scope.notices ?? GENERIC_NOTICES)(sources);
   return {
     scope: {
       product: PRODUCT,
@@ -296,8 +319,9 @@ export function childcareAnalysis(das: DaStore, scope: ChildcareScope): Record<s
     demand_signals: { ...demand, scope: c ? 'catchment' : 'state', note: DATA_BOUNDARIES[1] },
     geojson: { type: 'FeatureCollection', crs_note: 'EPSG:4326, [longitude, latitude]', features, total_features: mappable.length, truncated: mappable.length > features.length },
     notices: {
-      attribution: sources.map((s) => `Development application records from ${s}; council planning registers, as published by each council.`),
-      licence: 'Council planning register data is republished under each council\'s terms; keep these notices with any output shown to customers.',
+      attribution: notices.map((n) => n.attribution),
+      licences: notices.map((n) => ({ source: n.source, licence: n.licence })),
+      keep: 'Keep these attribution and licence notices with any output shown to customers.',
       data_boundaries: DATA_BOUNDARIES,
     },
   };

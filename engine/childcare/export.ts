@@ -14,7 +14,7 @@ import type { StateCode } from '../catalogue/states.js';
 import type { DaRecord } from '../da/da-record.js';
 import type { DaStore } from '../da/da-store.js';
 import { childcarePipelineStage, childcareWorksType } from '../da/childcare.js';
-import { childcareFeedItem, DATA_BOUNDARIES, PRODUCT, PRODUCT_VERSION } from './analysis.js';
+import { childcareFeedItem, DATA_BOUNDARIES, GENERIC_NOTICES, PRODUCT, PRODUCT_VERSION, type SourceNotice } from './analysis.js';
 
 /** The export's columns, in order; `numeric` ones are written as numbers. */
 export const EXPORT_COLUMNS: { name: string; numeric?: boolean }[] = [
@@ -101,7 +101,7 @@ export function childcareGeoJson(das: DaStore, states: readonly StateCode[], sin
 }
 
 /** The GeoJSON export a chunk at a time: geocoded records as points, then the metadata (counts, truncation, notices). */
-export function* childcareGeoJsonChunks(das: DaStore, states: readonly StateCode[], since?: string, limit = Infinity): Generator<Buffer> {
+export function* childcareGeoJsonChunks(das: DaStore, states: readonly StateCode[], since?: string, limit = Infinity, notices: SourceNotice[] = GENERIC_NOTICES([])): Generator<Buffer> {
   yield Buffer.from('{"type":"FeatureCollection","features":[');
   let features = 0, records = 0, cut = 0, first = true;
   for (const page of pages(das, states, since)) {
@@ -120,6 +120,6 @@ export function* childcareGeoJsonChunks(das: DaStore, states: readonly StateCode
     }
     yield Buffer.from(chunk);
   }
-  const meta = { product: PRODUCT, version: PRODUCT_VERSION, crs: 'EPSG:4326', coordinate_order: '[longitude, latitude]', records, features, not_geocoded: records - features - cut, truncated: cut > 0, features_left_out: cut, data_boundaries: DATA_BOUNDARIES };
+  const meta = { product: PRODUCT, version: PRODUCT_VERSION, crs: 'EPSG:4326', coordinate_order: '[longitude, latitude]', records, features, not_geocoded: records - features - cut, truncated: cut > 0, features_left_out: cut, attribution: notices.map((n) => n.attribution), licences: notices.map((n) => ({ source: n.source, licence: n.licence })), data_boundaries: DATA_BOUNDARIES };
   yield Buffer.from(`],"metadata":${JSON.stringify(meta)}}`);
 }

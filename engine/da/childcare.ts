@@ -14,9 +14,10 @@ export function childcarePipelineStage(status: string): ChildcareStage {
 export function childcareWorksType(description: string): ChildcareWorksType {
   const d = description.toLowerCase();
   if (/change of use/.test(d)) return 'change_of_use';
-  if (/extension|additional|expan|increase/.test(d)) return 'extension';
-  if (/alteration|addition|fit-?out|refurbish/.test(d)) return 'alterations';
-  if (/construction|development|new|use and development|erection/.test(d)) return 'new_centre';
+  // More places, children or rooms in a centre that exists ("additional car parking" is not an extension).
+  if (/\bextension\b|\bexpan(d|sion)|increase (in |of )?(the )?(number of )?(children|places|capacity|licensed)|additional (\d+ )?(children|places|rooms?|playrooms?|capacity)/.test(d)) return 'extension';
+  if (/alteration|\badditions?\b|fit-?out|refurbish/.test(d)) return 'alterations';
+  if (/construction|development|\bnew\b|erection/.test(d)) return 'new_centre';
   return 'other';
 }
 

@@ -34,11 +34,11 @@ import { acceptsGzip, finishPayload, serialisePayload, staticBody, type StaticBo
 import { decodeQuery, parsePropertyQuery, rejectUnknown, strictDecode } from './query.js';
 import { payloadExpiry, ResponseCache, type CachedResponse } from './response-cache.js';
 import { ROUTES, type ChildcareOperation, type DaOperation, type Route, type WebhookOperation } from './routes.js';
-import { analysisDocument, childcareFeed, childcareLicence, childcareSchema, exportFile, polygonSiteAnalysis, siteAnalysisDocument } from './childcare-handlers.js';
+import { analysisDocument, childcareFeed, childcareLicence, childcareSchema, exportFile, polygonSiteAnalysis, refuseIncludeAccess, siteAnalysisDocument } from './childcare-handlers.js';
 import { reconciliationHelperScript } from '../../engine/childcare/reconciliation-helper.js';
 import { childcareGuidePage, childcareOpenApi } from '../childcare/childcare-pages.js';
 import type { StateCode } from '../../engine/catalogue/states.js';
-import type { OpenSchool } from '../../engine/childcare/analysis.js';
+import { GENERIC_NOTICES, type NoticeLookup, type OpenSchool } from '../../engine/childcare/analysis.js';
 import { jsonBody, webhookOperation, type WebhookContext } from './webhook-handlers.js';
 import { runSql, SQL_PER_KEY } from './sql-handler.js';
 import { SqlRunner } from '../../engine/da/sql/sql-runner.js';
@@ -208,6 +208,7 @@ export class Api {
   private readonly webhookOptions: ApiOptions['webhooks'];
   private readonly stateAt: (lng: number, lat: number) => StateCode | null;
   private readonly openSchools: (state: StateCode) => OpenSchool[] | null;
+  private readonly notices: NoticeLookup;
   private sqlRunner: SqlRunner | undefined;
   private readonly sqlInFlight = new Map<string, number>();
 
@@ -222,6 +223,8 @@ export class Api {
     this.stateAt = options.stateAt ?? (typeof withState.stateAt === 'function' ? (lng, lat) => withState.stateAt!(lng, lat) : () => null);
     const withSchools = options.service as PropertyService & { openSchools?: (state: StateCode) => OpenSchool[] | null };
     this.openSchools = options.openSchools ?? (typeof withSchools.openSchools === 'function' ? (s) => withSchools.openSchools!(s) : () => null);
+    const withNotices = options.service as PropertyService & { sourceNotices?: NoticeLookup };
+    this.notices = typeof withNotices.sourceNotices === 'function' ? (ids) => withNotices.sourceNotices!(ids) : GENERIC_NOTICES;
     this.sqlRunner = options.sql;
     this.store = options.store;
     this.clock = options.clock ?? (() => new Date());
@@ -388,18 +391,22 @@ export class Api {
     childcareLicence(key, now);
     const das = this.das;
     if (!das) throw new ApiError(503, 'service_unavailable', 'this server holds no DA store', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
-    const limited = key.da_daily_limit === null ? {} : limitDaRequest(this.store, key, client, now);
+    const limited = limitDaRequest(this.store, key, client, now, 'childcare');
     return chain(limited, (limits): ApiResponse => {
       try {
         const p = decodeQuery(req.query);
         if (op === 'site-analysis' && req.method === 'POST') {
           if (req.bodyTooLarge) throw new ApiError(413, 'payload_too_large', `the request body is larger than ${MAX_REQUEST_BODY} bytes`, { limit: MAX_REQUEST_BODY });
-          const doc = polygonSiteAnalysis(das(), key, now, p, req.path, req.body, this.stateAt, this.openSchools);
+          const doc = polygonSiteAnalysis(das(), key, now, p, req.path, req.body, this.stateAt, this.openSchools, this.notices);
           return { status: 200, contentType: JSON_TYPE, headers: { ...limits, 'Cache-Control': 'no-store' }, body: JSON.stringify(doc) };
         }
         if (op === 'export') {
-          const file = exportFile(das(), key, now, p, req.path);
-          return { status: 200, contentType: file.contentType, headers: { ...limits, 'Cache-Control': 'no-store', 'Content-Disposition': `attachment; filename="${file.filename}"` }, body: '', stream: file.stream };
+          const file = exportFile(das(), key, now, p, req.path, this.notices);
+          // The notices travel with the file: in GeoJSON's metadata, and for CSV (which has no place for them)
+          // in these headers, ASCII only as HTTP requires.
+          const ascii = (t: string) => t.replace(/[^\x20-\x7e]/g, '?');
+          const noticeHeaders = { 'X-Data-Attribution': ascii(file.notices.map((n) => n.attribution).join(' | ')), 'X-Data-Licence': ascii(file.notices.map((n) => `${n.source}: ${n.licence}`).join(' | ')) };
+          return { status: 200, contentType: file.contentType, headers: { ...limits, ...noticeHeaders, 'Cache-Control': 'no-store', 'Content-Disposition': `attachment; filename="${file.filename}"` }, body: '', stream: file.stream };
         }
         if (op === 'reconciliation-helper') {
           rejectUnknown(p, [], req.path);
@@ -408,12 +415,12 @@ export class Api {
         }
         const doc =
           op === 'schema'
-            ? (rejectUnknown(p, [], req.path), childcareSchema(key, now))
+            ? (refuseIncludeAccess(p), rejectUnknown(p, [], req.path), childcareSchema(key, now, this.notices))
             : op === 'analysis'
-              ? analysisDocument(das(), key, now, p, req.path)
+              ? analysisDocument(das(), key, now, p, req.path, this.notices)
               : op === 'site-analysis'
-                ? siteAnalysisDocument(das(), key, now, p, req.path, this.stateAt, this.openSchools)
-                : childcareFeed(das(), key, now, p, req.path);
+                ? siteAnalysisDocument(das(), key, now, p, req.path, this.stateAt, this.openSchools, this.notices)
+                : childcareFeed(das(), key, now, p, req.path, this.notices);
         const json = Buffer.from(JSON.stringify(doc));
         const gzip = acceptsGzip(req.acceptEncoding) && json.length > 1024;
         const headers: Record<string, string> = { ...limits, 'Cache-Control': 'no-store', Vary: 'Accept-Encoding' };

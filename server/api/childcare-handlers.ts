@@ -8,7 +8,7 @@
  * required parameter or a body of the wrong shape, 429 past the key's daily limit.
  */
 import { isStateCode, STATES, type StateCode } from '../../engine/catalogue/states.js';
-import { childcareAnalysis, childcareFeedItem, DATA_BOUNDARIES, PRODUCT, PRODUCT_VERSION, schoolsSection, type Catchment, type OpenSchool } from '../../engine/childcare/analysis.js';
+import { childcareAnalysis, childcareFeedItem, DATA_BOUNDARIES, GENERIC_NOTICES, preparedPolygon, PRODUCT, PRODUCT_VERSION, schoolsSection, type Catchment, type NoticeLookup, type OpenSchool, type SourceNotice } from '../../engine/childcare/analysis.js';
 import { CHILDCARE_STAGES, CHILDCARE_WORKS_TYPES } from '../../engine/da/categories.js';
 import { childcareCsvChunks, childcareGeoJsonChunks } from '../../engine/childcare/export.js';
 import { listDas } from '../../engine/da/da-listing.js';
@@ -31,6 +31,12 @@ export const SITE_RADIUS_KM = { min: 0.1, max: 30 };
 export const CHILDCARE_PATHS = ['/api/v1/childcare/schema', '/api/v1/childcare/analysis', '/api/v1/childcare/site-analysis', '/api/v1/childcare/export', '/api/v1/childcare/reconciliation-helper', '/api/v1/das'] as const;
 
 const bad = (parameter: string, message: string) => new ApiError(400, 'invalid_parameter', message, { parameter });
+
+/** Spec 4.2 rule 4: `include_access=true` is unsupported, on every childcare endpoint (400, before anything else). */
+export function refuseIncludeAccess(p: Map<string, string>): void {
+  const v = p.get('include_access');
+  if (v !== undefined && v.toLowerCase() !== 'false' && v !== '0') throw bad('include_access', 'include_access=true is not supported');
+}
 const missing = (parameter: string, message: string) => new ApiError(422, 'missing_parameter', message, { parameter });
 
 /**
@@ -89,7 +95,7 @@ function envelope(data: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** `GET /api/v1/childcare/schema`: product, version, the stable dimensions and every path; doubles as the key check. */
-export function childcareSchema(key: ApiKeyRecord, now: Date): Record<string, unknown> {
+export function childcareSchema(key: ApiKeyRecord, now: Date, notices: NoticeLookup = GENERIC_NOTICES): Record<string, unknown> {
   const states = childcareLicence(key, now);
   const c = key.childcare!;
   return {
@@ -105,23 +111,29 @@ export function childcareSchema(key: ApiKeyRecord, now: Date): Record<string, un
     },
     endpoints: CHILDCARE_PATHS,
     limits: { radius_km: SITE_RADIUS_KM, feature_limit: FEATURE_LIMIT, polygon: { max_vertices: 5000, max_bounding_radius_km: 30 } },
+    notices: noticesBlock(notices([])),
     data_boundaries: DATA_BOUNDARIES,
   };
 }
 
+/** The notices block of a response: attribution, licences, and the instruction to keep them. */
+export function noticesBlock(list: SourceNotice[]): Record<string, unknown> {
+  return { attribution: list.map((n) => n.attribution), licences: list.map((n) => ({ source: n.source, licence: n.licence })), keep: 'Keep these attribution and licence notices with any output shown to customers.' };
+}
+
 /** `GET /api/v1/childcare/analysis` (`state`, `since`, `feature_limit`). */
-export function analysisDocument(das: DaStore, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string): Record<string, unknown> {
+export function analysisDocument(das: DaStore, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string, notices: NoticeLookup = GENERIC_NOTICES): Record<string, unknown> {
+  refuseIncludeAccess(p);
   rejectUnknown(p, ['state', 'since', 'feature_limit', 'include_access'], path);
-  if (p.get('include_access') !== undefined && p.get('include_access') !== 'false') throw bad('include_access', 'include_access=true is not supported');
   const state = stateParam(p, false);
   const states = childcareLicence(key, now, state);
-  return envelope(childcareAnalysis(das, { states: state ? [state] : states, since: dateParam(p, 'since'), featureLimit: featureLimit(p) }));
+  return envelope(childcareAnalysis(das, { states: state ? [state] : states, since: dateParam(p, 'since'), featureLimit: featureLimit(p), notices }));
 }
 
 /** `GET /api/v1/childcare/site-analysis` (`lat`, `lng`, `radius_km`, `state`, `suburb`, `feature_limit`): a circle. */
-export function siteAnalysisDocument(das: DaStore, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string, stateAt: (lng: number, lat: number) => StateCode | null, openSchools: (state: StateCode) => OpenSchool[] | null = () => null): Record<string, unknown> {
+export function siteAnalysisDocument(das: DaStore, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string, stateAt: (lng: number, lat: number) => StateCode | null, openSchools: (state: StateCode) => OpenSchool[] | null = () => null, notices: NoticeLookup = GENERIC_NOTICES): Record<string, unknown> {
+  refuseIncludeAccess(p);
   rejectUnknown(p, ['lat', 'lng', 'radius_km', 'state', 'suburb', 'since', 'feature_limit', 'include_access'], path);
-  if (p.get('include_access') !== undefined && p.get('include_access') !== 'false') throw bad('include_access', 'include_access=true is not supported');
   const state = stateParam(p, true)!;
   const lat = number(p, 'lat'), lng = number(p, 'lng');
   if (lat === undefined || lng === undefined) throw missing(lat === undefined ? 'lat' : 'lng', 'lat and lng are both required (WGS84 degrees)');
@@ -132,7 +144,7 @@ export function siteAnalysisDocument(das: DaStore, key: ApiKeyRecord, now: Date,
   const at = stateAt(lng, lat);
   if (at !== state) throw bad('lat', `the point (${lat}, ${lng}) is ${at ? `in ${at}` : 'not in any state this service covers'}, not in ${state}`);
   const catchment: Catchment = { kind: 'circle', lat, lng, radius_km: radius };
-  const data = childcareAnalysis(das, { states: [state], since: dateParam(p, 'since'), catchment, featureLimit: featureLimit(p) });
+  const data = childcareAnalysis(das, { states: [state], since: dateParam(p, 'since'), catchment, featureLimit: featureLimit(p), notices });
   data.schools = schoolsSection(state, catchment, openSchools(state));
   data.suburb_context = suburbContext(p.get('suburb') ?? null, state);
   return envelope(data);
@@ -141,11 +153,20 @@ export function siteAnalysisDocument(das: DaStore, key: ApiKeyRecord, now: Date,
 /** Vertices a catchment polygon may have, and its largest bounding radius (spec 8). */
 export const POLYGON_LIMITS = { vertices: 5000, radiusKm: 30 };
 
-/** Whether segments p1-p2 and p3-p4 cross (touching at a shared end does not count). */
-function segmentsCross(p1: number[], p2: number[], p3: number[], p4: number[]): boolean {
+/** Whether segments p1-p2 and p3-p4 meet at all: crossing, touching, or overlapping along a line. */
+function segmentsMeet(p1: number[], p2: number[], p3: number[], p4: number[]): boolean {
   const d = (a: number[], b: number[], c: number[]) => (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+  const on = (a: number[], b: number[], c: number[]) => Math.min(a[0], b[0]) <= c[0] && c[0] <= Math.max(a[0], b[0]) && Math.min(a[1], b[1]) <= c[1] && c[1] <= Math.max(a[1], b[1]);
   const d1 = d(p3, p4, p1), d2 = d(p3, p4, p2), d3 = d(p1, p2, p3), d4 = d(p1, p2, p4);
-  return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
+  if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return true;
+  return (d1 === 0 && on(p3, p4, p1)) || (d2 === 0 && on(p3, p4, p2)) || (d3 === 0 && on(p1, p2, p3)) || (d4 === 0 && on(p1, p2, p4));
+}
+
+/** Twice the signed area of a ring (shoelace). */
+function ringArea2(ring: number[][]): number {
+  let a = 0;
+  for (let k = 0; k + 1 < ring.length; k++) a += ring[k][0] * ring[k + 1][1] - ring[k + 1][0] * ring[k][1];
+  return a;
 }
 
 /**
@@ -193,20 +214,41 @@ export function catchmentPolygon(value: unknown, state: StateCode, stateAt: (lng
   for (const e of edges) {
     for (let i = active.length - 1; i >= 0; i--) if (active[i].hi < e.lo) active.splice(i, 1);
     for (const o of active) {
+      // Neighbours in a ring share one end; any other meeting (a crossing, a touch, an overlap) is invalid.
       const adjacent = o.ring === e.ring && (Math.abs(o.k - e.k) === 1 || Math.abs(o.k - e.k) === e.n - 1);
-      if (!adjacent && segmentsCross(o.a, o.b, e.a, e.b)) throw bad('catchment', `catchment is not a valid polygon: ring ${o.ring === e.ring ? `${e.ring} crosses itself` : `${e.ring} crosses ring ${o.ring}`} near [${e.a[0]}, ${e.a[1]}]`);
+      const meet = adjacent ? o.ring === e.ring && e.n === 2 : segmentsMeet(o.a, o.b, e.a, e.b);
+      if (meet) throw bad('catchment', `catchment is not a valid polygon: ring ${o.ring === e.ring ? `${e.ring} crosses or touches itself` : `${e.ring} crosses or touches ring ${o.ring}`} near [${e.a[0]}, ${e.a[1]}]`);
     }
     active.push(e);
   }
-  for (const [x, y] of outer) {
-    const at = stateAt(x, y);
-    if (at !== state) throw bad('catchment', `catchment is not wholly inside ${state}: its vertex [${x}, ${y}] is ${at ? `in ${at}` : 'outside every state this service covers'}`);
+  for (const [i, ring] of polygon.coordinates.entries()) {
+    if (Math.abs(ringArea2(ring)) < 1e-14) throw bad('catchment', `ring ${i} encloses no area`);
+  }
+  // Holes lie inside the outer ring (no edge meets it, so one vertex inside means the whole ring is).
+  if (polygon.coordinates.length > 1) {
+    const insideOuter = preparedPolygon({ type: 'Polygon', coordinates: [outer] });
+    for (let i = 1; i < polygon.coordinates.length; i++) {
+      const [x, y] = polygon.coordinates[i][0];
+      if (!insideOuter(x, y)) throw bad('catchment', `ring ${i} (a hole) is not inside the outer ring`);
+    }
+  }
+  // Wholly inside the state: every vertex of the outer ring, and points along each edge (at most 1 km apart),
+  // so an edge cannot leave the state between two vertices unseen (a border with a bend is a finer case).
+  for (let k = 0; k + 1 < outer.length; k++) {
+    const [ax, ay] = outer[k], [bx, by] = outer[k + 1];
+    const steps = Math.min(64, Math.max(1, Math.ceil(distanceMetres(ax, ay, bx, by) / 1000)));
+    for (let t = 0; t < steps; t++) {
+      const x = ax + ((bx - ax) * t) / steps, y = ay + ((by - ay) * t) / steps;
+      const at = stateAt(x, y);
+      if (at !== state) throw bad('catchment', `catchment is not wholly inside ${state}: ${t === 0 ? 'its vertex' : 'a point on its edge at'} [${x}, ${y}] is ${at ? `in ${at}` : 'outside every state this service covers'}`);
+    }
   }
   return polygon;
 }
 
 /** `POST /api/v1/childcare/site-analysis`: `{ state, suburb?, catchment, since?, feature_limit? }`. */
-export function polygonSiteAnalysis(das: DaStore, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string, body: Buffer | undefined, stateAt: (lng: number, lat: number) => StateCode | null, openSchools: (state: StateCode) => OpenSchool[] | null = () => null): Record<string, unknown> {
+export function polygonSiteAnalysis(das: DaStore, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string, body: Buffer | undefined, stateAt: (lng: number, lat: number) => StateCode | null, openSchools: (state: StateCode) => OpenSchool[] | null = () => null, notices: NoticeLookup = GENERIC_NOTICES): Record<string, unknown> {
+  refuseIncludeAccess(p);
   rejectUnknown(p, [], path);
   let b: unknown;
   try {
@@ -226,14 +268,15 @@ export function polygonSiteAnalysis(das: DaStore, key: ApiKeyRecord, now: Date, 
   if (o.suburb !== undefined && typeof o.suburb !== 'string') throw new ApiError(422, 'invalid_body', 'suburb must be text', { parameter: 'suburb' });
   const polygon = catchmentPolygon(o.catchment, state, stateAt);
   const catchment: Catchment = { kind: 'polygon', polygon };
-  const data = childcareAnalysis(das, { states: [state], since: dateParam(q, 'since'), catchment, featureLimit: featureLimit(q) });
+  const data = childcareAnalysis(das, { states: [state], since: dateParam(q, 'since'), catchment, featureLimit: featureLimit(q), notices });
   data.schools = schoolsSection(state, catchment, openSchools(state));
   data.suburb_context = suburbContext((o.suburb as string | undefined) ?? null, state);
   return envelope(data);
 }
 
 /** `GET /api/v1/childcare/export` (`format` csv or geojson, `state`): a file download. */
-export function exportFile(das: DaStore, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string): { contentType: string; filename: string; stream: () => Iterator<Buffer> } {
+export function exportFile(das: DaStore, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string, notices: NoticeLookup = GENERIC_NOTICES): { contentType: string; filename: string; stream: () => Iterator<Buffer>; notices: SourceNotice[] } {
+  refuseIncludeAccess(p);
   rejectUnknown(p, ['format', 'state', 'since'], path);
   const format = (p.get('format') ?? 'csv').toLowerCase();
   if (format !== 'csv' && format !== 'geojson') throw bad('format', `format must be csv or geojson, not ${JSON.stringify(format.slice(0, 20))}`);
@@ -243,8 +286,10 @@ export function exportFile(das: DaStore, key: ApiKeyRecord, now: Date, p: Map<st
   const day = melbourneIso(now).slice(0, 10);
   const filename = `childcare-pipeline-${state ?? states.join('-')}-${day}.${format}`;
   const scope = state ? [state] : states;
-  if (format === 'csv') return { contentType: 'text/csv; charset=utf-8', filename, stream: () => childcareCsvChunks(das, scope, since) };
-  return { contentType: 'application/geo+json', filename, stream: () => childcareGeoJsonChunks(das, scope, since) };
+  // The sources of the DA store as a whole: an export's rows may come from any of them.
+  const used = notices([]);
+  if (format === 'csv') return { contentType: 'text/csv; charset=utf-8', filename, stream: () => childcareCsvChunks(das, scope, since), notices: used };
+  return { contentType: 'application/geo+json', filename, stream: () => childcareGeoJsonChunks(das, scope, since, Infinity, used), notices: used };
 }
 
 /** Suburb demographics: a suburb fact, never a catchment statistic. Not yet held: said so. */
@@ -253,7 +298,8 @@ function suburbContext(suburb: string | null, state: StateCode): Record<string, 
 }
 
 /** `GET /api/v1/das` on a childcare key: the entitled childcare rows, paged like the listing. */
-export function childcareFeed(das: DaStore, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string): Record<string, unknown> {
+export function childcareFeed(das: DaStore, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string, notices: NoticeLookup = GENERIC_NOTICES): Record<string, unknown> {
+  refuseIncludeAccess(p);
   rejectUnknown(p, ['state', 'since', 'page', 'per_page', 'cursor'], path);
   const state = stateParam(p, false);
   const states = childcareLicence(key, now, state);
@@ -262,5 +308,5 @@ export function childcareFeed(das: DaStore, key: ApiKeyRecord, now: Date, p: Map
   const ids = new Set((doc.data as { id: number }[]).map((d) => d.id));
   const records = das.getMany([...ids]);
   const byId = new Map(records.map((r) => [r.id, r]));
-  return { ...doc, data: (doc.data as { id: number }[]).map((d) => childcareFeedItem(byId.get(d.id)!)), meta: { ...doc.meta, product: PRODUCT, version: PRODUCT_VERSION, data_boundaries: DATA_BOUNDARIES } };
+  return { ...doc, data: (doc.data as { id: number }[]).map((d) => childcareFeedItem(byId.get(d.id)!)), meta: { ...doc.meta, product: PRODUCT, version: PRODUCT_VERSION, notices: noticesBlock(notices([...new Set(records.map((r) => r.source))])), data_boundaries: DATA_BOUNDARIES } };
 }

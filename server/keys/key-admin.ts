@@ -32,6 +32,8 @@ export interface KeySpec {
   childcareStates?: string[];
   childcareExpires?: string | null;
   childcareAddOn?: string | null;
+  /** Childcare requests a day (default 1,000), apart from the DA listing's limit. */
+  childcareDailyLimit?: number | null;
   /** The read-only SQL endpoint (default false); needs the DA listing (`daDailyLimit`). */
   sql?: boolean;
   /** Allows a label starting `playground:` (the server's own demo key; `keys create` never sets this). */
@@ -77,8 +79,10 @@ export function keyRecordOf(spec: KeySpec, now: Date): Omit<ApiKeyRecord, 'id' |
   if (spec.childcareStates?.length) {
     const bad = spec.childcareStates.filter((s) => !isStateCode(s));
     if (bad.length) problems.push(`unknown childcare state(s) ${bad.join(', ')}`);
-    childcare = { status: 'active', expires: date('childcare expiry', spec.childcareExpires), states: spec.childcareStates.filter(isStateCode) as StateCode[], add_on: spec.childcareAddOn ?? null };
-  } else if (spec.childcareExpires || spec.childcareAddOn) problems.push('a childcare expiry or add-on needs childcare states');
+    const daily = spec.childcareDailyLimit ?? null;
+    if (daily !== null && (!Number.isInteger(daily) || daily < 0)) problems.push(`the childcare daily limit must be a whole number of at least 0, got ${daily}`);
+    childcare = { status: 'active', expires: date('childcare expiry', spec.childcareExpires), states: spec.childcareStates.filter(isStateCode) as StateCode[], add_on: spec.childcareAddOn ?? null, ...(daily !== null ? { daily_limit: daily } : {}) };
+  } else if (spec.childcareExpires || spec.childcareAddOn || spec.childcareDailyLimit != null) problems.push('a childcare expiry, add-on or daily limit needs childcare states');
   if (spec.sql && spec.daDailyLimit == null) problems.push('the SQL endpoint comes with the DA listing: give --da-daily-limit N as well');
   if (problems.length) throw new KeySpecError(problems);
   return {

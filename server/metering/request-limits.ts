@@ -61,11 +61,16 @@ export function hasDaListing(key: ApiKeyRecord): boolean {
  * Counts one DA-listing request of `key` (from `client`, the peer address) at `now` and returns the
  * RateLimit headers for the response; throws 429 when the limit is reached (the headers ride on the error).
  */
-export function limitDaRequest(limiter: RequestLimiter, key: ApiKeyRecord, client: string, now: Date): MaybePromise<Record<string, string>> {
-  const playground = isPlaygroundKey(key);
+/** Childcare requests a day when the key names no limit of its own (spec 8 leaves the number to us). */
+export const CHILDCARE_DAILY_DEFAULT = 1000;
+
+export function limitDaRequest(limiter: RequestLimiter, key: ApiKeyRecord, client: string, now: Date, product: 'da' | 'childcare' = 'da'): MaybePromise<Record<string, string>> {
+  const playground = product === 'da' && isPlaygroundKey(key);
   const window = playground ? utcMinute(now) : melbourneDay(now);
-  const limit = playground ? PLAYGROUND_PER_MINUTE : (key.da_daily_limit ?? 0);
-  const bucket = playground ? `playground:${client || 'unknown'}` : `da:${key.id}`;
+  // The childcare service counts against its own daily limit, never the DA listing's (a childcare key's limit
+  // must not open the DA listing, nor the DA listing's the childcare service).
+  const limit = playground ? PLAYGROUND_PER_MINUTE : product === 'childcare' ? (key.childcare?.daily_limit ?? CHILDCARE_DAILY_DEFAULT) : (key.da_daily_limit ?? 0);
+  const bucket = playground ? `playground:${client || 'unknown'}` : `${product}:${key.id}`;
   return chain(limiter.countRequest(bucket, window.key, limit, new Date(window.resetsAt.getTime() + 60_000)), (o) => {
     const resetS = Math.max(1, Math.ceil((window.resetsAt.getTime() - now.getTime()) / 1000));
     const headers: Record<string, string> = {
@@ -81,7 +86,7 @@ export function limitDaRequest(limiter: RequestLimiter, key: ApiKeyRecord, clien
       playground ? 'playground_limit_exceeded' : 'daily_limit_exceeded',
       playground
         ? `the playground's demo key allows ${limit} requests a minute from each address; try again in ${resetS} s, or use your own key from a server`
-        : `this key has used its DA-listing limit of ${limit} requests today (Australia/Melbourne); the limit resets at ${resetsAt}`,
+        : `this key has used its ${product === 'childcare' ? 'childcare' : 'DA-listing'} limit of ${limit} requests today (Australia/Melbourne); the limit resets at ${resetsAt}`,
       { limit, used: o.used, window: window.kind, resets_at: resetsAt, retry_after_s: resetS },
       { ...headers, 'Retry-After': String(resetS) },
     );

@@ -23,6 +23,8 @@ export interface ChildcareEntitlement {
   states: StateCode[];
   /** The enabled add-on (e.g. `reports`), or null. */
   add_on: string | null;
+  /** Childcare requests a Melbourne day (default 1,000), counted apart from the DA listing's limit. */
+  daily_limit?: number;
 }
 
 /** An API key as stored: everything but the secret, which is kept only as its hash. */

@@ -350,11 +350,11 @@ describe('POST /api/v1/childcare/site-analysis (polygon)', () => {
     expect((await post({ state, catchment: { type: 'Polygon', coordinates: [ok] } })).status).toBe(200);
     const cases: [unknown, RegExp][] = [
       [{ type: 'Polygon', coordinates: [many] }, /more than 5000 vertices/],
-      [{ type: 'Polygon', coordinates: [[[x, y], [x + 0.01, y], [x, y + 0.01], [x + 0.01, y + 0.01], [x, y]]] }, /crosses itself/],
+      [{ type: 'Polygon', coordinates: [[[x, y], [x + 0.01, y], [x, y + 0.01], [x + 0.01, y + 0.01], [x, y]]] }, /crosses or touches itself/],
       [{ type: 'Polygon', coordinates: [[[x, y], [x + 0.01, y], [x, y + 0.01]]] }, /at least 4 positions/],
       [{ type: 'Polygon', coordinates: [[[x, y], [x + 0.01, y], [x, y + 0.01], [x + 0.001, y]]] }, /not closed/],
       [{ type: 'Polygon', coordinates: [square(x, y, 0.3)] }, /at most 30 km/],
-      [{ type: 'Polygon', coordinates: [square(x, y, 0.02), square(x + 0.02, y, 0.01)] }, /crosses ring/],
+      [{ type: 'Polygon', coordinates: [square(x, y, 0.02), square(x + 0.02, y, 0.01)] }, /crosses or touches ring/],
       [{ type: 'Polygon', coordinates: [[[x, y], ['a', y], [x, y + 0.01], [x, y]]] }, /not \[longitude, latitude\]/],
       [{ type: 'Polygon', coordinates: [square(150, -60, 0.01)] }, /not wholly inside/],
     ];
@@ -418,6 +418,63 @@ describe('open schools in site analyses', () => {
       expect(r.body.data.schools.available).toBe(true);
       expect(r.body.data.schools.count).toBeGreaterThan(0);
       expect(JSON.stringify(r.body.data.schools.features)).not.toMatch(/SCH-|year_levels|Prep-6|7-12|enrol/);
+    }
+  });
+});
+
+describe('review mends', () => {
+  it('a childcare key has its own daily limit, and no DA listing', async () => {
+    const k = (await createKey(store, { components: 'none', childcareStates: states, childcareAddOn: 'childcare_market_intelligence', childcareDailyLimit: 2 })).key;
+    const a = await get('/api/v1/childcare/schema', k);
+    expect([a.status, a.headers.get('ratelimit-limit'), a.headers.get('ratelimit-remaining')]).toEqual([200, '2', '1']);
+    expect((await get('/api/v1/das?per_page=1', k)).status).toBe(200);
+    const over = await get('/api/v1/childcare/analysis', k);
+    expect([over.status, over.body.error, over.headers.get('retry-after') !== null]).toEqual([429, 'daily_limit_exceeded', true]);
+    expect((await get('/v1/das?category=childcare', k)).status).toBe(403); // the DA listing is another licence
+    // The default childcare limit applies without the flag, with its headers.
+    expect((await get('/api/v1/childcare/schema', key)).headers.get('ratelimit-limit')).toBe('1000');
+  });
+
+  it('refuses holes outside the outer ring, touching rings, zero-area rings', async () => {
+    const centre = childcare.find((r) => r.lat !== null)!;
+    const x = centre.lng!, y = centre.lat!;
+    const sq = (cx: number, cy: number, h: number) => [[cx - h, cy - h], [cx + h, cy - h], [cx + h, cy + h], [cx - h, cy + h], [cx - h, cy - h]];
+    const post = async (coordinates: number[][][]) => {
+      const res = await fetch(`${server.url}/api/v1/childcare/site-analysis`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ state: centre.state, catchment: { type: 'Polygon', coordinates } }) });
+      return { status: res.status, body: await res.json() };
+    };
+    const cases: [number[][][], RegExp][] = [
+      [[sq(x, y, 0.0004), sq(x, y, 0.02)], /not inside the outer ring|crosses or touches/],
+      [[sq(x, y, 0.02), sq(x + 0.05, y, 0.005)], /not inside the outer ring/],
+      [[[[x, y], [x + 0.01, y], [x + 0.01, y + 0.01], [x, y], [x - 0.01, y], [x - 0.01, y - 0.01], [x, y]]], /touches itself/],
+      [[[[x, y], [x + 0.01, y], [x + 0.02, y], [x, y]]], /no area/],
+      [[sq(x, y, 0.02), sq(x, y, 0.02)], /touches/],
+      [[sq(x, y, 0.02), [[x - 0.02, y], [x, y - 0.01], [x, y + 0.01], [x - 0.02, y]]], /touches/],
+    ];
+    for (const [coordinates, message] of cases) {
+      const r = await post(coordinates);
+      expect(r.status, String(message)).toBe(400);
+      expect(r.body.message).toMatch(message);
+    }
+  });
+
+  it('notices travel with every answer: analysis (even an empty catchment), feed, schema, GeoJSON and CSV', async () => {
+    const centre = childcare.find((r) => r.lat !== null)!;
+    const tiny = await get(`/api/v1/childcare/site-analysis?lat=${centre.lat! + 0.5}&lng=${centre.lng}&radius_km=0.1&state=${centre.state}`, key);
+    if (tiny.status === 200) expect(tiny.body.data.notices.attribution.length).toBeGreaterThan(0);
+    expect((await get('/api/v1/childcare/analysis', key)).body.data.notices.attribution.length).toBeGreaterThan(0);
+    expect((await get('/api/v1/das?per_page=1', key)).body.meta.notices.attribution.length).toBeGreaterThan(0);
+    expect((await get('/api/v1/childcare/schema', key)).body.notices.attribution.length).toBeGreaterThan(0);
+    expect((await get('/api/v1/childcare/export?format=geojson', key)).body.metadata.attribution.length).toBeGreaterThan(0);
+    const csv = await fetch(`${server.url}/api/v1/childcare/export?format=csv`, { headers: { authorization: `Bearer ${key}` } });
+    expect(csv.headers.get('x-data-attribution')).toMatch(/council planning registers/);
+    await csv.text();
+  });
+
+  it('include_access=true is 400 on every childcare endpoint', async () => {
+    for (const path of ['/api/v1/childcare/schema', '/api/v1/childcare/analysis', '/api/v1/das', '/api/v1/childcare/export']) {
+      const r = await get(`${path}?include_access=true`, key);
+      expect([path, r.status, r.body.parameter]).toEqual([path, 400, 'include_access']);
     }
   });
 });

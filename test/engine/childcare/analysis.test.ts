@@ -37,3 +37,19 @@ describe('monthsBetween', () => {
     expect(monthsBetween('2026-03', '2026-03')).toEqual(['2026-03']);
   });
 });
+
+describe('childcare works types', () => {
+  it('reads council wording', async () => {
+    const { childcareWorksType } = await import('../../../engine/da/childcare.js');
+    const cases: [string, string][] = [
+      ['Construction of a child care centre with additional car parking', 'new_centre'],
+      ['Extension of existing early learning centre (additional 30 places)', 'extension'],
+      ['Increase in the number of children from 60 to 90', 'extension'],
+      ['Change of use to a childcare centre', 'change_of_use'],
+      ['Internal alterations and fit-out of childcare centre', 'alterations'],
+      ['Renewal of signage', 'other'],
+      ['Use and development of a childcare centre (120 places)', 'new_centre'],
+    ];
+    for (const [text, type] of cases) expect(childcareWorksType(text), text).toBe(type);
+  });
+});
