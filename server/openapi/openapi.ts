@@ -282,14 +282,20 @@ function operation(route: Route): Obj {
   if (h.kind === 'childcare') {
     const q = (name: string, schema: Obj, description: string, required = false) => ({ name, in: 'query', required, description, schema });
     const common = [q('state', { enum: [...STATES] }, 'State or territory; must be in the key\'s entitlement.', h.op === 'site-analysis'), q('since', { type: 'string', format: 'date' }, 'Lodged on or after (YYYY-MM-DD).'), q('feature_limit', { type: 'integer', minimum: 0, maximum: 5000, default: 500 }, 'Map features at most; never changes counts.')];
+    const format = q('format', { enum: ['csv', 'geojson'], default: 'csv' }, 'The file format.');
     op.parameters = [
-      ...(h.op === 'schema' ? [] : common),
+      ...(h.op === 'schema' || h.op === 'reconciliation-helper' ? [] : h.op === 'export' ? [format, common[0], common[1]] : common),
       ...(h.op === 'site-analysis' ? [q('lat', { type: 'number', minimum: -90, maximum: 90 }, 'Site latitude (WGS84).', true), q('lng', { type: 'number', minimum: -180, maximum: 180 }, 'Site longitude (WGS84).', true), q('radius_km', { type: 'number', minimum: 0.1, maximum: 30, default: 5 }, 'Catchment radius, km.'), q('suburb', { type: 'string' }, 'The suburb whose census context is shown (a suburb fact).')] : []),
       requestId,
     ];
     op.security = [{ bearer: [] }];
     op.responses = {
-      200: { description: h.op === 'schema' ? 'Product, version, licence, dimensions and paths.' : '`data` (scope, headline, trend, breakdowns, coverage, demand_signals, geojson, notices) and `meta`.', content: { 'application/json': { schema: { type: 'object' } } } },
+      200:
+        h.op === 'export'
+          ? { description: 'The file (Content-Disposition: attachment), streamed. CSV carries its notices in X-Data-Attribution and X-Data-Licence.', content: { 'text/csv': { schema: { type: 'string' } }, 'application/geo+json': { schema: { type: 'object' } } } }
+          : h.op === 'reconciliation-helper'
+            ? { description: 'The Python 3 script (Content-Disposition: attachment).', content: { 'text/x-python': { schema: { type: 'string' } } } }
+            : { description: h.op === 'schema' ? 'Product, version, licence, dimensions, paths and notices.' : '`data` (scope, headline, trend, breakdowns, coverage, demand_signals, geojson, notices) and `meta`.', content: { 'application/json': { schema: { type: 'object' } } } },
       ...(h.op === 'schema' ? {} : { 400: jsonError('A bad value: a date, a state, a location outside the state, radius_km, feature_limit, or include_access=true.', ['invalid_parameter']) }),
       401: errorResponse(401),
       403: jsonError('The licence: no childcare entitlement, inactive or expired, add-on not enabled, or a state outside the entitlement.', ['not_licensed', 'key_inactive', 'key_expired', 'add_on_not_enabled', 'state_not_entitled']),
