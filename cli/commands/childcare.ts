@@ -41,7 +41,11 @@ export const childcareCommand: Command = {
       if (!isStateCode(s)) throw new UsageError(`--state must be one of ${STATES.join(', ')}`);
       state = s;
     }
-    if (values.since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.since)) throw new UsageError('--since must be a date as YYYY-MM-DD');
+    if (values.since !== undefined) {
+      const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(values.since);
+      const d = m ? new Date(Date.UTC(+m[1], +m[2] - 1, +m[3])) : null;
+      if (!m || !d || d.getUTCMonth() !== +m[2] - 1 || d.getUTCDate() !== +m[3]) throw new UsageError('--since must be a real date as YYYY-MM-DD');
+    }
     const featureLimit = numberFlag('feature-limit', values['feature-limit'], 500, { min: 0, max: 5000, integer: true });
     let catchment;
     if (what === 'site') {

@@ -26,5 +26,6 @@ describe('propintel childcare', () => {
     expect((await runCli(['childcare', 'analysis', '--state', 'Narnia'])).code).toBe(2);
     expect((await runCli(['childcare', 'site', '--state', 'NSW', '--lat', '-33', '--lng', '151', '--radius-km', '31'])).stderr).toMatch(/--radius-km/);
     expect((await runCli(['childcare'])).code).toBe(2);
+    expect((await runCli(['childcare', 'analysis', '--since', '2026-02-30'])).stderr).toMatch(/--since must be a real date/);
   });
 });
