@@ -736,7 +736,7 @@ export class Api {
         break;
       case 'childcare-page':
         if (h.page !== 'openapi') contentType = 'text/html; charset=utf-8';
-        body = this.once(`childcare-${h.page}`, async () => staticBody(h.page === 'openapi' ? JSON.stringify(childcareOpenApi()) : h.page === 'docs' ? renderDocsPage(childcareOpenApi()) : childcareGuidePage()));
+        body = this.once(`childcare-${h.page}`, async () => staticBody(h.page === 'openapi' ? JSON.stringify(childcareOpenApi()) : h.page === 'docs' ? renderDocsPage(childcareOpenApi(), '/api/v1/childcare/openapi.json') : childcareGuidePage()));
         break;
       case 'sandbox':
         body = this.once('sandbox', async () => staticBody(JSON.stringify({ addresses: await this.service.sandbox() })));

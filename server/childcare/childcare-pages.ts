@@ -14,6 +14,17 @@ type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 export function childcareOpenApi(): Obj {
   const full = openApiDocument() as Obj;
   const paths = Object.fromEntries(Object.entries(full.paths as Obj).filter(([p]) => p.startsWith('/api/v1/childcare/') || p === '/api/v1/das'));
+  // On a childcare key /api/v1/das is the childcare feed: described as such, with the parameters it takes.
+  const listing = paths['/api/v1/das'].get as Obj;
+  const feedParams = new Set(['state', 'since', 'page', 'per_page', 'cursor', 'X-Request-Id']);
+  paths['/api/v1/das'] = {
+    get: {
+      ...listing,
+      summary: 'The childcare feed (on a childcare key)',
+      description: 'Every entitled childcare row, newest lodged first, with the DA fields and `childcare_pipeline_stage`, `childcare_works_type` and `observed_at`; `meta` carries the pages, the notices and the data boundaries. Follow `meta.pages.next` to the end; upsert on `id`, match on `council_reference`. `state` (one entitled state) and `since` (lodged on or after) narrow it. Counts against the key\'s childcare daily limit.',
+      parameters: (listing.parameters as Obj[]).filter((x) => feedParams.has(x.name)),
+    },
+  };
   return {
     ...full,
     info: { ...full.info, title: 'propintel childcare market intelligence API', summary: `Product ${PRODUCT}, version ${PRODUCT_VERSION}: the childcare development pipeline as a feed, analyses, catchment analyses and exports.`, description: DATA_BOUNDARIES.join(' ') },

@@ -37,7 +37,7 @@ function topLevelFields(doc: Obj, name: string): string {
 }
 
 /** Renders the page. */
-export function renderDocsPage(doc: Obj): string {
+export function renderDocsPage(doc: Obj, machinePath = '/api/v1/openapi.json'): string {
   const ops: string[] = [];
   const toc: string[] = [];
   for (const [path, item] of Object.entries(doc.paths as Obj)) {
@@ -75,7 +75,7 @@ th{background:#f6f8fa}td p{margin:.2rem 0}.verb{background:#0969da;color:#fff;bo
 .auth{color:#57606a}.note{color:#57606a;font-size:.9em}
 </style></head><body>
 <h1>${esc(doc.info.title)}</h1>
-<p>Interface version <code>${esc(doc.info.version)}</code>, OpenAPI ${esc(doc.openapi)}. Machine-readable: <a href="/api/v1/openapi.json"><code>/api/v1/openapi.json</code></a>.</p>
+<p>Interface version <code>${esc(doc.info.version)}</code>, OpenAPI ${esc(doc.openapi)}. Machine-readable: <a href="${esc(machinePath)}"><code>${esc(machinePath)}</code></a>.</p>
 ${text(doc.info.summary)}${text(doc.info.description)}
 <h2>Endpoints</h2><ul>${toc.join('')}</ul>
 ${ops.join('\n')}
