@@ -88,3 +88,21 @@ export async function measureAsync(fn: () => Promise<unknown>, options: MeasureO
   if (failure !== undefined) throw failure instanceof Error ? failure : new Error(String(failure));
   return m;
 }
+
+/** The `p`th percentile (0-100) of `values`: the value at that rank of the sorted list (p = 50: the median). */
+export function percentile(values: readonly number[], p: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
+/** Milliseconds of each of `n` runs of `fn` (sync or async), after one untimed warm-up run. */
+export async function timeRuns(n: number, fn: () => unknown): Promise<number[]> {
+  await fn();
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    sink.value = await fn();
+    out.push(performance.now() - t0);
+  }
+  return out;
+}

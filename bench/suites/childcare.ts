@@ -10,21 +10,11 @@
 import { childcareAnalysis } from '../../engine/childcare/analysis.js';
 import { childcareCsvChunks } from '../../engine/childcare/export.js';
 import { DaStore } from '../../engine/da/da-store.js';
+import { percentile, timeRuns } from '../lib/measure.js';
 import type { BenchRow, BenchSuite } from '../lib/report.js';
 import { ensureFixture } from './das.js';
 
-const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-function times(n: number, fn: () => unknown): number[] {
-  fn();
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    fn();
-    out.push(performance.now() - t0);
-  }
-  return out;
-}
+const p50 = (xs: number[]) => percentile(xs, 50);
 
 export const childcareSuite: BenchSuite = {
   name: 'childcare',
@@ -35,10 +25,10 @@ export const childcareSuite: BenchSuite = {
     const rows: BenchRow[] = [];
     try {
       const nsw = das.count({ state: 'NSW', category: 'childcare' });
-      const state = times(9, () => childcareAnalysis(das, { states: ['NSW'] }));
+      const state = await timeRuns(9, () => childcareAnalysis(das, { states: ['NSW'] }));
       rows.push({ benchmark: 'analysis, state NSW', size: `${nsw} childcare DAs`, msPerOp: p50(state), note: `p50 of 9, p95-ish max ${Math.round(Math.max(...state))} ms; target p50 < 50 ms` });
       const sydney = { lat: -33.8688, lng: 151.2093 };
-      const circle = times(9, () => childcareAnalysis(das, { states: ['NSW'], catchment: { kind: 'circle', ...sydney, radius_km: 30 } }));
+      const circle = await timeRuns(9, () => childcareAnalysis(das, { states: ['NSW'], catchment: { kind: 'circle', ...sydney, radius_km: 30 } }));
       const inCircle = (childcareAnalysis(das, { states: ['NSW'], catchment: { kind: 'circle', ...sydney, radius_km: 30 }, featureLimit: 0 }).headline as { total: number }).total;
       rows.push({ benchmark: 'site analysis, 30 km circle (central Sydney)', size: `${inCircle} inside`, msPerOp: p50(circle), note: 'p50 of 9; target < 50 ms' });
       const ring = Array.from({ length: 5000 }, (_, i) => {
@@ -48,7 +38,7 @@ export const childcareSuite: BenchSuite = {
       });
       ring.push(ring[0]);
       const polygon = { kind: 'polygon' as const, polygon: { type: 'Polygon' as const, coordinates: [ring] } };
-      const poly = times(9, () => childcareAnalysis(das, { states: ['NSW'], catchment: polygon }));
+      const poly = await timeRuns(9, () => childcareAnalysis(das, { states: ['NSW'], catchment: polygon }));
       rows.push({ benchmark: 'site analysis, 5,000-vertex polygon (central Sydney)', size: `${(childcareAnalysis(das, { states: ['NSW'], catchment: polygon, featureLimit: 0 }).headline as { total: number }).total} inside`, msPerOp: p50(poly), note: 'p50 of 9; target < 50 ms' });
       // The export as the server streams it: chunks made one at a time and dropped once sent.
       const heap0 = process.memoryUsage().heapUsed;

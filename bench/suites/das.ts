@@ -34,7 +34,7 @@ import { STATUS_GROUPS } from '../../engine/da/status-rules.js';
 import { STATES } from '../../engine/catalogue/states.js';
 import { seededRandom } from '../../engine/random/seeded-random.js';
 import { PACKAGE_ROOT } from '../../engine/version.js';
-import { getDefaultMaxTime, sink } from '../lib/measure.js';
+import { getDefaultMaxTime, percentile, sink } from '../lib/measure.js';
 import { ensureTool } from '../lib/reference-tools.js';
 import type { BenchRow, BenchSuite } from '../lib/report.js';
 
@@ -102,10 +102,7 @@ function timeEach<T>(inputs: readonly T[], fn: (x: T) => unknown): number[] {
   return out;
 }
 
-function pct(times: readonly number[], p: number): number {
-  const s = [...times].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-}
+const pct = percentile;
 
 const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
 

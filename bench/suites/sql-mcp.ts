@@ -28,20 +28,11 @@ import { PACKAGE_ROOT } from '../../engine/version.js';
 import { startServer } from '../../server/http-server.js';
 import { createKey } from '../../server/keys/key-admin.js';
 import { SqliteStore } from '../../server/store/sqlite-store.js';
+import { percentile, timeRuns } from '../lib/measure.js';
 import type { BenchRow, BenchSuite } from '../lib/report.js';
 import { ensureFixture } from './das.js';
 
-const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-async function times(n: number, fn: () => Promise<unknown> | unknown): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await fn();
-    out.push(performance.now() - t0);
-  }
-  return out;
-}
+const p50 = (xs: number[]) => percentile(xs, 50);
 
 export const sqlSuite: BenchSuite = {
   name: 'sql',
@@ -69,11 +60,9 @@ export const sqlSuite: BenchSuite = {
         ['1,000 rows, filtered, with parameters', 'SELECT id, council_name, address, lodgement_date, status FROM das WHERE state = ? AND lodgement_date >= ? ORDER BY lodgement_date DESC LIMIT 1000', ['NSW', '2025-01-01']],
       ];
       for (const [label, sql, params] of queries) {
-        await runner.run(sql, params);
-        const isolated = await times(9, () => runner.run(sql, params));
+        const isolated = await timeRuns(9, () => runner.run(sql, params));
         const stmt = direct.prepare(sql);
-        stmt.all(...params);
-        const inProcess = await times(9, () => stmt.all(...params));
+        const inProcess = await timeRuns(9, () => stmt.all(...params));
         const r = await runner.run(sql, params);
         rows.push({
           benchmark: `runner: ${label}`,
@@ -116,12 +105,12 @@ export const mcpSuite: BenchSuite = {
       await stdio.connect(new StdioClientTransport({ command: process.execPath, args: [join(PACKAGE_ROOT, 'bin', 'propintel.js'), 'mcp', '--db', dasFile], cwd: PACKAGE_ROOT, stderr: 'ignore' }));
       clients.push(['stdio', stdio]);
       const get = () => fetch(`${server.url}/v1/stats`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.text());
-      for (let i = 0; i < 5; i++) await get();
-      const plain = p50(await times(50, get));
+      for (let i = 0; i < 4; i++) await get();
+      const plain = p50(await timeRuns(50, get));
       for (const [tool, args] of [['get_stats', {}], ['search_das', { state: 'NSW', per_page: 20 }]] as const) {
         for (const [name, client] of clients) {
-          for (let i = 0; i < 5; i++) await client.callTool({ name: tool, arguments: args });
-          const t = p50(await times(50, () => client.callTool({ name: tool, arguments: args })));
+          for (let i = 0; i < 4; i++) await client.callTool({ name: tool, arguments: args });
+          const t = p50(await timeRuns(50, () => client.callTool({ name: tool, arguments: args })));
           rows.push({
             benchmark: `${tool} over ${name}`,
             size: `${das.size} DAs`,

@@ -25,12 +25,21 @@ import { importDaFile } from '../../engine/da/da-import.js';
 import { DaStore } from '../../engine/da/da-store.js';
 import { SqliteStore } from '../../server/store/sqlite-store.js';
 import { WebhookDispatcher } from '../../server/webhooks/webhook-dispatcher.js';
+import type { WebhookStore } from '../../server/webhooks/webhook-store.js';
 import type { BenchRow, BenchSuite } from '../lib/report.js';
 
 const DAS = Number(process.env.PROPINTEL_BENCH_WEBHOOK_DAS ?? 10_000);
 const SUBSCRIPTIONS = 100;
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+/** One subscription per council (`state\u0000council`), each to its own path of the receiver at `url`. */
+function subscribeEach(hooks: WebhookStore, councils: readonly string[], url: string): void {
+  councils.forEach((c, i) => {
+    const [state, council] = c.split('\u0000');
+    hooks.insertSubscription({ id: `wh_bench${i}`, key_id: 'bench', url: `${url}/${i}`, events: ['da.created'], filters: { state, council }, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', status: 'active', disabled_reason: null, created_at: new Date().toISOString(), after_event: 0 });
+  });
+}
 
 export const webhooksSuite: BenchSuite = {
   name: 'webhooks',
@@ -75,10 +84,7 @@ export const webhooksSuite: BenchSuite = {
       const store = SqliteStore.open(db);
       const das = DaStore.open(db);
       const hooks = store.webhooks();
-      councils.forEach((c, i) => {
-        const [state, council] = c.split('\u0000');
-        hooks.insertSubscription({ id: `wh_bench${i}`, key_id: 'bench', url: `${url}/${i}`, events: ['da.created'], filters: { state, council }, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', status: 'active', disabled_reason: null, created_at: new Date().toISOString(), after_event: 0 });
-      });
+      subscribeEach(hooks, councils, url);
       const dispatcher = new WebhookDispatcher({ store: hooks, das: () => das, allowPrivate: true, pollMs: 50 });
       dispatcher.start();
       t0 = performance.now();
@@ -117,10 +123,7 @@ export const webhooksSuite: BenchSuite = {
       const store2 = SqliteStore.open(db2);
       const das2 = DaStore.open(db2);
       const hooks2 = store2.webhooks();
-      councils.forEach((c, i) => {
-        const [state, council] = c.split('\u0000');
-        hooks2.insertSubscription({ id: `wh_fan${i}`, key_id: 'bench', url: `${url}/${i}`, events: ['da.created'], filters: { state, council }, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', status: 'active', disabled_reason: null, created_at: new Date().toISOString(), after_event: 0 });
-      });
+      subscribeEach(hooks2, councils, url);
       await importDaFile(das2, feed);
       const fan = new WebhookDispatcher({ store: hooks2, das: () => das2, allowPrivate: true });
       t0 = performance.now();

@@ -16,7 +16,7 @@ import { isStateCode, STATES, type StateCode } from '../catalogue/states.js';
 import { EngineError, invalidArgument } from '../errors.js';
 import { booleanText } from '../query-values.js';
 import { CATEGORY_NAMES, categoryOf, DA_CATEGORIES, type DaCategory } from './categories.js';
-import { daListingItem, isIsoDate } from './da-record.js';
+import { daListingItem, isIsoDate, type DaRecord } from './da-record.js';
 import { daDetail } from './summary.js';
 import type { DaFilter, DaNearbyFilter, DaStore } from './da-store.js';
 import { STATUS_GROUPS, type StatusGroup } from './status-rules.js';
@@ -164,8 +164,9 @@ function filterEcho(f: object): Record<string, unknown> {
 }
 
 /** `GET /v1/das`: records matching the filters, newest lodged first. `path` is the request's path (for `next`). */
-export function listDas(store: DaStore, p: DaParams, path = '/v1/das', narrow: Partial<DaFilter> = {}): DaDocument {
-  // `narrow`: filters the caller adds (the childcare feed: its category and the key's states).
+export function listDas(store: DaStore, p: DaParams, path = '/v1/das', narrow: Partial<DaFilter> = {}, item: (r: DaRecord) => Record<string, unknown> = daListingItem): DaDocument {
+  // `narrow`: filters the caller adds, and `item` the row it answers (the childcare feed: its category, the
+  // key's states, and rows with the pipeline fields).
   const filter = { ...parseDaFilter(p), ...narrow };
   const pg = paging(p);
   const after = pg.cursor ? decodeCursor('l', pg.cursor) : null;
@@ -178,7 +179,7 @@ export function listDas(store: DaStore, p: DaParams, path = '/v1/das', narrow: P
   const last = page[page.length - 1];
   const next = more && last ? nextPath(path, p, pg.page + 1, encodeCursor('l', last.lodged, last.id)) : null;
   return {
-    data: page.map(daListingItem),
+    data: page.map(item),
     meta: { pages: pagesMeta(pg, total, next), query: filterEcho(filter), order: 'lodgement_date desc, id desc', as_at: store.latestFetchedAt() },
   };
 }

@@ -155,6 +155,26 @@ function isLoopback(address: string): boolean {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
+/** `doc` as a no-store JSON answer with `headers`, gzipped above 1 KiB when the client accepts gzip. */
+function jsonAnswer(doc: unknown, acceptEncoding: string, headers: Record<string, string>): ApiResponse {
+  const json = Buffer.from(JSON.stringify(doc));
+  const gzip = acceptsGzip(acceptEncoding) && json.length > 1024;
+  const out: Record<string, string> = { ...headers, 'Cache-Control': 'no-store', Vary: 'Accept-Encoding' };
+  if (gzip) out['Content-Encoding'] = 'gzip';
+  return { status: 200, contentType: JSON_TYPE, headers: out, body: gzip ? gzipSync(json, { level: 4 }) : json };
+}
+
+/** Runs `answer`; the rate-limit headers of the request ride on any error it throws as well. */
+function withLimits<T>(limits: Record<string, string>, answer: () => T): T {
+  try {
+    return answer();
+  } catch (err) {
+    const e = toApiError(err);
+    Object.assign(e.headers, limits);
+    throw e;
+  }
+}
+
 /** Whether the client went away; `signal` is made on demand (server/transport/lazy-abort.ts). */
 export interface AbortSource {
   readonly aborted: boolean;
@@ -366,20 +386,7 @@ export class Api {
     }
     const das = this.das;
     if (!das) throw new ApiError(503, 'service_unavailable', 'this server holds no DA store', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
-    return chain(limitDaRequest(this.store, key, client, this.clock()), (limits): ApiResponse => {
-      try {
-        const doc = daDocument(das, op, decodeQuery(req.query), req.path, id);
-        const json = Buffer.from(JSON.stringify(doc));
-        const gzip = acceptsGzip(req.acceptEncoding) && json.length > 1024;
-        const headers: Record<string, string> = { ...limits, 'Cache-Control': 'no-store', Vary: 'Accept-Encoding' };
-        if (gzip) headers['Content-Encoding'] = 'gzip';
-        return { status: 200, contentType: JSON_TYPE, headers, body: gzip ? gzipSync(json, { level: 4 }) : json };
-      } catch (err) {
-        const e = toApiError(err);
-        Object.assign(e.headers, limits);
-        throw e;
-      }
-    });
+    return chain(limitDaRequest(this.store, key, client, this.clock()), (limits) => withLimits(limits, () => jsonAnswer(daDocument(das, op, decodeQuery(req.query), req.path, id), req.acceptEncoding, limits)));
   }
 
   /**
@@ -392,13 +399,12 @@ export class Api {
     const das = this.das;
     if (!das) throw new ApiError(503, 'service_unavailable', 'this server holds no DA store', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
     const limited = limitDaRequest(this.store, key, client, now, 'childcare');
-    return chain(limited, (limits): ApiResponse => {
-      try {
+    return chain(limited, (limits) =>
+      withLimits(limits, (): ApiResponse => {
         const p = decodeQuery(req.query);
         if (op === 'site-analysis' && req.method === 'POST') {
           if (req.bodyTooLarge) throw new ApiError(413, 'payload_too_large', `the request body is larger than ${MAX_REQUEST_BODY} bytes`, { limit: MAX_REQUEST_BODY });
-          const doc = polygonSiteAnalysis(das(), key, now, p, req.path, req.body, this.stateAt, this.openSchools, this.notices);
-          return { status: 200, contentType: JSON_TYPE, headers: { ...limits, 'Cache-Control': 'no-store' }, body: JSON.stringify(doc) };
+          return jsonAnswer(polygonSiteAnalysis(das(), key, now, p, req.path, req.body, this.stateAt, this.openSchools, this.notices), req.acceptEncoding, limits);
         }
         if (op === 'export') {
           const file = exportFile(das(), key, now, p, req.path, this.notices);
@@ -409,8 +415,8 @@ export class Api {
           return { status: 200, contentType: file.contentType, headers: { ...limits, ...noticeHeaders, 'Cache-Control': 'no-store', 'Content-Disposition': `attachment; filename="${file.filename}"` }, body: '', stream: file.stream };
         }
         if (op === 'reconciliation-helper') {
+          refuseIncludeAccess(p);
           rejectUnknown(p, [], req.path);
-          childcareLicence(key, now);
           return { status: 200, contentType: 'text/x-python; charset=utf-8', headers: { ...limits, 'Cache-Control': 'no-store', 'Content-Disposition': 'attachment; filename="propintel_reconciliation_helper.py"' }, body: reconciliationHelperScript(VERSION) };
         }
         const doc =
@@ -421,17 +427,9 @@ export class Api {
               : op === 'site-analysis'
                 ? siteAnalysisDocument(das(), key, now, p, req.path, this.stateAt, this.openSchools, this.notices)
                 : childcareFeed(das(), key, now, p, req.path, this.notices);
-        const json = Buffer.from(JSON.stringify(doc));
-        const gzip = acceptsGzip(req.acceptEncoding) && json.length > 1024;
-        const headers: Record<string, string> = { ...limits, 'Cache-Control': 'no-store', Vary: 'Accept-Encoding' };
-        if (gzip) headers['Content-Encoding'] = 'gzip';
-        return { status: 200, contentType: JSON_TYPE, headers, body: gzip ? gzipSync(json, { level: 4 }) : json };
-      } catch (err) {
-        const e = toApiError(err);
-        Object.assign(e.headers, limits);
-        throw e;
-      }
-    });
+        return jsonAnswer(doc, req.acceptEncoding, limits);
+      }),
+    );
   }
 
   /** The SQL runner, made on first use when the server was given none. */

@@ -304,9 +304,7 @@ export function childcareFeed(das: DaStore, key: ApiKeyRecord, now: Date, p: Map
   const state = stateParam(p, false);
   const states = childcareLicence(key, now, state);
   dateParam(p, 'since');
-  const doc = listDas(das, p, path, { category: 'childcare', ...(state ? {} : { states }) });
-  const ids = new Set((doc.data as { id: number }[]).map((d) => d.id));
-  const records = das.getMany([...ids]);
-  const byId = new Map(records.map((r) => [r.id, r]));
-  return { ...doc, data: (doc.data as { id: number }[]).map((d) => childcareFeedItem(byId.get(d.id)!)), meta: { ...doc.meta, product: PRODUCT, version: PRODUCT_VERSION, notices: noticesBlock(notices([...new Set(records.map((r) => r.source))])), data_boundaries: DATA_BOUNDARIES } };
+  const doc = listDas(das, p, path, { category: 'childcare', ...(state ? {} : { states }) }, childcareFeedItem);
+  const sources = [...new Set((doc.data as { data_source: string }[]).map((d) => d.data_source))];
+  return { ...doc, meta: { ...doc.meta, product: PRODUCT, version: PRODUCT_VERSION, notices: noticesBlock(notices(sources)), data_boundaries: DATA_BOUNDARIES } };
 }
