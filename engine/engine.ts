@@ -16,6 +16,8 @@ import type { NoiseNetwork } from './noise/noise-network.js';
 import { createEnginePool, type EnginePool } from './tasks/engine-pool.js';
 import { stateAt } from './property/inputs/domain-inputs.js';
 import { childcareAnalysis, type ChildcareScope, type OpenSchool, type SourceNotice } from './childcare/analysis.js';
+import { siteAnalysis, type SiteRequest } from './childcare/site.js';
+import { SuburbCensus } from './childcare/suburb-context.js';
 import { RasterCache } from './property/inputs/raster-cache.js';
 import type { PropertyOptions, PropertyResult, PropertyService, PropertySubject, SandboxAddress } from './property/contract.js';
 import { readSample } from './property/samples.js';
@@ -205,8 +207,28 @@ export class Engine implements PropertyService {
    * `/api/v1/childcare/analysis` and, with a catchment, of `/site-analysis` (the HTTP layer checks a polygon's
    * rules and the key's states first).
    */
-  get childcare(): { analysis(scope: ChildcareScope): Record<string, unknown> } {
-    return { analysis: (scope) => childcareAnalysis(this.das(), { notices: (ids) => this.sourceNotices(ids), ...scope }) };
+  get childcare(): { analysis(scope: ChildcareScope): Record<string, unknown>; siteAnalysis(req: SiteRequest): Record<string, unknown> } {
+    return {
+      analysis: (scope) => childcareAnalysis(this.das(), { notices: (ids) => this.sourceNotices(ids), ...scope }),
+      siteAnalysis: (req) => siteAnalysis(this.das(), this, req),
+    };
+  }
+
+  /** Bound, so the engine itself serves as a site analysis's `ChildcareWorld`. */
+  readonly notices = (ids: readonly string[]): SourceNotice[] => this.sourceNotices(ids);
+
+  private readonly census = new Map<StateCode, SuburbCensus>();
+
+  /**
+   * The suburb census section of a site analysis (a suburb fact, never a catchment statistic): for `suburb`,
+   * or when none is named, for the locality of the nearest address in `state` within 2 km of (lng, lat).
+   */
+  suburbContext(state: StateCode, suburb: string | null, lng: number, lat: number): Record<string, unknown> {
+    let census = this.census.get(state);
+    if (!census) this.census.set(state, (census = new SuburbCensus(this.store.recordsFor('childcare.suburb_demographics', state))));
+    if (suburb) return census.context(state, suburb, 'request');
+    const near = this.addresses().nearest(lng, lat, 2000);
+    return census.context(state, near && near.record.state === state ? near.record.suburb : null, 'nearest_address');
   }
 
   /**

@@ -5,7 +5,10 @@
 import { resolve } from 'node:path';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
 import { isStateCode, STATES, type StateCode } from '../../engine/catalogue/states.js';
+import { readFile } from 'node:fs/promises';
 import { childcareAnalysis } from '../../engine/childcare/analysis.js';
+import { catchmentPolygon, circleCatchment, siteAnalysis, SiteInputError, type SiteRequest } from '../../engine/childcare/site.js';
+import { createEngine } from '../../engine/engine.js';
 import { daStoreFromDirectory } from '../../engine/da/da-sync.js';
 import { DaStore } from '../../engine/da/da-store.js';
 import { numberFlag, parseFlags } from '../args.js';
@@ -16,25 +19,29 @@ export const childcareCommand: Command = {
   summary: 'childcare pipeline analysis of a state or a catchment, as JSON',
   usage: [
     'propintel childcare analysis [--state S] [--since YYYY-MM-DD] [--feature-limit N] [--data DIR | --db FILE]',
-    'propintel childcare site --lat Y --lng X [--radius-km R] --state S [--since ...] [--feature-limit N] [--data DIR | --db FILE]',
+    'propintel childcare site --state S (--lat Y --lng X [--radius-km R] | --polygon FILE) [--suburb NAME] [--since ...] [--feature-limit N] [--data DIR] [--db FILE]',
     '',
     'Prints the `data` object of /api/v1/childcare/analysis (analysis: every state, or --state) or of',
-    '/api/v1/childcare/site-analysis for a circle (site: radius 0.1 to 30 km, default 5): headline, trend,',
-    'breakdowns, coverage, demand signals, map points (at most --feature-limit, default 500), notices.',
+    '/api/v1/childcare/site-analysis (site: a circle of radius 0.1 to 30 km, default 5, or a GeoJSON Polygon',
+    'file, holes allowed): headline, trend, breakdowns, coverage, demand signals, map points (at most',
+    '--feature-limit, default 500), notices; a site adds open schools and the suburb census context (of',
+    '--suburb, or the suburb of the nearest address to the centre). The site rules are the endpoint\'s: the',
+    'centre or the whole polygon in --state, at most 5,000 vertices and 30 km bounding radius, no crossing ring.',
     '',
-    `  --data DIR   the DAs of a dataset directory (default the sample world in ${defaultDataDir()})`,
-    '  --db FILE    the DAs of a server store (what `propintel das import --db FILE` wrote)',
+    `  --data DIR   the dataset directory (default the sample world in ${defaultDataDir()})`,
+    '  --db FILE    the DAs of a server store (what `propintel das import --db FILE` wrote) instead of the dataset\'s',
   ].join('\n'),
   async run(args, io) {
     const { values, positionals } = parseFlags(
       args,
-      { state: { type: 'string' }, since: { type: 'string' }, 'feature-limit': { type: 'string' }, lat: { type: 'string' }, lng: { type: 'string' }, lon: { type: 'string' }, 'radius-km': { type: 'string' }, data: { type: 'string' }, db: { type: 'string' } },
+      { state: { type: 'string' }, suburb: { type: 'string' }, polygon: { type: 'string' }, since: { type: 'string' }, 'feature-limit': { type: 'string' }, lat: { type: 'string' }, lng: { type: 'string' }, lon: { type: 'string' }, 'radius-km': { type: 'string' }, data: { type: 'string' }, db: { type: 'string' } },
       true,
     );
     const [what, ...rest] = positionals;
     if (what !== 'analysis' && what !== 'site') throw new UsageError(what ? `unknown subcommand ${JSON.stringify(what)}; use analysis or site` : 'say what to do: analysis or site');
     if (rest.length) throw new UsageError(`unexpected ${rest.join(' ')}`);
-    if (values.data && values.db) throw new UsageError('give --data or --db, not both');
+    if (what === 'analysis' && values.data && values.db) throw new UsageError('give --data or --db, not both');
+    if (what === 'analysis' && (values.polygon !== undefined || values.suburb !== undefined)) throw new UsageError('--polygon and --suburb are for site');
     let state: StateCode | undefined;
     if (values.state !== undefined) {
       const s = values.state.trim().toUpperCase();
@@ -47,12 +54,41 @@ export const childcareCommand: Command = {
       if (!m || !d || d.getUTCMonth() !== +m[2] - 1 || d.getUTCDate() !== +m[3]) throw new UsageError('--since must be a real date as YYYY-MM-DD');
     }
     const featureLimit = numberFlag('feature-limit', values['feature-limit'], 500, { min: 0, max: 5000, integer: true });
-    let catchment;
     if (what === 'site') {
       if (!state) throw new UsageError('site needs --state');
       const lng = values.lng ?? values.lon;
-      if (values.lat === undefined || lng === undefined) throw new UsageError('site needs --lat and --lng');
-      catchment = { kind: 'circle' as const, lat: numberFlag('lat', values.lat, 0, { min: -90, max: 90 }), lng: numberFlag('lng', lng, 0, { min: -180, max: 180 }), radius_km: numberFlag('radius-km', values['radius-km'], 5, { min: 0.1, max: 30 }) };
+      if (values.polygon !== undefined && (values.lat !== undefined || lng !== undefined)) throw new UsageError('give --lat/--lng or --polygon, not both');
+      if (values.polygon === undefined && (values.lat === undefined || lng === undefined)) throw new UsageError('site needs --lat and --lng, or --polygon FILE');
+      let polygon: unknown;
+      if (values.polygon !== undefined) {
+        try {
+          polygon = JSON.parse(await readFile(resolve(values.polygon), 'utf8'));
+        } catch (e) {
+          throw new UsageError(`--polygon ${values.polygon}: ${(e as Error).message}`);
+        }
+      }
+      const dir = resolve(values.data ?? defaultDataDir());
+      if (!values.data) await ensureSampleWorld(dir, (line) => io.stderr(`${line}\n`));
+      const engine = await createEngine({ datasets: dir });
+      const das = values.db ? DaStore.open(resolve(values.db)) : engine.das();
+      try {
+        const stateAt = (x: number, y: number) => engine.stateAt(x, y);
+        let req: SiteRequest;
+        try {
+          const catchment = polygon !== undefined
+            ? { kind: 'polygon' as const, polygon: catchmentPolygon(polygon, state, stateAt) }
+            : circleCatchment(numberFlag('lat', values.lat, 0), numberFlag('lng', lng, 0), numberFlag('radius-km', values['radius-km'], 5), state, stateAt);
+          req = { state, catchment, suburb: values.suburb?.trim() || null, since: values.since, featureLimit };
+        } catch (e) {
+          if (e instanceof SiteInputError) throw new UsageError(`${e.parameter === 'catchment' ? '--polygon' : `--${e.parameter.replace('_', '-')}`}: ${e.message}`);
+          throw e;
+        }
+        io.stdout(`${JSON.stringify(siteAnalysis(das, engine, req))}\n`);
+      } finally {
+        if (values.db) das.close();
+        await engine.close();
+      }
+      return EXIT_OK;
     }
     let das: DaStore;
     if (values.db) das = DaStore.open(resolve(values.db));
@@ -62,7 +98,7 @@ export const childcareCommand: Command = {
       das = await daStoreFromDirectory(dir);
     }
     try {
-      const data = childcareAnalysis(das, { states: state ? [state] : [...STATES], since: values.since, featureLimit, catchment });
+      const data = childcareAnalysis(das, { states: state ? [state] : [...STATES], since: values.since, featureLimit });
       io.stdout(`${JSON.stringify(data)}\n`);
     } finally {
       das.close();

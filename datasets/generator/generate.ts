@@ -12,6 +12,7 @@ import { VERSION } from '../../engine/version.js';
 import { writeAirports, writeAnef } from './layers/aircraft.js';
 import { writeAdministrative, writeStatisticalAreas, writeUtilities } from './layers/admin.js';
 import { writeCadastre, writeEasements } from './layers/cadastre.js';
+import { writeCensus } from './layers/census.js';
 import { writeDas } from './layers/das.js';
 import { writeEnvironment } from './layers/environment.js';
 import { vegetationMask, writeBushfire, writeContamination } from './layers/hazards.js';
@@ -31,7 +32,7 @@ import { TILES, tileById, type TileSpec } from './tiles.js';
 import { FileWriter, type WrittenFile } from './writer.js';
 
 /** Bumped whenever the generator's output changes, so a stale sample world is regenerated. */
-export const GENERATOR_VERSION = '5';
+export const GENERATOR_VERSION = '6';
 /** The seed `npm start` and the tests use. */
 export const DEFAULT_SEED = 20261101;
 
@@ -154,6 +155,8 @@ export function generateTile(id: string, seed: number, out: string): TileResult 
   writeAnef(ctx);
   const truth = writeDas(ctx);
   writer.jsonl(`eval/${spec.id}-da-categories.jsonl`, truth);
+  // Last: it draws from the tile's stream after every other layer, so it changes none of them.
+  writeCensus(ctx);
   return { id, files: writer.files, added: registry.added, sandbox: sandboxAddresses(ctx), lots: layout.lots.length, addresses: ctx.addresses.length, ms: performance.now() - t0 };
 }
 

@@ -82,6 +82,8 @@ export const PAYLOAD_PATHS = [
   'surfaces.noise',
   'surfaces.heat',
   'surfaces.contours',
+  // childcare site analysis (da-and-childcare 2.3): suburb census context, a suburb fact
+  'childcare.suburb_demographics',
 ] as const;
 
 /** One of {@link PAYLOAD_PATHS}. */

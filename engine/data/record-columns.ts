@@ -39,6 +39,8 @@ export const RECORD_COLUMNS: Partial<Record<PayloadPath, readonly ColumnRequirem
   // engine/scores/walkability/walkability-layers.ts coordOf reads exactly lon and lat.
   'scores.walkability.amenities': LON_LAT,
   'scores.walkability.crossings': LON_LAT,
+  // engine/childcare/suburb-context.ts joins the DataPack tables and the ASGS names on the SAL code.
+  'childcare.suburb_demographics': [col('sal_code_2021')],
 };
 
 /**

@@ -39,6 +39,7 @@ import { reconciliationHelperScript } from '../../engine/childcare/reconciliatio
 import { childcareGuidePage, childcareOpenApi } from '../childcare/childcare-pages.js';
 import type { StateCode } from '../../engine/catalogue/states.js';
 import { GENERIC_NOTICES, type NoticeLookup, type OpenSchool } from '../../engine/childcare/analysis.js';
+import type { ChildcareWorld } from '../../engine/childcare/site.js';
 import { jsonBody, webhookOperation, type WebhookContext } from './webhook-handlers.js';
 import { runSql, SQL_PER_KEY } from './sql-handler.js';
 import { SqlRunner } from '../../engine/da/sql/sql-runner.js';
@@ -228,6 +229,8 @@ export class Api {
   private readonly webhookOptions: ApiOptions['webhooks'];
   private readonly stateAt: (lng: number, lat: number) => StateCode | null;
   private readonly openSchools: (state: StateCode) => OpenSchool[] | null;
+  /** What a childcare site analysis reads besides the DA store. */
+  private readonly childcareWorld: ChildcareWorld;
   private readonly notices: NoticeLookup;
   private sqlRunner: SqlRunner | undefined;
   private readonly sqlInFlight = new Map<string, number>();
@@ -245,6 +248,13 @@ export class Api {
     this.openSchools = options.openSchools ?? (typeof withSchools.openSchools === 'function' ? (s) => withSchools.openSchools!(s) : () => null);
     const withNotices = options.service as PropertyService & { sourceNotices?: NoticeLookup };
     this.notices = typeof withNotices.sourceNotices === 'function' ? (ids) => withNotices.sourceNotices!(ids) : GENERIC_NOTICES;
+    const withCensus = options.service as PropertyService & { suburbContext?: ChildcareWorld['suburbContext'] };
+    this.childcareWorld = {
+      stateAt: (lng, lat) => this.stateAt(lng, lat),
+      openSchools: (s) => this.openSchools(s),
+      notices: this.notices,
+      ...(typeof withCensus.suburbContext === 'function' ? { suburbContext: (st: StateCode, sub: string | null, lng: number, lat: number) => withCensus.suburbContext!(st, sub, lng, lat) } : {}),
+    };
     this.sqlRunner = options.sql;
     this.store = options.store;
     this.clock = options.clock ?? (() => new Date());
@@ -404,7 +414,7 @@ export class Api {
         const p = decodeQuery(req.query);
         if (op === 'site-analysis' && req.method === 'POST') {
           if (req.bodyTooLarge) throw new ApiError(413, 'payload_too_large', `the request body is larger than ${MAX_REQUEST_BODY} bytes`, { limit: MAX_REQUEST_BODY });
-          return jsonAnswer(polygonSiteAnalysis(das(), key, now, p, req.path, req.body, this.stateAt, this.openSchools, this.notices), req.acceptEncoding, limits);
+          return jsonAnswer(polygonSiteAnalysis(das(), key, now, p, req.path, req.body, this.childcareWorld), req.acceptEncoding, limits);
         }
         if (op === 'export') {
           const file = exportFile(das(), key, now, p, req.path, this.notices);
@@ -425,7 +435,7 @@ export class Api {
             : op === 'analysis'
               ? analysisDocument(das(), key, now, p, req.path, this.notices)
               : op === 'site-analysis'
-                ? siteAnalysisDocument(das(), key, now, p, req.path, this.stateAt, this.openSchools, this.notices)
+                ? siteAnalysisDocument(das(), key, now, p, req.path, this.childcareWorld)
                 : childcareFeed(das(), key, now, p, req.path, this.notices);
         return jsonAnswer(doc, req.acceptEncoding, limits);
       }),

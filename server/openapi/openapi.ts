@@ -285,7 +285,7 @@ function operation(route: Route): Obj {
     const format = q('format', { enum: ['csv', 'geojson'], default: 'csv' }, 'The file format.');
     op.parameters = [
       ...(h.op === 'schema' || h.op === 'reconciliation-helper' ? [] : h.op === 'export' ? [format, common[0], common[1]] : common),
-      ...(h.op === 'site-analysis' ? [q('lat', { type: 'number', minimum: -90, maximum: 90 }, 'Site latitude (WGS84).', true), q('lng', { type: 'number', minimum: -180, maximum: 180 }, 'Site longitude (WGS84).', true), q('radius_km', { type: 'number', minimum: 0.1, maximum: 30, default: 5 }, 'Catchment radius, km.'), q('suburb', { type: 'string' }, 'The suburb whose census context is shown (a suburb fact).')] : []),
+      ...(h.op === 'site-analysis' ? [q('lat', { type: 'number', minimum: -90, maximum: 90 }, 'Site latitude (WGS84).', true), q('lng', { type: 'number', minimum: -180, maximum: 180 }, 'Site longitude (WGS84).', true), q('radius_km', { type: 'number', minimum: 0.1, maximum: 30, default: 5 }, 'Catchment radius, km.'), q('suburb', { type: 'string' }, 'The suburb whose census context is shown (a suburb fact, never a catchment statistic); default the suburb of the nearest address to the site.')] : []),
       requestId,
     ];
     op.security = [{ bearer: [] }];

@@ -1,8 +1,13 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../datasets/sample-world.js';
 import { childcareAnalysis } from '../../engine/childcare/analysis.js';
 import { daStoreFromDirectory } from '../../engine/da/da-sync.js';
 import { runCli } from '../helpers/run-cli.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const dir = tempDir('propintel-childcare-cli-');
 
 describe('propintel childcare', () => {
   it('analysis and site print the library\'s analysis of the sample world', async () => {
@@ -13,9 +18,37 @@ describe('propintel childcare', () => {
       expect(JSON.parse(a.stdout)).toEqual(JSON.parse(JSON.stringify(childcareAnalysis(das, { states: ['NSW'], featureLimit: 3 }))));
       const one = das.list({ category: 'childcare', state: 'NSW' }, { limit: 1 })[0];
       const s = await runCli(['childcare', 'site', '--state', 'NSW', '--lat', String(one.lat), '--lng', String(one.lng), '--radius-km', '2']);
+      expect(s.code, s.stderr).toBe(0);
       const site = JSON.parse(s.stdout);
-      expect(site).toEqual(JSON.parse(JSON.stringify(childcareAnalysis(das, { states: ['NSW'], featureLimit: 500, catchment: { kind: 'circle', lat: one.lat!, lng: one.lng!, radius_km: 2 } }))));
+      const circle = { kind: 'circle' as const, lat: one.lat!, lng: one.lng!, radius_km: 2 };
+      // The same analysis, with the catalogue's notices (the site opens the whole dataset) and two more sections.
+      const { schools, suburb_context, notices, ...rest } = site;
+      const { notices: generic, ...expected } = JSON.parse(JSON.stringify(childcareAnalysis(das, { states: ['NSW'], featureLimit: 500, catchment: circle })));
+      expect(rest).toEqual(expected);
+      expect(notices.licences).toEqual([{ source: 'sample_da_records', licence: 'CC BY 4.0' }]);
+      expect(notices.data_boundaries).toEqual(generic.data_boundaries);
       expect(site.headline.total).toBeGreaterThanOrEqual(1);
+      expect(schools.available).toBe(true);
+      expect(suburb_context).toMatchObject({ available: true, scope: 'suburb', suburb_source: 'nearest_address' });
+      // A polygon file: the square around the same point holds the same DAs as a brute-force box test.
+      const d = 0.01;
+      const ring = [[one.lng! - d, one.lat! - d], [one.lng! + d, one.lat! - d], [one.lng! + d, one.lat! + d], [one.lng! - d, one.lat! + d], [one.lng! - d, one.lat! - d]];
+      const file = join(dir, 'square.geojson');
+      writeFileSync(file, JSON.stringify({ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [ring] } }));
+      const p = await runCli(['childcare', 'site', '--state', 'NSW', '--polygon', file, '--suburb', one.suburb]);
+      expect(p.code, p.stderr).toBe(0);
+      const poly = JSON.parse(p.stdout);
+      const inBox = das.list({ category: 'childcare', state: 'NSW' }, { limit: 100_000 }).filter((r) => r.lat !== null && Math.abs(r.lng! - one.lng!) < d && Math.abs(r.lat - one.lat!) < d);
+      expect(poly.headline.total).toBe(inBox.length);
+      expect(poly.suburb_context).toMatchObject({ suburb: one.suburb, suburb_source: 'request' });
+      // The endpoint's rules: a bow-tie and a polygon in another state are refused, naming the rule.
+      writeFileSync(file, JSON.stringify({ type: 'Polygon', coordinates: [[ring[0], ring[2], ring[1], ring[3], ring[0]]] }));
+      const bow = await runCli(['childcare', 'site', '--state', 'NSW', '--polygon', file]);
+      expect(bow.code).toBe(2);
+      expect(bow.stderr).toMatch(/--polygon: .*crosses or touches itself/);
+      writeFileSync(file, JSON.stringify({ type: 'Polygon', coordinates: [ring] }));
+      expect((await runCli(['childcare', 'site', '--state', 'VIC', '--polygon', file])).stderr).toMatch(/not wholly inside VIC/);
+      expect((await runCli(['childcare', 'site', '--state', 'VIC', '--lat', String(one.lat), '--lng', String(one.lng)])).stderr).toMatch(/--lat: .* is in NSW, not in VIC/);
     } finally {
       das.close();
     }
