@@ -153,6 +153,8 @@ export class Engine implements PropertyService {
     };
     await time('addresses', () => this.addresses());
     await time('das', () => this.das());
+    // The childcare analysis reads its category from memory; the first read of a large store is the slow one.
+    await time('childcare', () => this.das().categoryRecords('childcare'));
     await time('sandbox', () => this.sandboxIds());
     const states = STATES.filter((st) => this.store.catalogue.sources.some((s) => st in s.coverage));
     await time('noise', () => Promise.all(states.map((st) => this.models.noiseNetwork(st))));

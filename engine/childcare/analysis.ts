@@ -17,7 +17,7 @@ import { CHILDCARE_STAGES, CHILDCARE_WORKS_TYPES, type ChildcareStage } from '..
 import { childcarePipelineStage, childcareWorksType } from '../da/childcare.js';
 import { daListingItem, type DaRecord } from '../da/da-record.js';
 import type { DaFilter, DaStore } from '../da/da-store.js';
-import { distanceMetres } from '../geo/distance.js';
+import { distanceMetres, metresPerDegree } from '../geo/distance.js';
 
 export const PRODUCT = 'childcare_market_intelligence';
 export const PRODUCT_VERSION = 'v1';
@@ -118,11 +118,51 @@ export interface BreakdownRow {
 const share = (n: number, total: number) => (total ? Math.round((n / total) * 10_000) / 10_000 : 0);
 const pct = (n: number, total: number) => (total ? Math.round((n / total) * 1000) / 10 : 0);
 
-function breakdown(keys: string[], total: number, complete?: readonly string[]): BreakdownRow[] {
-  const counts = new Map<string, number>();
-  for (const k of complete ?? []) counts.set(k, 0);
-  for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
-  return [...counts].map(([key, count]) => ({ key, count, share: share(count, total) })).sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
+/** Text order by UTF-16 code units: stable across locales and far cheaper than localeCompare in a big sort. */
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Rows of a count map, largest first (ties by key); each of `complete` present, zero when not counted. */
+function breakdown(counts: ReadonlyMap<string, number>, total: number, complete?: readonly string[]): BreakdownRow[] {
+  const all = new Map<string, number>();
+  for (const k of complete ?? []) all.set(k, 0);
+  for (const [k, n] of counts) all.set(k, n);
+  return [...all].map(([key, count]) => ({ key, count, share: share(count, total) })).sort((a, b) => b.count - a.count || byText(a.key, b.key));
+}
+
+/**
+ * What the analysis derives from one record, worked out once per record object (the store keeps the objects
+ * between requests): the pipeline stage and works type, and the keys it counts by (the same string objects
+ * every time, so map lookups hash them once).
+ */
+interface Derived {
+  stage: ChildcareStage;
+  works: string;
+  council: string;
+  suburb: string;
+  councilKey: string;
+  month: string;
+  located: boolean;
+  hasRef: boolean;
+  hasStatus: boolean;
+}
+const derivedOf = new WeakMap<DaRecord, Derived>();
+function derived(r: DaRecord): Derived {
+  let d = derivedOf.get(r);
+  if (!d) {
+    d = {
+      stage: childcarePipelineStage(r.status),
+      works: childcareWorksType(r.description),
+      council: `${r.council} (${r.state})`,
+      suburb: `${r.suburb} (${r.state})`,
+      councilKey: `${r.state}\u0000${r.council.toLowerCase()}`,
+      month: r.lodged.slice(0, 7),
+      located: r.lat !== null,
+      hasRef: r.ref.trim() !== '',
+      hasStatus: r.status.trim() !== '',
+    };
+    derivedOf.set(r, d);
+  }
+  return d;
 }
 
 /** Months `YYYY-MM` from `first` to `last`, every one. */
@@ -202,68 +242,95 @@ export function inCatchment(c: Catchment, lng: number, lat: number): boolean {
 
 /** A membership test for many points of one catchment. */
 function catchmentTest(c: Catchment): (lng: number, lat: number) => boolean {
-  return c.kind === 'circle' ? (lng, lat) => inCatchment(c, lng, lat) : preparedPolygon(c.polygon);
+  if (c.kind === 'polygon') return preparedPolygon(c.polygon);
+  // The flat-earth scale at the centre decides every point clearly inside or outside (the exact distance's
+  // scale, at the pair's mean latitude, differs by well under 1% within 30 km); the exact test settles the
+  // points near the edge, so the answer is the same as inCatchment's for every point.
+  const { kx, ky } = metresPerDegree(c.lat);
+  const r = c.radius_km * 1000, lo = (0.99 * r) ** 2, hi = (1.01 * r) ** 2;
+  return (lng, lat) => {
+    const dx = (lng - c.lng) * kx, dy = (lat - c.lat) * ky, d2 = dx * dx + dy * dy;
+    return d2 <= lo ? true : d2 > hi ? false : inCatchment(c, lng, lat);
+  };
 }
 
 /** The analysis `data` object (spec 2.3) of the childcare records in `scope`. */
 export function childcareAnalysis(das: DaStore, scope: ChildcareScope): Record<string, unknown> {
-  const filter: DaFilter = { category: 'childcare', states: scope.states };
-  if (scope.since) filter.since = scope.since;
-  let records = das.list(filter, { limit: 10_000_000 });
   const c = scope.catchment;
   const inside = c ? catchmentTest(c) : null;
-  if (inside) records = records.filter((r) => r.lat !== null && r.lng !== null && inside(r.lng, r.lat));
-  const total = records.length;
-  const stages = records.map((r) => childcarePipelineStage(r.status));
-  const works = records.map((r) => childcareWorksType(r.description));
-  const stageOf = new Map(records.map((r, i) => [r.id, stages[i]]));
-  const worksOf = new Map(records.map((r, i) => [r.id, works[i]]));
-  const count = (s: ChildcareStage) => stages.filter((x) => x === s).length;
-
-  // Trend: every month from the first lodgement (or `since`) to the last, zero months included.
-  const months = records.map((r) => r.lodged.slice(0, 7));
-  const asAt = das.latestFetchedAt();
-  let trend: { month: string; total: number }[] = [];
-  if (total) {
-    const first = scope.since ? scope.since.slice(0, 7) : months.reduce((a, b) => (a < b ? a : b));
-    const last = months.reduce((a, b) => (a > b ? a : b));
-    const byMonth = new Map<string, number>();
-    for (const m of months) byMonth.set(m, (byMonth.get(m) ?? 0) + 1);
-    trend = monthsBetween(first, last).map((month) => ({ month, total: byMonth.get(month) ?? 0 }));
+  // The category's records come from the store's in-memory copy; a catchment's from the radius index,
+  // which also sums its demand signals, without reading a row.
+  const all = das.categoryRecords('childcare');
+  let records: DaRecord[];
+  let area: { n: number; subdivisions: number; lots: number; dwellings: number } | null = null;
+  if (c) {
+    const box = catchmentBox(c);
+    const kept = new Set<number>();
+    area = { n: 0, subdivisions: 0, lots: 0, dwellings: 0 };
+    for (const st of scope.states) {
+      const a = das.area(st, box, inside!, { since: scope.since, keep: 'childcare' });
+      for (const id of a.kept) kept.add(id);
+      area.n += a.n, area.subdivisions += a.subdivisions, area.lots += a.lots, area.dwellings += a.dwellings;
+    }
+    records = all.filter((r) => kept.has(r.id));
+  } else {
+    const states = new Set(scope.states);
+    records = all.filter((r) => states.has(r.state) && (!scope.since || r.lodged >= scope.since));
   }
-
-  // Coverage, per state and per council.
-  const geocoded = records.filter((r) => r.lat !== null).length;
+  const total = records.length;
+  // One pass over the records: every count the sections need.
+  const stageCount = new Map<string, number>(), worksCount = new Map<string, number>(), stateCount = new Map<string, number>();
+  const councilCount = new Map<string, number>(), suburbCount = new Map<string, number>(), byMonth = new Map<string, number>();
   const councils = new Map<string, { council: string; state: string; records: number; geocoded: number; status_present: number; last_updated: string }>();
+  const perState = new Map<string, { records: number; geocoded: number; last: string }>();
+  const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
+  let geocoded = 0, withRef = 0, withStatus = 0, firstMonth = '9999-99', lastMonth = '', latest = '';
   for (const r of records) {
-    const k = `${r.state}\u0000${r.council.toLowerCase()}`;
-    let e = councils.get(k);
-    if (!e) councils.set(k, (e = { council: r.council, state: r.state, records: 0, geocoded: 0, status_present: 0, last_updated: '' }));
+    const d = derived(r);
+    bump(stageCount, d.stage);
+    bump(worksCount, d.works);
+    bump(stateCount, r.state);
+    bump(councilCount, d.council);
+    bump(suburbCount, d.suburb);
+    const month = d.month;
+    bump(byMonth, month);
+    if (month < firstMonth) firstMonth = month;
+    if (month > lastMonth) lastMonth = month;
+    const located = d.located;
+    if (located) geocoded++;
+    if (d.hasRef) withRef++;
+    if (d.hasStatus) withStatus++;
+    if (r.last_fetched_at > latest) latest = r.last_fetched_at;
+    let e = councils.get(d.councilKey);
+    if (!e) councils.set(d.councilKey, (e = { council: r.council, state: r.state, records: 0, geocoded: 0, status_present: 0, last_updated: '' }));
     e.records++;
-    if (r.lat !== null) e.geocoded++;
+    if (located) e.geocoded++;
     if (r.status) e.status_present++;
     if (r.last_fetched_at > e.last_updated) e.last_updated = r.last_fetched_at;
+    let st = perState.get(r.state);
+    if (!st) perState.set(r.state, (st = { records: 0, geocoded: 0, last: '' }));
+    st.records++;
+    if (located) st.geocoded++;
+    if (r.last_fetched_at > st.last) st.last = r.last_fetched_at;
   }
+  const count = (s: ChildcareStage) => stageCount.get(s) ?? 0;
+
+  // Trend: every month from the first lodgement (or `since`) to the last, zero months included.
+  const asAt = das.latestFetchedAt();
+  const trend = total ? monthsBetween(scope.since ? scope.since.slice(0, 7) : firstMonth, lastMonth).map((month) => ({ month, total: byMonth.get(month) ?? 0 })) : [];
+
+  // Coverage, per state.
+  const councilsPerState = new Map<string, number>();
+  for (const e of councils.values()) bump(councilsPerState, e.state);
   const stateRows = scope.states.map((s) => {
-    const rs = records.filter((r) => r.state === s);
-    return { state: s, records: rs.length, councils: [...councils.values()].filter((x) => x.state === s).length, geocoded_pct: pct(rs.filter((r) => r.lat !== null).length, rs.length), last_updated: rs.reduce((a, r) => (r.last_fetched_at > a ? r.last_fetched_at : a), '') || null };
+    const st = perState.get(s);
+    return { state: s, records: st?.records ?? 0, councils: councilsPerState.get(s) ?? 0, geocoded_pct: pct(st?.geocoded ?? 0, st?.records ?? 0), last_updated: st?.last || null };
   });
 
   // Demand signals: all development in the same scope and period.
   const allFilter: DaFilter = { states: scope.states };
   if (scope.since) allFilter.since = scope.since;
-  let demand: { all_development: number; subdivisions: number; lots: number; dwellings: number };
-  if (!c) demand = das.developmentTotals(allFilter);
-  else {
-    demand = { all_development: 0, subdivisions: 0, lots: 0, dwellings: 0 };
-    for (const p of das.pointsIn(allFilter, catchmentBox(c))) {
-      if (!inside!(p.longitude, p.latitude)) continue;
-      demand.all_development++;
-      if (p.trade_category === 'subdivision') demand.subdivisions++;
-      demand.lots += p.lot_count ?? 0;
-      demand.dwellings += p.number_of_dwellings ?? 0;
-    }
-  }
+  const demand = area ? { all_development: area.n, subdivisions: area.subdivisions, lots: area.lots, dwellings: area.dwellings } : das.developmentTotals(allFilter);
 
   // Map features: newest lodged first, at most featureLimit.
   const limit = scope.featureLimit ?? 500;
@@ -279,8 +346,8 @@ export function childcareAnalysis(das: DaStore, scope: ChildcareScope): Record<s
       address: r.address,
       lodgement_date: r.lodged,
       status: r.status,
-      childcare_pipeline_stage: stageOf.get(r.id)!,
-      childcare_works_type: worksOf.get(r.id)!,
+      childcare_pipeline_stage: derived(r).stage,
+      childcare_works_type: derived(r).works,
       rank: i + 1,
     },
   }));
@@ -300,21 +367,21 @@ export function childcareAnalysis(das: DaStore, scope: ChildcareScope): Record<s
     headline: { total, under_assessment: count('under_assessment'), advertised: count('advertised'), approved: count('approved'), refused: count('refused') },
     trend,
     breakdowns: {
-      stage: breakdown(stages, total, CHILDCARE_STAGES),
-      works_type: breakdown(works, total, CHILDCARE_WORKS_TYPES),
-      state: breakdown(records.map((r) => r.state), total, scope.states),
-      council: breakdown(records.map((r) => `${r.council} (${r.state})`), total),
-      suburb: breakdown(records.map((r) => `${r.suburb} (${r.state})`), total),
+      stage: breakdown(stageCount, total, CHILDCARE_STAGES),
+      works_type: breakdown(worksCount, total, CHILDCARE_WORKS_TYPES),
+      state: breakdown(stateCount, total, scope.states),
+      council: breakdown(councilCount, total),
+      suburb: breakdown(suburbCount, total),
     },
     coverage: {
       records: total,
       geocoded_pct: pct(geocoded, total),
-      council_reference_pct: pct(records.filter((r) => r.ref.trim() !== '').length, total),
-      status_present_pct: pct(records.filter((r) => r.status.trim() !== '').length, total),
+      council_reference_pct: pct(withRef, total),
+      status_present_pct: pct(withStatus, total),
       geojson_truncated: mappable.length > features.length,
-      freshness: { latest_fetched: records.reduce((a, r) => (r.last_fetched_at > a ? r.last_fetched_at : a), '') || null, store_as_at: asAt },
+      freshness: { latest_fetched: latest || null, store_as_at: asAt },
       states: stateRows,
-      councils: [...councils.values()].map((e) => ({ council: e.council, state: e.state, records: e.records, geocoded_pct: pct(e.geocoded, e.records), status_present_pct: pct(e.status_present, e.records), last_updated: e.last_updated })).sort((a, b) => b.records - a.records || a.council.localeCompare(b.council)),
+      councils: [...councils.values()].map((e) => ({ council: e.council, state: e.state, records: e.records, geocoded_pct: pct(e.geocoded, e.records), status_present_pct: pct(e.status_present, e.records), last_updated: e.last_updated })).sort((a, b) => b.records - a.records || byText(a.council, b.council)),
     },
     demand_signals: { ...demand, scope: c ? 'catchment' : 'state', note: DATA_BOUNDARIES[1] },
     geojson: { type: 'FeatureCollection', crs_note: 'EPSG:4326, [longitude, latitude]', features, total_features: mappable.length, truncated: mappable.length > features.length },

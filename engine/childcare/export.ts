@@ -7,8 +7,10 @@
  * spreadsheet evaluates it; it is then quoted per RFC 4180. Numeric columns are written as numbers, never
  * prefixed (a negative cost stays a number).
  *
- * Rows are read from the store a page at a time (keyset paging) as the transport asks for the next chunk, so
- * an export holds one page of records whatever its size (flat memory), and a slow client slows the reading.
+ * Rows come from the store's in-memory copy of the childcare category (DaStore.categoryRecords, which the
+ * analysis reads too), taken once when the export starts, so the file is one consistent snapshot; they are
+ * formatted a page at a time as the transport asks for the next chunk, so an export adds one page of text to
+ * memory whatever its size (flat memory), and a slow client slows the formatting.
  */
 import type { StateCode } from '../catalogue/states.js';
 import type { DaRecord } from '../da/da-record.js';
@@ -67,14 +69,18 @@ function exportRow(r: DaRecord): string {
 
 /** Every childcare record of `states` (since `since`), a page at a time, newest first. */
 function* pages(das: DaStore, states: readonly StateCode[], since?: string): Generator<DaRecord[]> {
-  let after: { lodged: string; id: number } | undefined;
-  for (;;) {
-    const page = das.list({ category: 'childcare', states, ...(since ? { since } : {}) }, { limit: PAGE, after });
-    if (page.length) yield page;
-    if (page.length < PAGE) return;
-    const last = page[page.length - 1];
-    after = { lodged: last.lodged, id: last.id };
+  const all = das.categoryRecords('childcare');
+  const wanted = new Set<string>(states);
+  let page: DaRecord[] = [];
+  for (const r of all) {
+    if (!wanted.has(r.state) || (since && r.lodged < since)) continue;
+    page.push(r);
+    if (page.length === PAGE) {
+      yield page;
+      page = [];
+    }
   }
+  if (page.length) yield page;
 }
 
 /** The CSV export, a chunk at a time (the header line, then a chunk per page of records): nothing is read early. */

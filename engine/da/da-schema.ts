@@ -24,7 +24,7 @@ import type { DecisionStatus, StatusGroup } from './status-rules.js';
  * so the childcare analysis's demand signals for a state and period sum a few thousand rows instead of
  * reading hundreds of thousands). Older stores are migrated when opened ({@link migrateDaSchema}).
  */
-export const DA_SCHEMA_VERSION = 4;
+export const DA_SCHEMA_VERSION = 5;
 
 /** The development summary's table (version 4). */
 export const DEV_DAYS_DDL = `CREATE TABLE IF NOT EXISTS das_dev_days (state TEXT NOT NULL, lodgement_date TEXT NOT NULL, n INTEGER NOT NULL,
@@ -100,7 +100,8 @@ CREATE TABLE IF NOT EXISTS das_days (lodgement_date TEXT PRIMARY KEY, n INTEGER 
 ${DEV_DAYS_DDL};
 CREATE TABLE IF NOT EXISTS das_sources (source TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, records INTEGER NOT NULL, imported_at TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS das_spatial (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, count INTEGER NOT NULL, extent TEXT NOT NULL,
-  tree BLOB NOT NULL, coords BLOB NOT NULL, ids BLOB NOT NULL, lodged BLOB NOT NULL, category BLOB NOT NULL, grp BLOB NOT NULL);
+  tree BLOB NOT NULL, coords BLOB NOT NULL, ids BLOB NOT NULL, lodged BLOB NOT NULL, category BLOB NOT NULL, grp BLOB NOT NULL,
+  state BLOB, lots BLOB, dwellings BLOB);
 `;
 
 /** Drops a store written by an older layout (version 1 kept each record as JSON in `das.json`). */
@@ -255,11 +256,20 @@ export function recordOfRow(row: DaRow): DaRecord {
 /**
  * Brings a store of an older layout version up to {@link DA_SCHEMA_VERSION} in one transaction; returns
  * false for a version it cannot migrate. Version 2 -> 3: das_days, filled from the rows, and the radius
- * snapshot dropped (rebuilt in Z-order on open). Version 3 -> 4: das_dev_days, filled from the rows.
+ * snapshot dropped (rebuilt in Z-order on open). Version 3 -> 4: das_dev_days, filled from the rows. Version
+ * 4 -> 5: the radius snapshot gains each record's state, lots and dwellings (for area analyses); the old
+ * snapshot is dropped and rebuilt on open.
  */
 export function migrateDaSchema(db: Database.Database, from: number): boolean {
-  if (from !== 2 && from !== 3) return false;
+  if (from !== 2 && from !== 3 && from !== 4) return false;
   db.transaction(() => {
+    const spatialColumns = new Set((db.prepare('PRAGMA table_info(das_spatial)').all() as { name: string }[]).map((c) => c.name));
+    for (const c of ['state', 'lots', 'dwellings']) if (spatialColumns.size && !spatialColumns.has(c)) db.exec(`ALTER TABLE das_spatial ADD COLUMN ${c} BLOB`);
+    db.exec('DELETE FROM das_spatial');
+    if (from === 4) {
+      db.prepare("UPDATE das_meta SET value = ? WHERE key = 'schema_version'").run(String(DA_SCHEMA_VERSION));
+      return;
+    }
     if (from === 2) {
       db.exec('CREATE TABLE IF NOT EXISTS das_days (lodgement_date TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID');
       db.exec('INSERT INTO das_days (lodgement_date, n) SELECT lodgement_date, count(*) FROM das GROUP BY lodgement_date');

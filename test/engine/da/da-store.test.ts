@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syntheticDaRows } from '../../../datasets/da-feed.js';
 import { STATES } from '../../../engine/catalogue/states.js';
 import { DA_CATEGORIES, DaStore, parseDaRows, STATUS_GROUPS, type DaFilter, type DaRecord } from '../../../engine/da/index.js';
+import { DA_SCHEMA_VERSION } from '../../../engine/da/da-schema.js';
 import { seededRandom } from '../../../engine/random/seeded-random.js';
 import { vincentyMetres } from '../../helpers/geodesic.js';
 import { tempDir } from '../../helpers/tmp.js';
@@ -324,8 +325,63 @@ describe('a store file shared by connections', () => {
     expect(b.count({ since: '2020-03-01', until: '2021-03-01' })).toBe(recount('2020-03-01', '2021-03-01'));
     expect(b.count({ since: '2019-01-01' })).toBe(rows.length);
     const check = new Database(path, { readonly: true });
-    expect(check.prepare("SELECT value FROM das_meta WHERE key = 'schema_version'").pluck().get()).toBe('4');
+    expect(check.prepare("SELECT value FROM das_meta WHERE key = 'schema_version'").pluck().get()).toBe(String(DA_SCHEMA_VERSION));
     check.close();
+  });
+
+  it('sums an area from the radius index as a brute force over the records does, through a delta and a version 4 snapshot', () => {
+    const path = join(dir, 'area.sqlite');
+    const a = DaStore.open(path);
+    a.upsert(feed(3000, 81));
+    a.compact();
+    // Records written after the snapshot (some moved into the area, some recategorised) sit in the delta.
+    a.upsert(a.list({}, { limit: 300, offset: 50 }).map((r, i) => ({ ...r, lng: r.lng === null ? null : r.lng + 0.001 * (i % 3), category: i % 4 === 0 ? 'subdivision' : r.category, lots: i % 4 === 0 ? 7 : r.lots })));
+    const rows = a.list({}, { limit: 100_000 });
+    const brute = (state: string, box: number[], inside: (x: number, y: number) => boolean, since?: string) => {
+      const rs = rows.filter((r) => r.state === state && r.lat !== null && r.lng !== null && r.lng >= box[0] && r.lng <= box[2] && r.lat >= box[1] && r.lat <= box[3] && inside(r.lng, r.lat) && (!since || r.lodged >= since));
+      return { n: rs.length, subdivisions: rs.filter((r) => r.category === 'subdivision').length, lots: rs.reduce((t, r) => t + (r.lots ?? 0), 0), dwellings: rs.reduce((t, r) => t + (r.dwellings ?? 0), 0), kept: rs.filter((r) => r.category === 'childcare').map((r) => r.id).sort((x, y) => x - y) };
+    };
+    const check = (store: DaStore) => {
+      for (const st of ['VIC', 'NSW', 'QLD'] as const) {
+        const some = rows.find((r) => r.state === st && r.lat !== null)!;
+        const box = [some.lng! - 0.3, some.lat! - 0.3, some.lng! + 0.3, some.lat! + 0.3] as const;
+        // A disc of 0.2 degrees inside the box: the test the area applies after the box.
+        const inside = (x: number, y: number) => (x - some.lng!) ** 2 + (y - some.lat!) ** 2 <= 0.04;
+        for (const since of [undefined, '2022-01-01']) {
+          const got = store.area(st, box, inside, { since, keep: 'childcare' });
+          const want = brute(st, [...box], inside, since);
+          expect({ ...got, kept: [...got.kept].sort((x, y) => x - y) }, `${st} ${since}`).toEqual(want);
+          expect(want.n).toBeGreaterThan(0);
+        }
+      }
+    };
+    check(a);
+    a.close();
+    // A version 4 store's snapshot lacks the area columns: the migration adds them and the snapshot is rebuilt.
+    const raw = new Database(path);
+    raw.exec("ALTER TABLE das_spatial DROP COLUMN state; ALTER TABLE das_spatial DROP COLUMN lots; ALTER TABLE das_spatial DROP COLUMN dwellings; UPDATE das_meta SET value = '4' WHERE key = 'schema_version'");
+    raw.close();
+    const b = open(path);
+    check(b);
+    const cols = (new Database(path, { readonly: true }).prepare('PRAGMA table_info(das_spatial)').all() as { name: string }[]).map((c) => c.name);
+    expect(cols).toEqual(expect.arrayContaining(['state', 'lots', 'dwellings']));
+  });
+
+  it('keeps a category in memory and current: writes of this and of another connection, records leaving the category', () => {
+    const path = join(dir, 'category.sqlite');
+    const a = open(path), b = open(path);
+    a.upsert(feed(2000, 91));
+    const list = (s: DaStore) => s.list({ category: 'childcare' }, { limit: 100_000 });
+    expect(b.categoryRecords('childcare')).toEqual(list(b));
+    expect(list(b).length).toBeGreaterThan(0);
+    // Another connection adds records and moves some out of the category.
+    const leaving = list(a).slice(0, 5);
+    a.upsert([...feed(300, 92, 50_000), ...leaving.map((r) => ({ ...r, category: 'other' as const, description: 'Demolition of a shed' }))]);
+    expect(b.categoryRecords('childcare')).toEqual(list(b));
+    for (const r of leaving) expect(b.categoryRecords('childcare').some((x) => x.id === r.id)).toBe(false);
+    // This connection's own writes.
+    b.upsert(list(b).slice(0, 3).map((r) => ({ ...r, status: 'Approved' })));
+    expect(b.categoryRecords('childcare')).toEqual(list(b));
   });
 
   it('re-derives categories and status groups of a store written by other rules', () => {
