@@ -34,7 +34,7 @@ export const DEV_DAYS_DDL = `CREATE TABLE IF NOT EXISTS das_dev_days (state TEXT
  * The version of the derivations stored with each row (classifier, status rules, bands, derived fields).
  * A store written by another version is re-derived from its raw fields when opened.
  */
-export const DA_DERIVATION_VERSION = 1;
+export const DA_DERIVATION_VERSION = 2;
 
 const FACETS = 'state, trade_category, status_group, is_residential';
 

@@ -8,7 +8,9 @@
  * first whose pattern matches the lower-cased text decides. The order matters: "Not approved" and
  * "Determined - Refused" are refusals before anything says approved; "Deferred Commencement" (a consent
  * whose conditions must be met before it operates, NSW EP&A Act s 4.16(3)) is an approval before "deferred"
- * (a decision put off) is pending; a withdrawn or lapsed application is no longer in the pipeline.
+ * (a decision put off) is pending; a withdrawn or lapsed application is no longer in the pipeline. A bare
+ * "Current" or "Open" (how several registers mark an undecided application) is pending; "Determined" alone
+ * names no outcome and stays unknown.
  */
 import type { ChildcareStage } from './categories.js';
 
@@ -39,10 +41,10 @@ export const STATUS_RULES: readonly StatusRule[] = [
   { name: 'lapsed', pattern: /lapsed|expired|surrendered|cancelled|revoked/, group: 'other', stage: 'unknown', decision: 'lapsed' },
   { name: 'refused', pattern: /refus|reject|not approved|not granted|declined/, group: 'rejected', stage: 'refused', decision: 'refused' },
   { name: 'approved', pattern: /approv|granted|permit issued|consent issued|deferred commencement|notice of decision/, group: 'approved', stage: 'approved', decision: 'approved' },
-  { name: 'advertised', pattern: /advertis|exhibition|notification|on notice|public notice|on display/, group: 'advertised', stage: 'advertised', decision: null },
+  { name: 'advertised', pattern: /advertis|exhibition|notification|on notice|public notice|on display|open for (public )?(comment|submissions)|submissions (open|invited)|public comment/, group: 'advertised', stage: 'advertised', decision: null },
   {
     name: 'pending',
-    pattern: /assessment|in progress|received|lodged|verified|further information|information request|deferred|reconsideration|pending|review|submitted|appeal|referral|processing/,
+    pattern: /assessment|in progress|received|lodged|verified|further information|additional information|information request|deferred|reconsideration|pending|review|submitted|appeal|referral|processing|consideration|awaiting|being (assessed|considered|determined|processed)|on hold|stop the clock|^current$|^open$/,
     group: 'pending',
     stage: 'under_assessment',
     decision: null,

@@ -60,6 +60,12 @@ describe('the status rule table', () => {
     expect(classifyStatus('Notice of Decision to Grant').status_group).toBe('approved');
     expect(classifyStatus('').status_group).toBe('other');
     expect(classifyStatus('Something Else Entirely')).toEqual({ status_group: 'other', stage: 'unknown', decision_status: null, rule: null });
+    // Wording of other registers: undecided applications, and exhibitions that say so differently.
+    for (const s of ['Under Consideration', 'Awaiting Determination', 'Current', 'OPEN', 'On Hold', 'Stop the clock - additional information requested', 'Being assessed']) expect([s, classifyStatus(s).stage]).toEqual([s, 'under_assessment']);
+    for (const s of ['Open for Comment', 'Open for public submissions', 'Submissions invited']) expect([s, classifyStatus(s).status_group]).toEqual([s, 'advertised']);
+    // No outcome named: unknown, never guessed.
+    expect(classifyStatus('Determined').stage).toBe('unknown');
+    expect(classifyStatus('Currently unavailable').rule).toBeNull();
     expect(new Set(STATUS_RULES.map((r) => r.group))).toEqual(new Set(['pending', 'advertised', 'approved', 'rejected', 'other']));
   });
 });
