@@ -17,6 +17,7 @@ import { createEnginePool, type EnginePool } from './tasks/engine-pool.js';
 import { stateAt } from './property/inputs/domain-inputs.js';
 import { childcareAnalysis, type ChildcareScope, type OpenSchool, type SourceNotice } from './childcare/analysis.js';
 import { siteAnalysis, type SiteRequest } from './childcare/site.js';
+import { mapBox, prepareReport, renderReport, reportContentType, reportLayers, type ReportFile, type ReportFormat } from './childcare/report/report.js';
 import { SuburbCensus } from './childcare/suburb-context.js';
 import { RasterCache } from './property/inputs/raster-cache.js';
 import type { PropertyOptions, PropertyResult, PropertyService, PropertySubject, SandboxAddress } from './property/contract.js';
@@ -209,11 +210,33 @@ export class Engine implements PropertyService {
    * `/api/v1/childcare/analysis` and, with a catchment, of `/site-analysis` (the HTTP layer checks a polygon's
    * rules and the key's states first).
    */
-  get childcare(): { analysis(scope: ChildcareScope): Record<string, unknown>; siteAnalysis(req: SiteRequest): Record<string, unknown> } {
+  get childcare(): {
+    analysis(scope: ChildcareScope): Record<string, unknown>;
+    siteAnalysis(req: SiteRequest): Record<string, unknown>;
+    report(req: SiteRequest, format: ReportFormat, options?: { data?: Record<string, unknown>; generatedAt?: Date; inThread?: boolean }): Promise<ReportFile>;
+  } {
     return {
       analysis: (scope) => childcareAnalysis(this.das(), { notices: (ids) => this.sourceNotices(ids), ...scope }),
       siteAnalysis: (req) => siteAnalysis(this.das(), this, req),
+      report: (req, format, options) => this.childcareReport(req, format, options),
     };
+  }
+
+  /**
+   * A childcare report of a site (issue 19): the site analysis (or `options.data`, the same analysis made
+   * by the caller) rendered as PDF or HTML with its map, on the worker pool (`inThread` renders here).
+   */
+  private async childcareReport(req: SiteRequest, format: ReportFormat, options: { data?: Record<string, unknown>; generatedAt?: Date; inThread?: boolean } = {}): Promise<ReportFile> {
+    this.assertOpen();
+    const data = options.data ?? siteAnalysis(this.das(), this, req);
+    const layers = reportLayers(this.store, req.state, mapBox(req.catchment));
+    const all = this.store.catalogue.sources;
+    const daIds = new Set(((data.notices as { licences?: { source: string }[] } | undefined)?.licences ?? []).map((l) => l.source));
+    const drawn = all.filter((s) => daIds.has(s.id) || (s.paths.includes('poi.schools_500m') && req.state in s.coverage));
+    const job = prepareReport(format, req, data, layers, drawn, (options.generatedAt ?? new Date()).toISOString());
+    const { filename, ...plain } = job;
+    const bytes = options.inThread ? await renderReport(plain) : await this.pool.run('childcare-report', plain);
+    return { body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), contentType: reportContentType(format), filename };
   }
 
   /** Bound, so the engine itself serves as a site analysis's `ChildcareWorld`. */

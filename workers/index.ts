@@ -10,6 +10,7 @@ import { walkabilityTask } from './tasks/walkability.js';
 import { handPointTask, handTileTask } from './tasks/hand.js';
 import { contoursTask } from './tasks/contours.js';
 import { heatSurfaceTask } from './tasks/heat-surface.js';
+import { childcareReportTask } from './tasks/childcare-report.js';
 
 export default defineWorker<TaskMap>({
   'grid-stats': gridStatsTask,
@@ -19,4 +20,5 @@ export default defineWorker<TaskMap>({
   'hand-tile': handTileTask,
   contours: contoursTask,
   'heat-surface': heatSurfaceTask,
+  'childcare-report': childcareReportTask,
 });

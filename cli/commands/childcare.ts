@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
 import { isStateCode, STATES, type StateCode } from '../../engine/catalogue/states.js';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { childcareAnalysis } from '../../engine/childcare/analysis.js';
 import { catchmentPolygon, circleCatchment, siteAnalysis, SiteInputError, type SiteRequest } from '../../engine/childcare/site.js';
 import { createEngine } from '../../engine/engine.js';
@@ -20,6 +20,7 @@ export const childcareCommand: Command = {
   usage: [
     'propintel childcare analysis [--state S] [--since YYYY-MM-DD] [--feature-limit N] [--data DIR | --db FILE]',
     'propintel childcare site --state S (--lat Y --lng X [--radius-km R] | --polygon FILE) [--suburb NAME] [--since ...] [--feature-limit N] [--data DIR] [--db FILE]',
+    'propintel childcare report --format pdf|html --out FILE --state S (--lat Y --lng X [--radius-km R] | --polygon FILE) [site options]',
     '',
     'Prints the `data` object of /api/v1/childcare/analysis (analysis: every state, or --state) or of',
     '/api/v1/childcare/site-analysis (site: a circle of radius 0.1 to 30 km, default 5, or a GeoJSON Polygon',
@@ -27,6 +28,7 @@ export const childcareCommand: Command = {
     '--feature-limit, default 500), notices; a site adds open schools and the suburb census context (of',
     '--suburb, or the suburb of the nearest address to the centre). The site rules are the endpoint\'s: the',
     'centre or the whole polygon in --state, at most 5,000 vertices and 30 km bounding radius, no crossing ring.',
+    'report writes the finished PDF or HTML of the same site analysis (the file /api/v1/childcare/report sends).',
     '',
     `  --data DIR   the dataset directory (default the sample world in ${defaultDataDir()})`,
     '  --db FILE    the DAs of a server store (what `propintel das import --db FILE` wrote) instead of the dataset\'s',
@@ -34,11 +36,16 @@ export const childcareCommand: Command = {
   async run(args, io) {
     const { values, positionals } = parseFlags(
       args,
-      { state: { type: 'string' }, suburb: { type: 'string' }, polygon: { type: 'string' }, since: { type: 'string' }, 'feature-limit': { type: 'string' }, lat: { type: 'string' }, lng: { type: 'string' }, lon: { type: 'string' }, 'radius-km': { type: 'string' }, data: { type: 'string' }, db: { type: 'string' } },
+      { state: { type: 'string' }, suburb: { type: 'string' }, polygon: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' }, since: { type: 'string' }, 'feature-limit': { type: 'string' }, lat: { type: 'string' }, lng: { type: 'string' }, lon: { type: 'string' }, 'radius-km': { type: 'string' }, data: { type: 'string' }, db: { type: 'string' } },
       true,
     );
     const [what, ...rest] = positionals;
-    if (what !== 'analysis' && what !== 'site') throw new UsageError(what ? `unknown subcommand ${JSON.stringify(what)}; use analysis or site` : 'say what to do: analysis or site');
+    if (what !== 'analysis' && what !== 'site' && what !== 'report') throw new UsageError(what ? `unknown subcommand ${JSON.stringify(what)}; use analysis, site or report` : 'say what to do: analysis, site or report');
+    const format = values.format?.toLowerCase();
+    if (what === 'report') {
+      if (format !== 'pdf' && format !== 'html') throw new UsageError('report needs --format pdf or --format html');
+      if (!values.out) throw new UsageError('report needs --out FILE');
+    } else if (values.format !== undefined || values.out !== undefined) throw new UsageError('--format and --out are for report');
     if (rest.length) throw new UsageError(`unexpected ${rest.join(' ')}`);
     if (what === 'analysis' && values.data && values.db) throw new UsageError('give --data or --db, not both');
     if (what === 'analysis' && (values.polygon !== undefined || values.suburb !== undefined)) throw new UsageError('--polygon and --suburb are for site');
@@ -54,11 +61,11 @@ export const childcareCommand: Command = {
       if (!m || !d || d.getUTCMonth() !== +m[2] - 1 || d.getUTCDate() !== +m[3]) throw new UsageError('--since must be a real date as YYYY-MM-DD');
     }
     const featureLimit = numberFlag('feature-limit', values['feature-limit'], 500, { min: 0, max: 5000, integer: true });
-    if (what === 'site') {
-      if (!state) throw new UsageError('site needs --state');
+    if (what === 'site' || what === 'report') {
+      if (!state) throw new UsageError(`${what} needs --state`);
       const lng = values.lng ?? values.lon;
       if (values.polygon !== undefined && (values.lat !== undefined || lng !== undefined)) throw new UsageError('give --lat/--lng or --polygon, not both');
-      if (values.polygon === undefined && (values.lat === undefined || lng === undefined)) throw new UsageError('site needs --lat and --lng, or --polygon FILE');
+      if (values.polygon === undefined && (values.lat === undefined || lng === undefined)) throw new UsageError(`${what} needs --lat and --lng, or --polygon FILE`);
       let polygon: unknown;
       if (values.polygon !== undefined) {
         try {
@@ -83,7 +90,12 @@ export const childcareCommand: Command = {
           if (e instanceof SiteInputError) throw new UsageError(`${e.parameter === 'catchment' ? '--polygon' : `--${e.parameter.replace('_', '-')}`}: ${e.message}`);
           throw e;
         }
-        io.stdout(`${JSON.stringify(siteAnalysis(das, engine, req))}\n`);
+        const data = siteAnalysis(das, engine, req);
+        if (what === 'report') {
+          const file = await engine.childcare.report(req, format as 'pdf' | 'html', { data });
+          await writeFile(resolve(values.out!), file.body);
+          io.stdout(`${resolve(values.out!)}: ${format?.toUpperCase()} report, ${file.body.length} bytes (${(data.headline as { total: number }).total} childcare DAs)\n`);
+        } else io.stdout(`${JSON.stringify(data)}\n`);
       } finally {
         if (values.db) das.close();
         await engine.close();

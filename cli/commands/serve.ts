@@ -31,6 +31,7 @@ export const serveCommand: Command = {
     '                     (the playground\'s per-client limit); see deploy/nginx/propintel.conf',
     '  --no-warm          do not build models and HAND tiles in the background at start (first lookups build them)',
     '  --no-webhooks      do not deliver webhooks from this process (run `propintel webhooks run` for that instead)',
+    '  --report-concurrency N  childcare reports rendered at once (default 2); past that, 429 with Retry-After',
     '  --allow-private-webhooks  let subscriptions use http and private, loopback or link-local addresses',
     '                     (tests and local development only: it lifts the SSRF protection)',
     '',
@@ -51,7 +52,9 @@ export const serveCommand: Command = {
       'no-warm': { type: 'boolean' },
       'no-webhooks': { type: 'boolean' },
       'allow-private-webhooks': { type: 'boolean' },
+      'report-concurrency': { type: 'string' },
     });
+    const reportConcurrency = values['report-concurrency'] === undefined ? undefined : numberFlag('report-concurrency', values['report-concurrency'], 2, { min: 1, max: 64, integer: true });
     const port = numberFlag('port', values.port ?? process.env.PORT, 8080, { min: 0, max: 65535, integer: true });
     const threads = values.threads === undefined ? undefined : numberFlag('threads', values.threads, 0, { min: 1, max: 256, integer: true });
     const transport = values.transport ?? 'uws';
@@ -79,6 +82,7 @@ export const serveCommand: Command = {
         log: values.quiet ? { ...SILENT_LOG, error: (e) => log.error(e) } : log,
         webhooks: { dispatcher, allowPrivate },
         sql,
+        reportConcurrency,
       });
     } catch (err) {
       await stack.close();
@@ -111,6 +115,7 @@ export const serveCommand: Command = {
         `  curl -s -H 'Authorization: Bearer ${keys['da-starter'].key}' '${server.url}/v1/das/nearby?lat=${p?.lat ?? -33.81}&lng=${p?.lng ?? 151.01}&radius_km=2'`,
         `  curl -s -H 'Authorization: Bearer ${keys.full.key}' -H 'Content-Type: application/json' '${server.url}/v1/sql' -d '{"query": "SELECT state, count(*) AS n FROM das GROUP BY state"}'`,
         `  curl -s -H 'Authorization: Bearer ${keys.childcare.key}' '${server.url}/api/v1/childcare/analysis?state=${p?.state ?? 'NSW'}&feature_limit=5'`,
+        `  curl -s -H 'Authorization: Bearer ${keys.childcare.key}' '${server.url}/api/v1/childcare/report?state=${p?.state ?? 'NSW'}&lat=${p?.lat ?? -33.81}&lng=${p?.lng ?? 151.01}&radius_km=2&format=pdf' -o report.pdf`,
       );
     }
     io.stdout(`${lines.join('\n')}\n`);

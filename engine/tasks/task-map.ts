@@ -13,6 +13,7 @@ import type { HandTileInput, HandTileResult } from '../hydro/hand-tile-store.js'
 import type { ContoursRequest } from '../surfaces/contours/contours-surface.js';
 import type { PackedContoursLayer } from '../surfaces/contours/contours-layer.js';
 import type { HeatSurface, HeatSurfaceTaskInput } from '../surfaces/heat/heat-surface.js';
+import type { ReportJob } from '../childcare/report/report.js';
 
 /** Input of the `grid-stats` task: a Float32 grid, transferred, copied or shared. */
 export interface GridStatsInput {
@@ -47,6 +48,8 @@ export type TaskMap = {
   contours: [ContoursRequest, PackedContoursLayer];
   /** The heat land-cover surface of a subject's window (engine/surfaces/heat/heat-surface.ts), read and classed off the main thread. */
   'heat-surface': [HeatSurfaceTaskInput, HeatSurface];
+  /** A childcare report (PDF or HTML) rendered from its prepared blocks and map drawing (engine/childcare/report/). */
+  'childcare-report': [ReportJob, Uint8Array];
 };
 
 /** A task name of the engine's task map. */

@@ -34,12 +34,13 @@ import { acceptsGzip, finishPayload, serialisePayload, staticBody, type StaticBo
 import { decodeQuery, parsePropertyQuery, rejectUnknown, strictDecode } from './query.js';
 import { payloadExpiry, ResponseCache, type CachedResponse } from './response-cache.js';
 import { ROUTES, type ChildcareOperation, type DaOperation, type Route, type WebhookOperation } from './routes.js';
-import { analysisDocument, childcareFeed, childcareLicence, childcareSchema, exportFile, polygonSiteAnalysis, refuseIncludeAccess, siteAnalysisDocument } from './childcare-handlers.js';
+import { analysisDocument, childcareFeed, childcareLicence, childcareSchema, exportFile, polygonSiteAnalysis, refuseIncludeAccess, siteAnalysisDocument, siteRequestFromBody, siteRequestFromQuery } from './childcare-handlers.js';
 import { reconciliationHelperScript } from '../../engine/childcare/reconciliation-helper.js';
 import { childcareGuidePage, childcareOpenApi } from '../childcare/childcare-pages.js';
 import type { StateCode } from '../../engine/catalogue/states.js';
 import { GENERIC_NOTICES, type NoticeLookup, type OpenSchool } from '../../engine/childcare/analysis.js';
-import type { ChildcareWorld } from '../../engine/childcare/site.js';
+import { siteAnalysis, type ChildcareWorld, type SiteRequest } from '../../engine/childcare/site.js';
+import type { ReportFile, ReportFormat } from '../../engine/childcare/report/report.js';
 import { jsonBody, webhookOperation, type WebhookContext } from './webhook-handlers.js';
 import { runSql, SQL_PER_KEY } from './sql-handler.js';
 import { SqlRunner } from '../../engine/da/sql/sql-runner.js';
@@ -112,7 +113,17 @@ export interface ApiResponse {
 export const MAX_REQUEST_TARGET = 8192;
 
 /** Options of {@link Api}. */
+/** Reports rendered at once by default (each is one worker thread for ~0.1 s; beyond it, 429). */
+export const DEFAULT_REPORT_CONCURRENCY = 2;
+/** Seconds a client waits before retrying a busy renderer. */
+export const REPORT_RETRY_AFTER_S = 2;
+
+/** The engine's report call as the server uses it. */
+type ReportService = (req: SiteRequest, format: ReportFormat, options: { data?: Record<string, unknown>; generatedAt?: Date }) => Promise<ReportFile>;
+
 export interface ApiOptions {
+  /** Childcare reports rendered at once (default {@link DEFAULT_REPORT_CONCURRENCY}); past it, 429. */
+  reportConcurrency?: number;
   /** The property engine (or anything implementing its contract). */
   service: PropertyService;
   /** Keys, meter and caches. */
@@ -231,6 +242,9 @@ export class Api {
   private readonly openSchools: (state: StateCode) => OpenSchool[] | null;
   /** What a childcare site analysis reads besides the DA store. */
   private readonly childcareWorld: ChildcareWorld;
+  /** Reports rendering now, and how many may at once. */
+  private reportsInFlight = 0;
+  private readonly reportConcurrency: number;
   private readonly notices: NoticeLookup;
   private sqlRunner: SqlRunner | undefined;
   private readonly sqlInFlight = new Map<string, number>();
@@ -256,6 +270,7 @@ export class Api {
       ...(typeof withCensus.suburbContext === 'function' ? { suburbContext: (st: StateCode, sub: string | null, lng: number, lat: number) => withCensus.suburbContext!(st, sub, lng, lat) } : {}),
     };
     this.sqlRunner = options.sql;
+    this.reportConcurrency = Math.max(1, options.reportConcurrency ?? DEFAULT_REPORT_CONCURRENCY);
     this.store = options.store;
     this.clock = options.clock ?? (() => new Date());
     this.log = options.log ?? SILENT_LOG;
@@ -410,12 +425,13 @@ export class Api {
     if (!das) throw new ApiError(503, 'service_unavailable', 'this server holds no DA store', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
     const limited = limitDaRequest(this.store, key, client, now, 'childcare');
     return chain(limited, (limits) =>
-      withLimits(limits, (): ApiResponse => {
+      withLimits(limits, (): MaybePromise<ApiResponse> => {
         const p = decodeQuery(req.query);
         if (op === 'site-analysis' && req.method === 'POST') {
           if (req.bodyTooLarge) throw new ApiError(413, 'payload_too_large', `the request body is larger than ${MAX_REQUEST_BODY} bytes`, { limit: MAX_REQUEST_BODY });
           return jsonAnswer(polygonSiteAnalysis(das(), key, now, p, req.path, req.body, this.childcareWorld), req.acceptEncoding, limits);
         }
+        if (op === 'report') return this.reportAnswer(req, key, now, p, limits);
         if (op === 'export') {
           const file = exportFile(das(), key, now, p, req.path, this.notices);
           // The notices travel with the file: in GeoJSON's metadata, and for CSV (which has no place for them)
@@ -440,6 +456,46 @@ export class Api {
         return jsonAnswer(doc, req.acceptEncoding, limits);
       }),
     );
+  }
+
+  /**
+   * `GET|POST /api/v1/childcare/report`: the request checked as /site-analysis checks it (same statuses), then
+   * rendered on the worker pool, at most `reportConcurrency` at once (429 `renderer_busy` past that); a
+   * renderer failure is 503 with Retry-After and the advice to use the JSON or CSV meanwhile.
+   */
+  private async reportAnswer(req: ApiRequest, key: ApiKeyRecord, now: Date, p: Map<string, string>, limits: Record<string, string>): Promise<ApiResponse> {
+    try {
+      const format = (p.get('format') ?? '').toLowerCase();
+      if (format !== 'pdf' && format !== 'html') throw new ApiError(p.has('format') ? 400 : 422, p.has('format') ? 'invalid_parameter' : 'missing_parameter', `format must be pdf or html${p.has('format') ? `, not ${JSON.stringify(String(p.get('format')).slice(0, 20))}` : ''}`, { parameter: 'format' });
+      let site: SiteRequest;
+      if (req.method === 'POST') {
+        if (req.bodyTooLarge) throw new ApiError(413, 'payload_too_large', `the request body is larger than ${MAX_REQUEST_BODY} bytes`, { limit: MAX_REQUEST_BODY });
+        site = siteRequestFromBody(key, now, p, req.path, req.body, this.childcareWorld, ['format']);
+      } else site = siteRequestFromQuery(key, now, p, req.path, this.childcareWorld, ['format']);
+      const service = this.service as PropertyService & { childcare?: { report?: ReportService } };
+      const render = service.childcare?.report;
+      if (typeof render !== 'function') throw new ApiError(503, 'renderer_unavailable', 'this server has no report renderer; use /site-analysis (JSON) or /export (CSV) meanwhile', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
+      if (this.reportsInFlight >= this.reportConcurrency) {
+        throw new ApiError(429, 'renderer_busy', `the report renderer is busy (${this.reportConcurrency} at once); retry after ${REPORT_RETRY_AFTER_S} s and do not fan out report requests`, { retry_after_s: REPORT_RETRY_AFTER_S, concurrency: this.reportConcurrency }, { 'Retry-After': String(REPORT_RETRY_AFTER_S) });
+      }
+      this.reportsInFlight++;
+      let file: ReportFile;
+      try {
+        const data = siteAnalysis(this.das!(), this.childcareWorld, site);
+        file = await render.call(service.childcare, site, format, { data, generatedAt: now });
+      } catch (err) {
+        if (err instanceof ApiError) throw err;
+        throw new ApiError(503, 'renderer_failed', `the report could not be rendered (${(err as Error).message}); retry later, and use /site-analysis (JSON) or /export (CSV) meanwhile`, { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
+      } finally {
+        this.reportsInFlight--;
+      }
+      const disposition = `${format === 'pdf' ? 'attachment' : 'inline'}; filename="${file.filename}"`;
+      return { status: 200, contentType: file.contentType, headers: { ...limits, 'Cache-Control': 'no-store', 'Content-Disposition': disposition }, body: file.body };
+    } catch (err) {
+      const e = toApiError(err);
+      Object.assign(e.headers, limits);
+      throw e;
+    }
   }
 
   /** The SQL runner, made on first use when the server was given none. */

@@ -8,7 +8,7 @@ import { SAMPLE_NAMES, type SampleName } from '../../engine/property/samples.js'
 export type DaOperation = 'list' | 'nearby' | 'get' | 'categories' | 'councils' | 'stats';
 
 /** The childcare market intelligence operations (spec 4.2). */
-export type ChildcareOperation = 'schema' | 'analysis' | 'site-analysis' | 'export' | 'reconciliation-helper';
+export type ChildcareOperation = 'schema' | 'analysis' | 'site-analysis' | 'report' | 'export' | 'reconciliation-helper';
 
 /** The webhook operations (spec 4.1 `POST /v1/webhooks`, and the management around it). */
 export type WebhookOperation = 'create' | 'list' | 'get' | 'delete' | 'test' | 'deliveries';
@@ -186,6 +186,15 @@ export const ROUTES: readonly Route[] = [
     summary: 'Catchment analysis around a site',
     description: 'The analysis of /analysis within `radius_km` (0.1 to 30, default 5) of `lat`/`lng`, which must lie in `state` (required, and entitled). Records without coordinates are never in a catchment. `suburb` names the suburb whose census context is shown (a suburb fact, never a catchment statistic). `include_access=true` is 400.',
     handler: { kind: 'childcare', op: 'site-analysis' },
+  },
+  {
+    path: '/api/v1/childcare/report',
+    keyed: true,
+    methods: ['GET', 'POST'],
+    tag: 'Childcare',
+    summary: 'A finished PDF or HTML report of a catchment, with its map',
+    description: 'The site analysis of the same request (GET: `lat`, `lng`, `radius_km`, `state`, `suburb`; POST: the /site-analysis polygon body, `format` in the query) rendered as `format` pdf (a download) or html (one self-contained file: inline CSS and SVG, no external request). The map is drawn on the server from the dataset\'s own roads and water, with the catchment, the childcare DAs by stage, open schools, a legend, scale bar, north arrow and the attribution of every source drawn; the document carries the headline, trend, breakdowns, pipeline list, schools, suburb context, coverage, data boundaries and notices. Renders run on the worker pool, a few at a time (`--report-concurrency`, default 2): past that, 429 with Retry-After; a renderer failure is 503 with Retry-After (use the JSON or CSV meanwhile). Each report counts against the daily limit.',
+    handler: { kind: 'childcare', op: 'report' },
   },
   {
     path: '/api/v1/childcare/export',

@@ -1,0 +1,165 @@
+/**
+ * The content of a childcare report (issue 19): the site analysis `data` object (the one `/site-analysis`
+ * returns) laid out as a list of blocks that the HTML and PDF renderers both draw, so the two formats say the
+ * same thing and every number is read from the analysis, never computed again.
+ *
+ * Order: title, subject and date; the headline; the map; the monthly trend; breakdowns; the pipeline list;
+ * demand signals; open schools; suburb context (labelled a suburb fact); coverage and freshness; the data
+ * boundaries; attribution and licence notices.
+ */
+import { STAGE_STYLE } from './report-map.js';
+
+/** A table cell: text, or text with a link. */
+export type Cell = string | { text: string; href: string };
+
+/** One block of the report. */
+export type Block =
+  | { kind: 'title'; title: string; subtitle: string; lines: string[] }
+  | { kind: 'headline'; items: { label: string; value: number }[] }
+  | { kind: 'map' }
+  | { kind: 'heading'; text: string }
+  | { kind: 'para'; text: string; muted?: boolean }
+  | { kind: 'table'; columns: string[]; rows: Cell[][]; numeric?: boolean[] }
+  | { kind: 'bars'; bars: { label: string; value: number }[] }
+  | { kind: 'list'; items: string[] };
+
+/** What the report is about, for its title and file name. */
+export interface ReportSubject {
+  state: string;
+  /** The circle, or null for a polygon. */
+  circle: { lat: number; lng: number; radius_km: number } | null;
+  suburb: string | null;
+  /** When the report was made (ISO timestamp). */
+  generatedAt: string;
+}
+
+/** How many pipeline rows the report lists (the CSV export has every row). */
+export const PIPELINE_ROWS = 40;
+
+type Data = Record<string, any>;
+
+const fmt = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+const pct = (share: number) => `${(share * 100).toFixed(1)}%`;
+const label = (key: string) => STAGE_STYLE[key]?.label ?? key.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+
+/** The subject line: the circle or the polygon, and the state. */
+export function subjectLine(s: ReportSubject, data: Data): string {
+  if (s.circle) return `${s.circle.radius_km} km around ${s.circle.lat.toFixed(5)}, ${s.circle.lng.toFixed(5)} (${s.state})`;
+  const c = data.scope?.catchment ?? {};
+  return `Polygon catchment of ${c.vertices ?? '?'} vertices${c.rings > 1 ? ` and ${c.rings - 1} hole${c.rings > 2 ? 's' : ''}` : ''} (${s.state})`;
+}
+
+/** The blocks of a report of `data` (a site analysis). */
+export function reportBlocks(data: Data, subject: ReportSubject, mapAttribution: readonly string[]): Block[] {
+  const h = data.headline ?? {};
+  const total: number = h.total ?? 0;
+  const blocks: Block[] = [];
+  blocks.push({
+    kind: 'title',
+    title: 'Childcare development pipeline',
+    subtitle: subjectLine(subject, data),
+    lines: [
+      ...(subject.suburb ? [`Suburb: ${subject.suburb}`] : []),
+      `Data as at ${String(data.scope?.as_at ?? 'unknown').slice(0, 10)}; lodged ${data.scope?.since ? `since ${data.scope.since}` : 'at any date'}; report made ${subject.generatedAt.slice(0, 16).replace('T', ' ')} UTC.`,
+      'Counts are of development applications in the tracked pipeline, not of operating centres.',
+    ],
+  });
+  blocks.push({ kind: 'headline', items: [{ label: 'Childcare DAs', value: total }, { label: 'Under assessment', value: h.under_assessment ?? 0 }, { label: 'Advertised', value: h.advertised ?? 0 }, { label: 'Approved', value: h.approved ?? 0 }, { label: 'Refused', value: h.refused ?? 0 }] });
+  blocks.push({ kind: 'map' });
+  if (total === 0) blocks.push({ kind: 'para', text: 'No childcare development applications were found in this catchment for this period. The sections below still describe the area: its other development, schools and suburb.' });
+
+  blocks.push({ kind: 'heading', text: 'Monthly trend' });
+  const trend: { month: string; total: number }[] = data.trend ?? [];
+  if (trend.length) blocks.push({ kind: 'bars', bars: trend.map((t) => ({ label: t.month, value: t.total })) });
+  else blocks.push({ kind: 'para', text: 'No lodgements to chart.', muted: true });
+
+  blocks.push({ kind: 'heading', text: 'Breakdowns' });
+  const b = data.breakdowns ?? {};
+  const rowsOf = (rows: { key: string; count: number; share: number }[] = [], limit = Infinity, named = (k: string) => k) => rows.slice(0, limit).map((r) => [named(r.key), fmt(r.count), pct(r.share)]);
+  blocks.push({ kind: 'table', columns: ['Pipeline stage', 'DAs', 'Share'], rows: rowsOf(b.stage, Infinity, label), numeric: [false, true, true] });
+  blocks.push({ kind: 'table', columns: ['Works type', 'DAs', 'Share'], rows: rowsOf(b.works_type, Infinity, label), numeric: [false, true, true] });
+  if ((b.council ?? []).length) blocks.push({ kind: 'table', columns: ['Council', 'DAs', 'Share'], rows: rowsOf(b.council, 10), numeric: [false, true, true] });
+  if ((b.suburb ?? []).length) blocks.push({ kind: 'table', columns: ['Suburb', 'DAs', 'Share'], rows: rowsOf(b.suburb, 10), numeric: [false, true, true] });
+
+  blocks.push({ kind: 'heading', text: 'Pipeline' });
+  const features: { properties: Data }[] = data.geojson?.features ?? [];
+  if (features.length) {
+    blocks.push({
+      kind: 'table',
+      columns: ['Reference', 'Address', 'Stage', 'Works type', 'Lodged', 'Council'],
+      rows: features.slice(0, PIPELINE_ROWS).map(({ properties: p }) => [
+        String(p.council_reference ?? ''),
+        String(p.address ?? ''),
+        label(String(p.childcare_pipeline_stage ?? 'unknown')),
+        label(String(p.childcare_works_type ?? 'other')),
+        String(p.lodgement_date ?? ''),
+        p.council_url ? { text: String(p.council_name ?? 'council'), href: String(p.council_url) } : String(p.council_name ?? ''),
+      ]),
+    });
+    const more = (data.geojson?.total_features ?? features.length) - Math.min(features.length, PIPELINE_ROWS);
+    if (more > 0) blocks.push({ kind: 'para', text: `${fmt(more)} more geocoded DAs are in this catchment: the CSV export and the JSON site analysis list every one.`, muted: true });
+  } else blocks.push({ kind: 'para', text: 'None in this catchment.', muted: true });
+
+  blocks.push({ kind: 'heading', text: 'Demand signals (all development in the catchment)' });
+  const ds = data.demand_signals ?? {};
+  blocks.push({ kind: 'table', columns: ['Signal', 'Count'], rows: [['All development applications', fmt(ds.all_development ?? 0)], ['Subdivisions', fmt(ds.subdivisions ?? 0)], ['Lots proposed', fmt(ds.lots ?? 0)], ['Dwellings proposed', fmt(ds.dwellings ?? 0)]], numeric: [false, true] });
+  if (ds.note) blocks.push({ kind: 'para', text: ds.note, muted: true });
+
+  blocks.push({ kind: 'heading', text: 'Open schools' });
+  const sc = data.schools ?? {};
+  if (sc.available) {
+    const fs: { properties: Data }[] = sc.features?.features ?? [];
+    if (fs.length) blocks.push({ kind: 'table', columns: ['School', 'Type', 'Sector'], rows: fs.map(({ properties: p }) => [String(p.name ?? ''), String(p.school_type ?? ''), String(p.school_sector ?? '')]) });
+    else blocks.push({ kind: 'para', text: 'No open school lies in this catchment.', muted: true });
+    if (sc.note) blocks.push({ kind: 'para', text: sc.note, muted: true });
+  } else blocks.push({ kind: 'para', text: sc.note ?? 'Open-school points are not available here.' });
+
+  blocks.push({ kind: 'heading', text: 'Suburb context (a suburb fact, not a catchment statistic)' });
+  const sub = data.suburb_context ?? {};
+  if (sub.available) {
+    const money = (v: number | null) => (v === null || v === undefined ? 'n/a' : `$${fmt(v)}`);
+    blocks.push({
+      kind: 'table',
+      columns: [`${sub.suburb} (${sub.state}), Census ${sub.census?.year ?? ''}`, 'Value'],
+      rows: [
+        ['Persons', fmt(sub.population?.persons ?? 0)],
+        ['Children aged 0-4', `${fmt(sub.children_0_4?.persons ?? 0)} (${pct(sub.children_0_4?.share ?? 0)})`],
+        ['Median age', String(sub.median_age ?? 'n/a')],
+        ['Median household income, weekly', money(sub.median_household_income_weekly)],
+        ['Median rent, weekly', money(sub.median_rent_weekly)],
+        ['Average household size', String(sub.average_household_size ?? 'n/a')],
+      ],
+      numeric: [false, true],
+    });
+  } else blocks.push({ kind: 'para', text: sub.message ?? 'No suburb census context is held.', muted: true });
+  if (sub.note) blocks.push({ kind: 'para', text: sub.note, muted: true });
+
+  blocks.push({ kind: 'heading', text: 'Coverage and freshness' });
+  const cov = data.coverage ?? {};
+  blocks.push({
+    kind: 'table',
+    columns: ['Measure', 'Value'],
+    rows: [
+      ['Records in this report', fmt(cov.records ?? 0)],
+      ['Geocoded', `${cov.geocoded_pct ?? 0}%`],
+      ['With a council reference', `${cov.council_reference_pct ?? 0}%`],
+      ['With a status', `${cov.status_present_pct ?? 0}%`],
+      ['Latest record fetched', String(cov.freshness?.latest_fetched ?? 'n/a')],
+      ['Store as at', String(cov.freshness?.store_as_at ?? 'n/a')],
+    ],
+    numeric: [false, true],
+  });
+
+  blocks.push({ kind: 'heading', text: 'Data boundaries' });
+  blocks.push({ kind: 'list', items: data.notices?.data_boundaries ?? [] });
+
+  blocks.push({ kind: 'heading', text: 'Attribution and licences' });
+  blocks.push({ kind: 'list', items: [...(data.notices?.attribution ?? []), ...(data.notices?.licences ?? []).map((l: { source: string; licence: string }) => `${l.source}: ${l.licence}`), ...mapAttribution.map((a) => `Map: ${a}`), ...(sub.attribution ? [`Suburb context: ${sub.attribution}`] : []), ...(sc.attribution ?? []).map((a: string) => `Schools: ${a}`)] });
+  blocks.push({ kind: 'para', text: data.notices?.keep ?? 'Keep these attribution and licence notices with any output shown to customers.', muted: true });
+  return blocks;
+}
+
+/** The report's file name: `childcare-report-<state>-<yyyy-mm-dd>.<ext>`. */
+export function reportFilename(subject: ReportSubject, format: 'pdf' | 'html'): string {
+  return `childcare-report-${subject.state.toLowerCase()}-${subject.generatedAt.slice(0, 10)}.${format}`;
+}

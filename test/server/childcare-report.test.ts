@@ -1,0 +1,211 @@
+/// <reference lib="dom" />
+// Childcare reports (issue 19) over real HTTP on the sample world: the PDF read back with poppler (its text
+// holds the JSON analysis's headline numbers and every attribution; page 1's map area is drawn, not blank),
+// the HTML in headless Chromium with the network blocked (the map shows, nothing is requested), a polygon
+// report drawing its polygon and hole, the renderer's concurrency limit (429 with Retry-After), a renderer
+// failure (503), a catchment with no DAs, and the site analysis's refusals. Skips what needs poppler or
+// Chromium where they are absent, naming the package.
+import { execFileSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STATES } from '../../engine/catalogue/states.js';
+import type { PropertyService } from '../../engine/property/contract.js';
+import { startServer, type StartedServer } from '../../server/http-server.js';
+import { openBrowser } from '../helpers/browser.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const dir = tempDir('propintel-report-');
+const POPPLER = existsSync('/usr/bin/pdftotext') && existsSync('/usr/bin/pdftoppm');
+const NO_POPPLER = 'poppler-utils is not installed (apt-get install poppler-utils): pdftotext and pdftoppm read the PDF';
+let t: TestServer;
+let key: string;
+let site: { lat: number; lng: number; state: string };
+
+beforeAll(async () => {
+  t = await startTestServer({ threads: 2, reportConcurrency: 1 });
+  key = await t.key({ components: 'none', childcareStates: [...STATES], childcareExpires: '2030-01-01', childcareAddOn: 'childcare_market_intelligence' });
+  const nsw = t.stack.engine.das().list({ category: 'childcare', state: 'NSW' }, { limit: 50 }).find((r) => r.lat !== null)!;
+  site = { lat: nsw.lat!, lng: nsw.lng!, state: 'NSW' };
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+async function fetchReport(query: string, init: RequestInit = {}) {
+  const res = await fetch(`${t.url}/api/v1/childcare/report?${query}`, { ...init, headers: { authorization: `Bearer ${key}`, ...(init.headers ?? {}) } });
+  return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
+}
+const circle = (format: string, radius = 3) => `state=${site.state}&lat=${site.lat}&lng=${site.lng}&radius_km=${radius}&format=${format}`;
+const squash = (s: string) => s.replace(/\s+/g, '');
+
+describe('the PDF report', () => {
+  it('is a PDF download whose text holds the JSON analysis\'s headline numbers and every attribution', async (ctx) => {
+    const r = await fetchReport(circle('pdf'));
+    expect(r.status, r.bytes.toString().slice(0, 300)).toBe(200);
+    expect(r.headers.get('content-type')).toBe('application/pdf');
+    expect(r.headers.get('content-disposition')).toMatch(/^attachment; filename="childcare-report-nsw-\d{4}-\d{2}-\d{2}\.pdf"$/);
+    expect(r.bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    if (!POPPLER) ctx.skip(NO_POPPLER);
+    const file = join(dir, 'circle.pdf');
+    writeFileSync(file, r.bytes);
+    const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+    const json = (await t.get(`/api/v1/childcare/site-analysis?state=${site.state}&lat=${site.lat}&lng=${site.lng}&radius_km=3`, key)).body.data;
+    const h = json.headline;
+    expect(h.total).toBeGreaterThan(0);
+    // The headline row: the five numbers in order, above their labels.
+    expect(text).toMatch(new RegExp(`^\\s*${h.total}\\s+${h.under_assessment}\\s+${h.advertised}\\s+${h.approved}\\s+${h.refused}\\s*$`, 'm'));
+    const flat = squash(text);
+    for (const a of json.notices.attribution) expect(flat, a).toContain(squash(a));
+    for (const b of json.notices.data_boundaries) expect(flat, b).toContain(squash(b));
+    expect(flat).toContain(squash(json.suburb_context.note));
+    // Page 1, rendered: the map area (below the headline, 72 dpi = 1 px per point) is drawn, not blank.
+    const pgm = execFileSync('pdftoppm', ['-f', '1', '-l', '1', '-r', '72', '-gray', '-x', '40', '-y', '200', '-W', '515', '-H', '380', file]);
+    const m = /^P5\s+(\d+)\s+(\d+)\s+(\d+)\s/.exec(pgm.toString('latin1', 0, 40))!;
+    const pixels = pgm.subarray(m[0].length);
+    expect(pixels.length).toBe(Number(m[1]) * Number(m[2]));
+    const levels = new Set(pixels);
+    const dark = pixels.filter((v) => v < 200).length / pixels.length;
+    expect(levels.size).toBeGreaterThan(30);
+    expect(dark).toBeGreaterThan(0.02);
+  });
+
+  it('says so, and is complete, for a catchment with no childcare DAs', async (ctx) => {
+    // Far out in the tile's corner, 100 m: no DA there.
+    const das = t.stack.engine.das().list({ state: 'NSW' }, { limit: 100_000 }).filter((r) => r.lat !== null);
+    const lat = Math.min(...das.map((r) => r.lat!)) - 0.002, lng = Math.min(...das.map((r) => r.lng!)) - 0.002;
+    const json = await t.get(`/api/v1/childcare/site-analysis?state=NSW&lat=${lat}&lng=${lng}&radius_km=0.1`, key);
+    if (json.status !== 200) ctx.skip(`the corner point is not in NSW here (${json.status})`);
+    expect(json.body.data.headline.total).toBe(0);
+    const r = await fetchReport(`state=NSW&lat=${lat}&lng=${lng}&radius_km=0.1&format=pdf`);
+    expect(r.status).toBe(200);
+    if (!POPPLER) ctx.skip(NO_POPPLER);
+    const file = join(dir, 'empty.pdf');
+    writeFileSync(file, r.bytes);
+    const text = squash(execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }));
+    expect(text).toContain(squash('No childcare development applications were found in this catchment'));
+    expect(text).toContain(squash('Attribution and licences'));
+  });
+});
+
+describe('the HTML report', () => {
+  let browser: Browser | undefined;
+  let missing = '';
+  beforeAll(async () => {
+    const b = await openBrowser();
+    if ('missing' in b) missing = b.missing;
+    else browser = b.browser;
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('is one self-contained file: in Chromium with the network blocked the map shows and nothing is requested', async (ctx) => {
+    const r = await fetchReport(circle('html'));
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = r.bytes.toString('utf8');
+    // Nothing that would load anything: no script, link, img, iframe, url() or src attribute.
+    expect(html).not.toMatch(/<script|<link|<img|<iframe|url\(|\ssrc=/i);
+    if (!browser) ctx.skip(missing);
+    const file = join(dir, 'report.html');
+    writeFileSync(file, html);
+    const page = await browser!.newPage();
+    await page.setViewport({ width: 900, height: 1200 });
+    await page.setRequestInterception(true);
+    const requested: string[] = [];
+    const failed: string[] = [];
+    page.on('request', (req) => {
+      if (req.url() === `file://${file}`) return void req.continue();
+      requested.push(req.url());
+      void req.abort();
+    });
+    page.on('requestfailed', (req) => failed.push(req.url()));
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`file://${file}`, { waitUntil: 'load' });
+    const shown = await page.$eval('svg.map', (svg) => {
+      const box = svg.getBoundingClientRect();
+      return { width: box.width, height: box.height, dots: svg.querySelectorAll('circle').length, paths: svg.querySelectorAll('path').length };
+    });
+    expect(requested).toEqual([]);
+    expect(failed).toEqual([]);
+    expect(errors).toEqual([]);
+    expect(shown.width).toBeGreaterThan(500);
+    expect(shown.height).toBeGreaterThan(350);
+    expect(shown.dots).toBeGreaterThan(0);
+    expect(shown.paths).toBeGreaterThan(10);
+    await page.screenshot({ path: join(dir, 'report.png'), fullPage: false });
+    await page.close();
+  });
+
+  it('draws a POSTed polygon and its hole', async () => {
+    const x = site.lng, y = site.lat, d = 0.02, e = 0.004;
+    const outer = [[x - d, y - d], [x + d, y - d], [x + d, y + d], [x - d, y + d], [x - d, y - d]];
+    const hole = [[x - e, y - e], [x - e, y + e], [x + e, y + e], [x + e, y - e], [x - e, y - e]];
+    const r = await fetchReport('format=html', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ state: 'NSW', catchment: { type: 'Polygon', coordinates: [outer, hole] } }) });
+    expect(r.status, r.bytes.toString().slice(0, 300)).toBe(200);
+    const html = r.bytes.toString('utf8');
+    const catchment = /<path d="([^"]+)"[^>]*fill-rule="evenodd"/.exec(html);
+    expect(catchment).not.toBeNull();
+    // Two rings: two moves, and the outer ring's four corners in the map frame.
+    expect(catchment![1].match(/M/g)!.length).toBe(2);
+    expect(html).toContain('Polygon catchment of 8 vertices and 1 hole (NSW)');
+    const pdf = await fetchReport('format=pdf', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ state: 'NSW', catchment: { type: 'Polygon', coordinates: [outer] } }) });
+    expect(pdf.status).toBe(200);
+    expect(pdf.bytes.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+});
+
+describe('report limits and refusals', () => {
+  it('renders at most the concurrency limit at once: the rest get 429 with Retry-After', async () => {
+    const all = await Promise.all(Array.from({ length: 4 }, () => fetchReport(circle('pdf', 5))));
+    const statuses = all.map((r) => r.status);
+    expect(statuses).toContain(200);
+    expect(statuses).toContain(429);
+    const busy = all.find((r) => r.status === 429)!;
+    expect(Number(busy.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(JSON.parse(busy.bytes.toString())).toMatchObject({ error: 'renderer_busy', concurrency: 1 });
+    // Once they are done, the renderer takes the next one.
+    expect((await fetchReport(circle('html'))).status).toBe(200);
+  });
+
+  it('refuses what the site analysis refuses, with the same statuses, and a format other than pdf or html', async () => {
+    const status = async (q: string) => (await fetchReport(q)).status;
+    expect(await status(circle('docx'))).toBe(400);
+    expect(await status(`state=NSW&lat=${site.lat}&lng=${site.lng}`)).toBe(422);
+    expect(await status(`state=VIC&lat=${site.lat}&lng=${site.lng}&format=pdf`)).toBe(400);
+    expect(await status(`state=NSW&lat=${site.lat}&lng=${site.lng}&radius_km=31&format=pdf`)).toBe(400);
+    expect(await status(`${circle('pdf')}&include_access=true`)).toBe(400);
+    expect(await status(`lat=${site.lat}&lng=${site.lng}&format=pdf`)).toBe(422);
+    const bow = await fetchReport('format=pdf', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ state: 'NSW', catchment: { type: 'Polygon', coordinates: [[[site.lng, site.lat], [site.lng + 0.01, site.lat + 0.01], [site.lng + 0.01, site.lat], [site.lng, site.lat + 0.01], [site.lng, site.lat]]] } }) });
+    expect(bow.status).toBe(400);
+    expect((await fetch(`${t.url}/api/v1/childcare/report?${circle('pdf')}`)).status).toBe(401);
+  });
+});
+
+describe('a renderer failure', () => {
+  let server: StartedServer;
+  beforeAll(async () => {
+    const engine = t.stack.engine;
+    const failing = { childcare: { report: () => Promise.reject(new Error('worker died')) } } as unknown as PropertyService;
+    server = await startServer({ service: failing, store: t.stack.store, port: 0, das: () => engine.das(), stateAt: (x, y) => engine.stateAt(x, y), openSchools: (s) => engine.openSchools(s) });
+  });
+  afterAll(async () => {
+    await server?.close(1000);
+  });
+
+  it('is 503 with Retry-After and the advice to use the JSON or CSV; the server goes on answering', async () => {
+    const res = await fetch(`${server.url}/api/v1/childcare/report?${circle('pdf')}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(503);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    const body = await res.json();
+    expect(body.error).toBe('renderer_failed');
+    expect(body.message).toMatch(/site-analysis \(JSON\) or \/export \(CSV\)/);
+    const json = await fetch(`${server.url}/api/v1/childcare/site-analysis?${circle('pdf').replace('&format=pdf', '')}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(json.status).toBe(200);
+  });
+});
