@@ -346,6 +346,7 @@ export function childcareAnalysis(das: DaStore, scope: ChildcareScope): Record<s
       address: r.address,
       lodgement_date: r.lodged,
       status: r.status,
+      council_url: r.council_url,
       childcare_pipeline_stage: derived(r).stage,
       childcare_works_type: derived(r).works,
       rank: i + 1,

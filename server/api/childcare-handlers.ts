@@ -26,7 +26,7 @@ export const FEATURE_LIMIT = { default: 500, max: 5000 };
 export { POLYGON_LIMITS, SITE_RADIUS_KM };
 
 /** The childcare endpoints' paths (also listed by /schema). */
-export const CHILDCARE_PATHS = ['/api/v1/childcare/schema', '/api/v1/childcare/analysis', '/api/v1/childcare/site-analysis', '/api/v1/childcare/export', '/api/v1/childcare/reconciliation-helper', '/api/v1/das'] as const;
+export const CHILDCARE_PATHS = ['/api/v1/childcare/schema', '/api/v1/childcare/analysis', '/api/v1/childcare/site-analysis', '/api/v1/childcare/report', '/api/v1/childcare/export', '/api/v1/childcare/reconciliation-helper', '/api/v1/das'] as const;
 
 const bad = (parameter: string, message: string) => new ApiError(400, 'invalid_parameter', message, { parameter });
 

@@ -282,10 +282,12 @@ function operation(route: Route): Obj {
   if (h.kind === 'childcare') {
     const q = (name: string, schema: Obj, description: string, required = false) => ({ name, in: 'query', required, description, schema });
     const common = [q('state', { enum: [...STATES] }, 'State or territory; must be in the key\'s entitlement.', h.op === 'site-analysis'), q('since', { type: 'string', format: 'date' }, 'Lodged on or after (YYYY-MM-DD).'), q('feature_limit', { type: 'integer', minimum: 0, maximum: 5000, default: 500 }, 'Map features at most; never changes counts.')];
-    const format = q('format', { enum: ['csv', 'geojson'], default: 'csv' }, 'The file format.');
+    const format = h.op === 'report' ? q('format', { enum: ['pdf', 'html'] }, 'pdf (a download) or html (one self-contained file).', true) : q('format', { enum: ['csv', 'geojson'], default: 'csv' }, 'The file format.');
+    const site = h.op === 'site-analysis' || h.op === 'report';
+    if (h.op === 'report') common[0].required = true;
     op.parameters = [
-      ...(h.op === 'schema' || h.op === 'reconciliation-helper' ? [] : h.op === 'export' ? [format, common[0], common[1]] : common),
-      ...(h.op === 'site-analysis' ? [q('lat', { type: 'number', minimum: -90, maximum: 90 }, 'Site latitude (WGS84).', true), q('lng', { type: 'number', minimum: -180, maximum: 180 }, 'Site longitude (WGS84).', true), q('radius_km', { type: 'number', minimum: 0.1, maximum: 30, default: 5 }, 'Catchment radius, km.'), q('suburb', { type: 'string' }, 'The suburb whose census context is shown (a suburb fact, never a catchment statistic); default the suburb of the nearest address to the site.')] : []),
+      ...(h.op === 'schema' || h.op === 'reconciliation-helper' ? [] : h.op === 'export' ? [format, common[0], common[1]] : h.op === 'report' ? [format, ...common] : common),
+      ...(site ? [q('lat', { type: 'number', minimum: -90, maximum: 90 }, 'Site latitude (WGS84).', true), q('lng', { type: 'number', minimum: -180, maximum: 180 }, 'Site longitude (WGS84).', true), q('radius_km', { type: 'number', minimum: 0.1, maximum: 30, default: 5 }, 'Catchment radius, km.'), q('suburb', { type: 'string' }, 'The suburb whose census context is shown (a suburb fact, never a catchment statistic); default the suburb of the nearest address to the site.')] : []),
       requestId,
     ];
     op.security = [{ bearer: [] }];
@@ -293,6 +295,8 @@ function operation(route: Route): Obj {
       200:
         h.op === 'export'
           ? { description: 'The file (Content-Disposition: attachment), streamed. CSV carries its notices in X-Data-Attribution and X-Data-Licence.', content: { 'text/csv': { schema: { type: 'string' } }, 'application/geo+json': { schema: { type: 'object' } } } }
+          : h.op === 'report'
+            ? { description: 'The report: PDF as a download (Content-Disposition: attachment; filename=childcare-report-<state>-<date>.pdf), or HTML inline (one file, no external request).', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } }, 'text/html': { schema: { type: 'string' } } } }
           : h.op === 'reconciliation-helper'
             ? { description: 'The Python 3 script (Content-Disposition: attachment).', content: { 'text/x-python': { schema: { type: 'string' } } } }
             : { description: h.op === 'schema' ? 'Product, version, licence, dimensions, paths and notices.' : '`data` (scope, headline, trend, breakdowns, coverage, demand_signals, geojson, notices) and `meta`.', content: { 'application/json': { schema: { type: 'object' } } } },
@@ -300,7 +304,8 @@ function operation(route: Route): Obj {
       401: errorResponse(401),
       403: jsonError('The licence: no childcare entitlement, inactive or expired, add-on not enabled, or a state outside the entitlement.', ['not_licensed', 'key_inactive', 'key_expired', 'add_on_not_enabled', 'state_not_entitled']),
       422: jsonError('A required parameter is missing (state, lat, lng), or an unknown parameter.', ['missing_parameter', 'unknown_parameter']),
-      429: jsonError('The key\'s daily limit is used up.', ['daily_limit_exceeded']),
+      429: h.op === 'report' ? jsonError('The key\'s daily limit is used up, or the report renderer is busy (Retry-After: do not fan out report requests).', ['daily_limit_exceeded', 'renderer_busy']) : jsonError('The key\'s daily limit is used up.', ['daily_limit_exceeded']),
+      ...(h.op === 'report' ? { 503: jsonError('The report renderer failed or is unavailable: retry after Retry-After, and use /site-analysis (JSON) or /export (CSV) meanwhile.', ['renderer_failed', 'renderer_unavailable']) } : {}),
       405: common405,
     };
     return op;
@@ -371,9 +376,10 @@ export function openApiDocument(): Obj {
     else if (h.kind === 'childcare' && r.methods?.includes('POST')) {
       const post = operation(r);
       post.operationId = `${post.operationId}_post`;
-      post.summary = 'Catchment analysis for a polygon';
-      post.description = 'The analysis of /analysis inside `catchment`, a GeoJSON Polygon in longitude/latitude (a Feature wrapper and holes accepted; DAs in a hole are outside): closed rings, no ring crossing itself or another, at most 5,000 vertices and 30 km from the centre of its box to any vertex, every vertex in `state` (required, entitled). Body at most 1 MiB (413 beyond).';
-      post.parameters = (post.parameters as Obj[]).filter((x) => x.in === 'header');
+      const report = h.op === 'report';
+      post.summary = report ? 'A finished PDF or HTML report of a polygon catchment' : 'Catchment analysis for a polygon';
+      post.description = (report ? 'The report (see GET) of the polygon site analysis: `format` pdf or html in the query, the body as for POST /site-analysis. ' : '') + 'The analysis of /analysis inside `catchment`, a GeoJSON Polygon in longitude/latitude (a Feature wrapper and holes accepted; DAs in a hole are outside): closed rings, no ring crossing itself or another, at most 5,000 vertices and 30 km from the centre of its box to any vertex, every vertex in `state` (required, entitled). Body at most 1 MiB (413 beyond).';
+      post.parameters = (post.parameters as Obj[]).filter((x) => x.in === 'header' || (report && x.name === 'format'));
       post.requestBody = {
         required: true,
         content: { 'application/json': { schema: { type: 'object', required: ['state', 'catchment'], additionalProperties: false, properties: { state: { enum: [...STATES] }, suburb: { type: 'string' }, since: { type: 'string', format: 'date' }, feature_limit: { type: 'integer', minimum: 0, maximum: 5000 }, include_access: { const: false }, catchment: { type: 'object', description: 'GeoJSON Polygon (or Feature with one).' } } } } },

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../datasets/sample-world.js';
@@ -49,6 +49,28 @@ describe('propintel childcare', () => {
       writeFileSync(file, JSON.stringify({ type: 'Polygon', coordinates: [ring] }));
       expect((await runCli(['childcare', 'site', '--state', 'VIC', '--polygon', file])).stderr).toMatch(/not wholly inside VIC/);
       expect((await runCli(['childcare', 'site', '--state', 'VIC', '--lat', String(one.lat), '--lng', String(one.lng)])).stderr).toMatch(/--lat: .* is in NSW, not in VIC/);
+    } finally {
+      das.close();
+    }
+  });
+
+  it('report writes the PDF or HTML of the site analysis', async () => {
+    const das = await daStoreFromDirectory(defaultDataDir());
+    try {
+      const one = das.list({ category: 'childcare', state: 'NSW' }, { limit: 1 })[0];
+      const out = join(dir, 'site.pdf');
+      const r = await runCli(['childcare', 'report', '--format', 'pdf', '--out', out, '--state', 'NSW', '--lat', String(one.lat), '--lng', String(one.lng), '--radius-km', '2']);
+      expect(r.code, r.stderr).toBe(0);
+      const site = JSON.parse((await runCli(['childcare', 'site', '--state', 'NSW', '--lat', String(one.lat), '--lng', String(one.lng), '--radius-km', '2'])).stdout);
+      expect(r.stdout).toContain(`(${site.headline.total} childcare DAs)`);
+      expect(readFileSync(out).subarray(0, 5).toString()).toBe('%PDF-');
+      const html = join(dir, 'site.html');
+      expect((await runCli(['childcare', 'report', '--format', 'html', '--out', html, '--state', 'NSW', '--lat', String(one.lat), '--lng', String(one.lng), '--radius-km', '2'])).code).toBe(0);
+      const text = readFileSync(html, 'utf8');
+      expect(text).toMatch(/^<!doctype html>/);
+      expect(text).toContain(`<span class="n">${site.headline.total}</span><span class="l">Childcare DAs</span>`);
+      expect((await runCli(['childcare', 'report', '--format', 'docx', '--out', html, '--state', 'NSW', '--lat', '-33', '--lng', '151'])).stderr).toMatch(/--format pdf or --format html/);
+      expect((await runCli(['childcare', 'report', '--format', 'pdf', '--state', 'NSW', '--lat', '-33', '--lng', '151'])).stderr).toMatch(/--out FILE/);
     } finally {
       das.close();
     }

@@ -179,7 +179,8 @@ export function reportPdf(blocks: readonly Block[], map: Pick<MapDrawing, 'width
           });
           y += h;
         };
-        room(rowHeight(b.columns, true) + 14);
+        // The header and the first rows together: a table never starts with its header alone at a page foot.
+        room(rowHeight(b.columns, true) + Math.min(b.rows.length, 3) * 14 + 4);
         header();
         for (const r of b.rows) {
           const h = rowHeight(r.map(cellText), false);
