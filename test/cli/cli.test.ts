@@ -71,7 +71,7 @@ describe('propintel CLI', () => {
     expect(health.status === 'ok' || (health.status === 'warming' && typeof health.warming === 'string')).toBe(true);
     const full = /full licence with geometry:\s+(pi_\S+)/.exec(stdout)![1];
     const scoresOnly = /scores only:\s+(pi_\S+)/.exec(stdout)![1];
-    expect(stdout.match(/^  curl /gm)).toHaveLength(7);
+    expect(stdout.match(/^  curl /gm)).toHaveLength(8);
     // The SQL and childcare examples work as printed, with the keys printed for them.
     const sql = /curl -s -H 'Authorization: Bearer (pi_\S+)' -H 'Content-Type: application\/json' '([^']+\/v1\/sql)' -d '([^']+)'/.exec(stdout)!;
     expect(sql[1]).toBe(full);
@@ -84,6 +84,11 @@ describe('propintel CLI', () => {
     const ca = await fetch(analysis[2], { headers: { authorization: `Bearer ${childcare}` } });
     expect(ca.status).toBe(200);
     expect(((await ca.json()) as { data: { headline: { total: number } } }).data.headline.total).toBeGreaterThan(0);
+    const report = /curl -s -H 'Authorization: Bearer (pi_\S+)' '([^']+\/api\/v1\/childcare\/report[^']*)' -o report\.pdf/.exec(stdout)!;
+    expect(report[1]).toBe(childcare);
+    const pdf = await fetch(report[2], { headers: { authorization: `Bearer ${childcare}` } });
+    expect(pdf.status).toBe(200);
+    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
     // The DA-listing key and the DA examples work as printed; the playground answers.
     const da = /DA listing only \(Starter, 1,000 requests a Melbourne day\):\s+(pi_\S+)/.exec(stdout)![1];
     for (const m of stdout.matchAll(/curl -s -H 'Authorization: Bearer (pi_\S+)' '([^']+\/v1\/das[^']*)'/g)) {

@@ -240,7 +240,7 @@ describe('the sample world', () => {
     const engine = await createEngine({ datasets: world, threads: 2 });
     try {
       // Every lazily built index builds on the sample world (the bench times this as startup).
-      expect(Object.keys(await engine.buildIndexes())).toEqual(['addresses', 'das', 'sandbox', 'noise', 'walkability', 'bushfire', 'contamination', 'anef']);
+      expect(Object.keys(await engine.buildIndexes())).toEqual(['addresses', 'das', 'childcare', 'sandbox', 'noise', 'walkability', 'bushfire', 'contamination', 'anef']);
       const reached = new Map<CoverageStatus, Set<string>>();
       for (const s of await engine.sandbox()) {
         const r = await engine.property({ address: s.address });

@@ -22,7 +22,7 @@ describe('engine.warm', () => {
     } finally {
       await first.close();
     }
-    expect(lines[0]).toMatch(/^indexes and models built in \d+ ms \(addresses \d+, das \d+, sandbox \d+, noise \d+/);
+    expect(lines[0]).toMatch(/^indexes and models built in \d+ ms \(addresses \d+, das \d+, childcare \d+, sandbox \d+, noise \d+/);
     // The sample world holds one 5 m DEM per state (about 6 km square): one tile each, the whole DEM.
     const tileLines = lines.slice(1);
     expect(tileLines.map((l) => l.replace(/ in \d+ ms$/, ''))).toEqual(['VIC', 'NSW', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT'].map((st) => `${st}: HAND tiles of dem-5m.tif: 1 ready (1 computed)`));
