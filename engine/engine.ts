@@ -19,6 +19,11 @@ import { childcareAnalysis, type ChildcareScope, type OpenSchool, type SourceNot
 import { siteAnalysis, type SiteRequest } from './childcare/site.js';
 import { mapBox, prepareReport, renderReport, reportContentType, reportLayers, type ReportFile, type ReportFormat } from './childcare/report/report.js';
 import { SuburbCensus } from './childcare/suburb-context.js';
+import { encodeTile, vectorTile, VECTOR_TILE_LAYERS, type TileLayerSpec } from './tiles/vector-tiles.js';
+import { CONTOUR_LAYER, contourTileFeatures, contourTileRequest } from './tiles/contour-tiles.js';
+import { isTile, tileBounds } from './tiles/tile-math.js';
+import { bbox as turfBbox } from '@turf/turf';
+import { contourSourcesFor } from './property/inputs/domain-inputs.js';
 import { RasterCache } from './property/inputs/raster-cache.js';
 import type { PropertyOptions, PropertyResult, PropertyService, PropertySubject, SandboxAddress } from './property/contract.js';
 import { readSample } from './property/samples.js';
@@ -333,6 +338,72 @@ export class Engine implements PropertyService {
   /** See {@link PropertyService.dataRevision}: the DA store's revision (0 until it is opened). */
   dataRevision(): number {
     return this.daStore?.revision ?? 0;
+  }
+
+  private tileCache?: TtlCache;
+
+  private bounds?: [number, number, number, number];
+
+  /** The lon/lat box of the dataset's local government areas (TileJSON `bounds`). */
+  tileBounds(): [number, number, number, number] {
+    if (!this.bounds) {
+      let b: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+      for (const layer of this.store.vectorsFor('administrative.lga', null)) {
+        for (const f of layer.features) {
+          const [x0, y0, x1, y1] = turfBbox(f);
+          b = [Math.min(b[0], x0), Math.min(b[1], y0), Math.max(b[2], x1), Math.max(b[3], y1)];
+        }
+      }
+      this.bounds = Number.isFinite(b[0]) ? (b.map((v) => Math.round(v * 1e5) / 1e5) as [number, number, number, number]) : [-180, -85.0511, 180, 85.0511];
+    }
+    return this.bounds;
+  }
+
+  /** The attribution of a tile layer's sources (HTML-escaped: map clients show it as HTML). */
+  tileAttribution(layer: string): string {
+    const spec = this.tileLayers().find((l) => l.id === layer);
+    if (!spec) return '';
+    const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+    return this.store.catalogue.sources.filter((s) => s.paths.some((p) => spec.paths.includes(p))).map((s) => esc(`${s.custodian}, ${s.licence}`)).filter((v, i, a) => a.indexOf(v) === i).join('; ');
+  }
+
+  /** The vector tile layers this engine serves (TileJSON `vector_layers`, with zooms). */
+  tileLayers(): TileLayerSpec[] {
+    return [...VECTOR_TILE_LAYERS, CONTOUR_LAYER];
+  }
+
+  /**
+   * The Mapbox Vector Tile of `layer` at z/x/y (engine/tiles/): its bytes, or null for an empty tile, and the
+   * sources drawn (their attribution). Finished tiles are cached (64 MB, by the DA store's revision for `das`).
+   * Throws NOT_FOUND for an unknown layer and INVALID_ARGUMENT for a tile outside the grid or the layer's zooms.
+   */
+  async tile(layer: string, z: number, x: number, y: number): Promise<{ bytes: Uint8Array | null; sources: string[] }> {
+    this.assertOpen();
+    const spec = this.tileLayers().find((l) => l.id === layer);
+    if (!spec) throw new EngineError('NOT_FOUND', `no tile layer ${JSON.stringify(layer.slice(0, 40))}; layers: ${this.tileLayers().map((l) => l.id).join(', ')}`, { parameter: 'layer' });
+    const t = { z, x, y };
+    if (!isTile(t)) throw invalidArgument('tile', `${z}/${x}/${y} is not a tile: z from 0 to 30, x and y from 0 to 2^z - 1`);
+    if (z < spec.minzoom) throw invalidArgument('z', `the ${layer} layer starts at zoom ${spec.minzoom}${layer === 'contours' ? ' (a coarser tile would be computed over too much ground)' : ''}; z=${z} is too coarse`);
+    if (z > spec.maxzoom) throw invalidArgument('z', `the ${layer} layer goes to zoom ${spec.maxzoom}; z=${z} is beyond it`);
+    this.tileCache ??= new TtlCache(20_000, 64 * 1024 * 1024);
+    const key = `${layer === 'das' ? `r${this.dataRevision()}` : 's'}|${layer}/${z}/${x}/${y}`;
+    const hit = this.tileCache.get<{ bytes: Uint8Array | null; sources: string[] }>(key);
+    if (hit) return hit.value;
+    let out: { bytes: Uint8Array | null; sources: string[] };
+    if (layer === 'contours') {
+      const [w, s, e, n] = tileBounds(t);
+      const lon = (w + e) / 2, lat = (s + n) / 2;
+      const state = this.stateAt(lon, lat);
+      const request = contourTileRequest(t, { state, sources: contourSourcesFor(this.store, state, lon, lat) });
+      const packed = await this.pool.run('contours', request);
+      const features = contourTileFeatures(packed, t);
+      out = { bytes: encodeTile('contours', features, t), sources: packed.available ? [packed.source] : [] };
+    } else {
+      const v = vectorTile({ store: this.store, das: () => this.das() }, layer, t);
+      out = { bytes: v.bytes, sources: v.sources.map((s) => s.id) };
+    }
+    this.tileCache.set(key, out, 24 * 3600_000);
+    return out;
   }
 
   /** The never-metered sandbox addresses of the dataset directory. */

@@ -381,6 +381,23 @@ export class DaSpatialIndex {
     return t;
   }
 
+  /** Calls `visit` for every indexed record inside the lon/lat box (snapshot and delta), unordered. */
+  inBox(box: readonly [number, number, number, number], visit: (id: number, lon: number, lat: number, lodged: number, category: number, group: number) => void): void {
+    const b = this.base;
+    const masked = this.delta.size > 0;
+    if (b) {
+      const c = b.points.coords;
+      b.points.search(box[0], box[1], box[2], box[3], (i) => {
+        const id = b.ids[i];
+        if (!(masked && this.delta.has(id))) visit(id, c[2 * i], c[2 * i + 1], b.lodged[i], b.category[i], b.group[i]);
+        return false;
+      });
+    }
+    for (const e of this.delta.values()) {
+      if (e && e.lon >= box[0] && e.lon <= box[2] && e.lat >= box[1] && e.lat <= box[3]) visit(e.id, e.lon, e.lat, e.lodged, e.category, e.group);
+    }
+  }
+
   private clearDelta(): void {
     for (const id of this.delta.keys()) this.deltaTree.delete(id);
     this.delta.clear();

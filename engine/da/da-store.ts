@@ -535,6 +535,19 @@ export class DaStore {
     return this.spatial.area(box, STATE_INDEX.get(state) ?? 255, since, until, inside, CATEGORY_INDEX.get('subdivision')!, options.keep ? CATEGORY_INDEX.get(options.keep)! : -1);
   }
 
+  /**
+   * The geocoded records inside a lon/lat box as map points (vector tiles): id, position, primary category,
+   * status group and lodgement date, from the radius index without reading a row; ordered by id.
+   */
+  tilePoints(box: readonly [number, number, number, number]): { id: number; lng: number; lat: number; category: DaCategory; status_group: StatusGroup; lodged: string }[] {
+    this.refresh();
+    if (this.spatialStale) this.rebuildSpatial();
+    const out: { id: number; lng: number; lat: number; category: DaCategory; status_group: StatusGroup; lodged: string }[] = [];
+    const day = (d: number) => `${Math.floor(d / 10000)}-${String(Math.floor(d / 100) % 100).padStart(2, '0')}-${String(d % 100).padStart(2, '0')}`;
+    this.spatial.inBox(box, (id, lng, lat, lodged, category, group) => out.push({ id, lng, lat, category: DA_CATEGORIES[category], status_group: STATUS_GROUPS[group], lodged: day(lodged) }));
+    return out.sort((a, b) => a.id - b.id);
+  }
+
   /** Records per primary category (every category present, zero when none), optionally in one state. */
   categoryCounts(filter: { state?: StateCode } = {}): Record<DaCategory, number> {
     const out = Object.fromEntries(DA_CATEGORIES.map((c) => [c, 0])) as Record<DaCategory, number>;

@@ -9,6 +9,7 @@
  * the spec's error body through one table (api-error.ts).
  */
 import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { DaStore } from '../../engine/da/da-store.js';
 import type { MemoryReport } from '../../engine/engine.js';
@@ -37,6 +38,7 @@ import { ROUTES, type ChildcareOperation, type DaOperation, type Route, type Web
 import { analysisDocument, childcareFeed, childcareLicence, childcareSchema, exportFile, polygonSiteAnalysis, refuseIncludeAccess, siteAnalysisDocument, siteRequestFromBody, siteRequestFromQuery } from './childcare-handlers.js';
 import { reconciliationHelperScript } from '../../engine/childcare/reconciliation-helper.js';
 import { childcareGuidePage, childcareOpenApi } from '../childcare/childcare-pages.js';
+import { maplibreAsset, renderMapPage } from '../map/map-page.js';
 import type { StateCode } from '../../engine/catalogue/states.js';
 import { GENERIC_NOTICES, type NoticeLookup, type OpenSchool } from '../../engine/childcare/analysis.js';
 import { siteAnalysis, type ChildcareWorld, type SiteRequest } from '../../engine/childcare/site.js';
@@ -63,6 +65,10 @@ export interface ApiRequest {
   requestId: string;
   /** The Accept-Encoding header, or '' (gzip is used when it is accepted). */
   acceptEncoding: string;
+  /** The If-None-Match header, or '' (tiles answer 304 for a matching ETag). */
+  ifNoneMatch?: string;
+  /** The Host header, or '' (TileJSON's absolute tile URLs). */
+  host?: string;
   /**
    * The peer's address (the playground's per-client limit), read on demand: a transport's request object is
    * valid only inside its callback, and `handle` calls this before anything is awaited.
@@ -118,6 +124,14 @@ export const DEFAULT_REPORT_CONCURRENCY = 2;
 /** Seconds a client waits before retrying a busy renderer. */
 export const REPORT_RETRY_AFTER_S = 2;
 
+/** The engine's tile calls as the server uses them. */
+interface TileService {
+  tile(layer: string, z: number, x: number, y: number): Promise<{ bytes: Uint8Array | null; sources: string[] }>;
+  tileLayers(): { id: string; description: string; minzoom: number; maxzoom: number; fields: Record<string, string> }[];
+  tileBounds(): [number, number, number, number];
+  tileAttribution(layer: string): string;
+}
+
 /** The engine's report call as the server uses it. */
 type ReportService = (req: SiteRequest, format: ReportFormat, options: { data?: Record<string, unknown>; generatedAt?: Date }) => Promise<ReportFile>;
 
@@ -159,6 +173,8 @@ export interface ApiOptions {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const DA_ID_PATH = /^(\/api)?\/v1\/das\/([^/]+)$/;
+const TILE_PATH = /^\/api\/v1\/tiles\/([^/]+)\/([^/]+)\/([^/]+)\/([^/]+)\.mvt$/;
+const TILEJSON_PATH = /^\/api\/v1\/tiles\/([^/]+)\.json$/;
 const WEBHOOK_ID_PATH = /^(\/api)?\/v1\/webhooks\/([^/]+)(\/test|\/deliveries)?$/;
 /** 127.0.0.0/8 and ::1, as text from either transport (uWS writes IPv4-mapped IPv6 in full hex). */
 function isLoopback(address: string): boolean {
@@ -327,6 +343,14 @@ export class Api {
     if (req.path === '/metrics') return this.metrics(req);
     let route = this.routes.get(req.path);
     let daId = '';
+    const tile = route ? null : TILE_PATH.exec(req.path);
+    const tilejson = route || tile ? null : TILEJSON_PATH.exec(req.path);
+    if (tile || tilejson) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') throw new ApiError(405, 'method_not_allowed', `tiles answer GET and HEAD only, not ${req.method.slice(0, 20)}`, {}, { Allow: 'GET, HEAD' });
+      rejectUnknown(decodeQuery(req.query), [], req.path);
+      if (tile) return this.tileRequest(req, tile[1], tile[2], tile[3], tile[4], onKey);
+      return this.tileJson(req, tilejson![1]);
+    }
     if (!route) {
       // The paths with a parameter: /v1/das/{id} and /v1/webhooks/{id}[/test|/deliveries] (and under /api).
       const m = DA_ID_PATH.exec(req.path);
@@ -783,6 +807,83 @@ export class Api {
     return { status: 200, contentType: 'text/plain; version=0.0.4; charset=utf-8', headers: { 'Cache-Control': 'no-store' }, body: `${lines.join('\n')}\n` };
   }
 
+  /** The tiles service of the engine, or null when the service makes none. */
+  private tiles(): TileService | null {
+    const t = this.service as PropertyService & Partial<TileService>;
+    return typeof t.tile === 'function' && typeof t.tileLayers === 'function' ? (t as unknown as TileService) : null;
+  }
+
+  /** Tiles of a synthetic dataset (the sample world) need no key; real data needs the geometry licence. */
+  private tilesKeyless(): boolean {
+    return (this.service as { store?: { catalogue?: { synthetic?: boolean } } }).store?.catalogue?.synthetic === true;
+  }
+
+  /**
+   * `GET /api/v1/tiles/{layer}/{z}/{x}/{y}.mvt`: the MVT (gzipped when accepted) with an ETag of its bytes and
+   * a day's Cache-Control; 304 for a matching If-None-Match; 204 with no body for an empty tile. Unknown layer
+   * 404; a tile outside the grid or the layer's zooms 400.
+   */
+  private tileRequest(req: ApiRequest, layer: string, zs: string, xs: string, ys: string, onKey: (id: string) => void): MaybePromise<ApiResponse> {
+    const tiles = this.tiles();
+    if (!tiles) throw new ApiError(404, 'not_found', 'this server makes no tiles');
+    const int = (v: string, name: string) => {
+      if (!/^\d{1,10}$/.test(v)) throw new ApiError(400, 'invalid_parameter', `${name} must be a whole number, not ${JSON.stringify(v.slice(0, 20))}`, { parameter: name });
+      return Number(v);
+    };
+    const z = int(zs, 'z'), x = int(xs, 'x'), y = int(ys, 'y');
+    const answer = (): Promise<ApiResponse> =>
+      tiles.tile(layer, z, x, y).then(
+        ({ bytes }) => {
+          const headers: Record<string, string> = { 'Cache-Control': 'public, max-age=86400', 'Access-Control-Allow-Origin': '*' };
+          if (!bytes) return { status: 204, contentType: 'application/vnd.mapbox-vector-tile', headers, body: '' };
+          const etag = `"${createHash('sha1').update(bytes).digest('base64url').slice(0, 22)}"`;
+          headers.ETag = etag;
+          headers.Vary = 'Accept-Encoding';
+          if (req.ifNoneMatch && req.ifNoneMatch.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`)) return { status: 304, contentType: 'application/vnd.mapbox-vector-tile', headers, body: '' };
+          const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+          if (acceptsGzip(req.acceptEncoding)) {
+            headers['Content-Encoding'] = 'gzip';
+            return { status: 200, contentType: 'application/vnd.mapbox-vector-tile', headers, body: gzipSync(buf, { level: 6 }) };
+          }
+          return { status: 200, contentType: 'application/vnd.mapbox-vector-tile', headers, body: buf };
+        },
+        (err) => {
+          if (isEngineError(err) && err.code === 'NOT_FOUND') throw new ApiError(404, 'unknown_layer', err.message, { layers: tiles.tileLayers().map((l) => l.id) });
+          if (isEngineError(err) && err.code === 'INVALID_ARGUMENT') throw new ApiError(400, 'invalid_tile', err.message, { parameter: err.details?.parameter ?? 'tile' });
+          throw err;
+        },
+      );
+    if (this.tilesKeyless()) return answer();
+    return chain(this.authenticate(req.authorization), (key) => {
+      onKey(key.id);
+      if (!key.geometry) throw new ApiError(403, 'geometry_not_licensed', 'tiles carry geometry: they need a key with the geometry licence (`propintel keys create --geometry`)');
+      return answer();
+    });
+  }
+
+  /** `GET /api/v1/tiles/{layer}.json`: TileJSON 3.0.0 of one layer. */
+  private tileJson(req: ApiRequest, layer: string): ApiResponse {
+    const tiles = this.tiles();
+    if (!tiles) throw new ApiError(404, 'not_found', 'this server makes no tiles');
+    const spec = tiles.tileLayers().find((l) => l.id === layer);
+    if (!spec) throw new ApiError(404, 'unknown_layer', `no tile layer ${JSON.stringify(layer.slice(0, 40))}`, { layers: tiles.tileLayers().map((l) => l.id) });
+    const host = /^[A-Za-z0-9.:[\]-]{1,255}$/.test(req.host ?? '') ? req.host : 'localhost';
+    const doc = {
+      tilejson: '3.0.0',
+      name: `propintel ${spec.id}`,
+      description: spec.description,
+      version: '1.0.0',
+      scheme: 'xyz',
+      tiles: [`http://${host}/api/v1/tiles/${spec.id}/{z}/{x}/{y}.mvt`],
+      minzoom: spec.minzoom,
+      maxzoom: spec.maxzoom,
+      bounds: tiles.tileBounds(),
+      attribution: tiles.tileAttribution(spec.id),
+      vector_layers: [{ id: spec.id, description: spec.description, minzoom: spec.minzoom, maxzoom: spec.maxzoom, fields: spec.fields }],
+    };
+    return { status: 200, contentType: JSON_TYPE, headers: { 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' }, body: JSON.stringify(doc) };
+  }
+
   private publicRoute(route: Route, gzip: boolean): MaybePromise<ApiResponse> {
     const h = route.handler;
     if (h.kind === 'health') {
@@ -802,6 +903,22 @@ export class Api {
         if (h.page !== 'openapi') contentType = 'text/html; charset=utf-8';
         body = this.once(`childcare-${h.page}`, async () => staticBody(h.page === 'openapi' ? JSON.stringify(childcareOpenApi()) : h.page === 'docs' ? renderDocsPage(childcareOpenApi(), '/api/v1/childcare/openapi.json') : childcareGuidePage()));
         break;
+      case 'map': {
+        const tiles = this.tiles();
+        if (!tiles) throw new ApiError(404, 'not_found', 'this server makes no tiles, so it has no map');
+        if (h.asset === 'js' || h.asset === 'css') {
+          contentType = h.asset === 'js' ? 'application/javascript; charset=utf-8' : 'text/css; charset=utf-8';
+          body = this.once(`map-${h.asset}`, async () => staticBody(maplibreAsset(h.asset as 'js' | 'css')));
+        } else {
+          contentType = 'text/html; charset=utf-8';
+          body = this.once('map', async () => {
+            const places = (await this.service.sandbox()).map((a) => ({ label: `${a.state}: ${a.address}`, lat: a.lat, lng: a.lng }));
+            const layers = tiles.tileLayers().map((l) => ({ id: l.id, minzoom: l.minzoom, maxzoom: l.maxzoom, attribution: tiles.tileAttribution(l.id) }));
+            return staticBody(renderMapPage(layers, places, { pointSummary: false }));
+          });
+        }
+        break;
+      }
       case 'sandbox':
         body = this.once('sandbox', async () => staticBody(JSON.stringify({ addresses: await this.service.sandbox() })));
         break;
@@ -821,7 +938,7 @@ export class Api {
     }
     return chain(body, (b) => {
       if (!b) throw new ApiError(404, 'sample_unavailable', `the ${h.kind === 'sample' ? h.name : h.kind} sample is not installed on this server (datasets/samples/)`);
-      const headers: Record<string, string> = { 'Cache-Control': h.kind === 'playground' ? 'no-cache' : 'public, max-age=300', Vary: 'Accept-Encoding' };
+      const headers: Record<string, string> = { 'Cache-Control': h.kind === 'playground' || (h.kind === 'map' && h.asset === 'page') ? 'no-cache' : h.kind === 'map' ? 'public, max-age=86400' : 'public, max-age=300', Vary: 'Accept-Encoding' };
       if (gzip) headers['Content-Encoding'] = 'gzip';
       return { status: 200, contentType, headers, body: gzip ? b.gzip : b.identity };
     });

@@ -23,6 +23,9 @@ export type RouteKind =
   | { kind: 'childcare-page'; page: 'docs' | 'guide' | 'openapi' }
   | { kind: 'mcp' }
   | { kind: 'playground' }
+  | { kind: 'tile' }
+  | { kind: 'tilejson' }
+  | { kind: 'map'; asset: 'page' | 'js' | 'css' }
   | { kind: 'sample'; name: SampleName }
   | { kind: 'sandbox' }
   | { kind: 'health' }
@@ -39,7 +42,7 @@ export interface Route {
   summary: string;
   description: string;
   /** OpenAPI tag. */
-  tag: 'Property' | 'Samples' | 'DA listing' | 'Webhooks' | 'SQL and MCP' | 'Childcare' | 'Service';
+  tag: 'Property' | 'Samples' | 'DA listing' | 'Webhooks' | 'SQL and MCP' | 'Childcare' | 'Tiles' | 'Service';
   handler: RouteKind;
 }
 
@@ -253,6 +256,47 @@ export const ROUTES: readonly Route[] = [
     summary: 'Try the DA listing in a browser',
     description: 'An HTML page that calls every DA-listing endpoint with a built-in demo key (the one key ever placed in a page): it reaches only the DA listing and allows 10 requests a minute per client address. No sign-up.',
     handler: { kind: 'playground' },
+  },
+  {
+    path: '/api/v1/tiles/{layer}/{z}/{x}/{y}.mvt',
+    keyed: true,
+    tag: 'Tiles',
+    summary: 'A Mapbox Vector Tile of one layer',
+    description:
+      'MVT 2.1 (extent 4096, buffer 64) of `layer`: das, zones, overlays, flood, bushfire, schools, parcels (z >= 16), roads, water, or contours (made on request from the DEM with the contours engine, `ele` and `level` as maplibre-contour names them; z >= 12). Gzipped when accepted; `ETag` and `Cache-Control`; 304 for a matching If-None-Match; 204 (no body) for an empty tile. Unknown layer 404; z outside the layer\'s zooms or x/y outside the grid 400. Keyed with the geometry licence, except on the synthetic sample world, where no key is needed.',
+    handler: { kind: 'tile' },
+  },
+  {
+    path: '/api/v1/tiles/{layer}.json',
+    keyed: false,
+    tag: 'Tiles',
+    summary: 'TileJSON 3.0.0 of one tile layer',
+    description: 'The layer\'s TileJSON: `tiles` (absolute URL), `vector_layers` with fields, bounds, min and max zoom, and the attribution of its sources.',
+    handler: { kind: 'tilejson' },
+  },
+  {
+    path: '/map',
+    keyed: false,
+    tag: 'Tiles',
+    summary: 'A map of every tile layer in the browser',
+    description: 'A MapLibre GL JS page served from this server (no CDN, no token, no external tiles: the basemap is drawn from our own roads, water, parcels and zones) with a layer switcher, legends and attribution; a click shows the property summary of that point.',
+    handler: { kind: 'map', asset: 'page' },
+  },
+  {
+    path: '/map/maplibre-gl.js',
+    keyed: false,
+    tag: 'Tiles',
+    summary: 'MapLibre GL JS, as the map page loads it',
+    description: 'The maplibre-gl build this server ships (BSD-3-Clause).',
+    handler: { kind: 'map', asset: 'js' },
+  },
+  {
+    path: '/map/maplibre-gl.css',
+    keyed: false,
+    tag: 'Tiles',
+    summary: 'MapLibre GL JS styles',
+    description: 'The maplibre-gl style sheet this server ships.',
+    handler: { kind: 'map', asset: 'css' },
   },
   {
     path: '/healthz',

@@ -387,7 +387,27 @@ export function openApiDocument(): Obj {
       (post.responses as Obj)[413] = jsonError('The body is larger than 1 MiB.', ['payload_too_large']);
       paths[r.path] = { get: operation(r), post };
     }
-    else paths[r.path] = { get: operation(r) };
+    else if (h.kind === 'tile' || h.kind === 'tilejson') {
+      const op = operation(r);
+      const path = (name: string, schema: Obj, description: string) => ({ name, in: 'path', required: true, description, schema });
+      op.parameters = [
+        path('layer', { type: 'string', enum: ['das', 'zones', 'overlays', 'flood', 'bushfire', 'schools', 'parcels', 'roads', 'water', 'contours'] }, 'The tile layer.'),
+        ...(h.kind === 'tile' ? [path('z', { type: 'integer', minimum: 0, maximum: 18 }, 'Zoom (each layer has its own range: see its TileJSON).'), path('x', { type: 'integer', minimum: 0 }, 'Column, 0 to 2^z - 1.'), path('y', { type: 'integer', minimum: 0 }, 'Row, 0 to 2^z - 1 (XYZ scheme, north first).')] : []),
+        ...((op.parameters as Obj[]) ?? []),
+      ];
+      if (h.kind === 'tile') {
+        op.responses = {
+          200: { description: 'The tile (gzipped when accepted), with ETag and Cache-Control.', content: { 'application/vnd.mapbox-vector-tile': { schema: { type: 'string', format: 'binary' } } } },
+          204: { description: 'An empty tile (no body).' },
+          304: { description: 'Not modified (If-None-Match matched the ETag).' },
+          400: jsonError('z outside the layer\'s zooms (contours below 12 are too coarse), or x/y outside the grid.', ['invalid_tile', 'invalid_parameter']),
+          401: errorResponse(401),
+          403: jsonError('Real data: the key lacks the geometry licence.', ['geometry_not_licensed']),
+          404: jsonError('No such layer.', ['unknown_layer']),
+        };
+      }
+      paths[r.path] = { get: op };
+    } else paths[r.path] = { get: operation(r) };
   }
   const withUsage = (schema: Obj): Obj => ({ allOf: [embed(schema), { required: ['usage'] }] });
   cached = {

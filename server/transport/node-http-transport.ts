@@ -79,6 +79,8 @@ export async function startNodeHttpServer(api: Api, options: { port?: number; ho
       authorizationCount: req.headersDistinct.authorization?.length ?? 0,
       requestId: header(req.headers['x-request-id']),
       acceptEncoding: header(req.headers['accept-encoding']),
+      ifNoneMatch: header(req.headers['if-none-match']),
+      host: header(req.headers.host),
       remoteAddress: () => req.socket.remoteAddress ?? '',
       realIp: header(req.headers['x-real-ip']),
     };

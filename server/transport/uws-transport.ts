@@ -113,6 +113,8 @@ export async function startUwsServer(api: Api, options: { port?: number; host?: 
       authorizationCount: countHeader(req, 'authorization'),
       requestId: req.getHeader('x-request-id'),
       acceptEncoding: req.getHeader('accept-encoding'),
+      ifNoneMatch: req.getHeader('if-none-match'),
+      host: req.getHeader('host'),
       remoteAddress: () => Buffer.from(res.getRemoteAddressAsText()).toString(),
       realIp: req.getHeader('x-real-ip'),
     };

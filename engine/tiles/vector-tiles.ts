@@ -1,0 +1,158 @@
+/**
+ * The engine as a vector-tile source (issue 20): Mapbox Vector Tiles 2.1 (extent 4096, a 64-unit buffer) of
+ * the dataset's layers, made on request. For a tile, each layer's features meeting the tile's box (grown by
+ * the buffer) are found through the store's spatial indexes, then `@maplibre/geojson-vt` (`geoJSONToTile`)
+ * clips, simplifies and transforms them to tile coordinates and `@maplibre/vt-pbf` encodes them (version 2:
+ * its default is 1).
+ *
+ * Layers (name: source, zooms): `das` (the DA store's radius index: category, status group, lodged),
+ * `zones`, `overlays`, `flood` (the overlays that classify as flood, as the flood block reads them),
+ * `bushfire`, `schools`, `parcels` (z >= 16), `roads`, `water` (for a basemap) and `contours` (made from the
+ * DEM at an interval chosen per zoom; see contour-tiles.ts). Attributes are the source's scalar properties
+ * (geometry-licensed sources only: a source whose licence forbids geometry redistribution is left out).
+ */
+import { geoJSONToTile } from '@maplibre/geojson-vt';
+import { fromGeojsonVt } from '@maplibre/vt-pbf';
+import type { Feature, Geometry } from 'geojson';
+import type { PayloadPath } from '../catalogue/payload-paths.js';
+import type { CatalogueSource } from '../catalogue/catalogue.js';
+import type { DataStore, RecordTable, VectorLayer } from '../data/dataset-store.js';
+import type { DaStore } from '../da/da-store.js';
+import { classifyFloodOverlay, isFloodOverlay } from '../scores/flood/overlay-codes.js';
+import { isBushfireFeature } from '../property/inputs/domain-inputs.js';
+import { growBox, tileBounds, type TileId } from './tile-math.js';
+
+/** Tile extent and buffer (tile units). */
+export const EXTENT = 4096;
+export const BUFFER = 64;
+
+/** One tile layer as TileJSON describes it, and where its features come from. */
+export interface TileLayerSpec {
+  id: string;
+  description: string;
+  minzoom: number;
+  maxzoom: number;
+  /** Attribute names and types (TileJSON `vector_layers[].fields`). */
+  fields: Record<string, string>;
+  /** The payload paths whose sources the layer draws (for its attribution). */
+  paths: PayloadPath[];
+}
+
+/** A source of features for a box. */
+type FeatureSource = (ctx: TileSources, box: [number, number, number, number], z: number) => { features: Feature[]; sources: CatalogueSource[] };
+
+/** What the tile layers read. */
+export interface TileSources {
+  store: DataStore;
+  das: () => DaStore;
+}
+
+const scalar = (props: Record<string, unknown> | null | undefined): Record<string, string | number | boolean> => {
+  const out: Record<string, string | number | boolean> = {};
+  for (const [k, v] of Object.entries(props ?? {})) if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out[k] = v;
+  return out;
+};
+
+/** Features of vector layers of `paths` meeting `box` (through their indexes), with the filter applied. */
+function vectorFeatures(paths: PayloadPath[], filter?: (f: Feature, source: CatalogueSource) => boolean): FeatureSource {
+  return (ctx, box) => {
+    const features: Feature[] = [];
+    const sources = new Map<string, CatalogueSource>();
+    const seen = new Set<VectorLayer>();
+    for (const path of paths) {
+      for (const layer of ctx.store.vectorsFor(path, null)) {
+        if (seen.has(layer) || !layer.source.geometry_redistribution) continue;
+        seen.add(layer);
+        const ids = new Set<number>();
+        if (layer.lines) for (const s of layer.lines.search(box[0], box[1], box[2], box[3])) ids.add(layer.lines.features[s]);
+        if (layer.polygons) for (const p of layer.polygons.index.search(box[0], box[1], box[2], box[3])) ids.add(layer.polygons.featureOf[p]);
+        if (layer.points) for (const p of layer.points.index.search(box[0], box[1], box[2], box[3])) ids.add(layer.points.featureOf[p]);
+        for (const i of [...ids].sort((a, b) => a - b)) {
+          const f = layer.features[i];
+          if (filter && !filter(f, layer.source)) continue;
+          features.push({ type: 'Feature', id: features.length + 1, geometry: f.geometry, properties: { ...scalar(f.properties), source: layer.source.id } });
+          sources.set(layer.source.id, layer.source);
+        }
+      }
+    }
+    return { features, sources: [...sources.values()] };
+  };
+}
+
+/** Point records of `path` (CSV with lon/lat) meeting `box`, with the named columns. */
+function recordPoints(path: PayloadPath, columns: string[]): FeatureSource {
+  return (ctx, box) => {
+    const features: Feature[] = [];
+    const sources = new Map<string, CatalogueSource>();
+    for (const t of ctx.store.recordsFor(path, null) as RecordTable[]) {
+      if (!t.points) continue;
+      for (const id of t.points.index.search(box[0], box[1], box[2], box[3])) {
+        const r = t.rows[t.points.rowOf[id]];
+        const props: Record<string, string | number> = { source: t.source.id };
+        for (const c of columns) if (r[c] !== undefined && r[c] !== null && r[c] !== '') props[c] = r[c] as string | number;
+        features.push({ type: 'Feature', id: features.length + 1, geometry: { type: 'Point', coordinates: [Number(r.lon ?? r.lng), Number(r.lat)] }, properties: props });
+        sources.set(t.source.id, t.source);
+      }
+    }
+    return { features, sources: [...sources.values()] };
+  };
+}
+
+/** DA points from the store's radius index: id, category, status group, lodgement date. */
+const daFeatures: FeatureSource = (ctx, box) => {
+  const das = ctx.das();
+  const features: Feature[] = das.tilePoints(box).map((p) => ({ type: 'Feature', id: p.id, geometry: { type: 'Point', coordinates: [p.lng, p.lat] }, properties: { id: p.id, category: p.category, status_group: p.status_group, lodged: p.lodged } }));
+  const sources = ctx.store.catalogue.sources.filter((s) => s.paths.includes('development_applications'));
+  return { features, sources };
+};
+
+const floodOnly = (f: Feature) => isFloodOverlay(classifyFloodOverlay(f.properties).kind);
+
+interface LayerDef extends TileLayerSpec {
+  read: FeatureSource;
+}
+
+const LAYERS: LayerDef[] = [
+  { id: 'das', paths: ['development_applications'], description: 'Development applications: id, category, status_group, lodged (YYYY-MM-DD).', minzoom: 10, maxzoom: 18, fields: { id: 'Number', category: 'String', status_group: 'String', lodged: 'String' }, read: daFeatures },
+  { id: 'zones', paths: ['planning.zone'], description: 'Planning zones, with their publisher\'s attributes.', minzoom: 10, maxzoom: 18, fields: { source: 'String' }, read: vectorFeatures(['planning.zone']) },
+  { id: 'overlays', paths: ['planning.overlay'], description: 'Planning overlays, with their publisher\'s attributes.', minzoom: 10, maxzoom: 18, fields: { source: 'String' }, read: vectorFeatures(['planning.overlay']) },
+  { id: 'flood', paths: ['hazards.flood'], description: 'Flood overlays (those the flood block classifies as floodway, flood control, overland flow or flood evidence).', minzoom: 10, maxzoom: 18, fields: { source: 'String' }, read: vectorFeatures(['hazards.flood'], floodOnly) },
+  // Planning-scheme sources feed hazards.bushfire only through their bushfire controls (as the hazards block reads them).
+  { id: 'bushfire', paths: ['hazards.bushfire'], description: 'Bushfire-prone areas and planning bushfire controls (e.g. a Bushfire Management Overlay).', minzoom: 10, maxzoom: 18, fields: { source: 'String' }, read: vectorFeatures(['hazards.bushfire'], (f, source) => !source.schema || isBushfireFeature(f.properties)) },
+  { id: 'schools', paths: ['poi.schools_500m'], description: 'Open schools: name, type, sector.', minzoom: 10, maxzoom: 18, fields: { name: 'String', school_type: 'String', school_sector: 'String', source: 'String' }, read: recordPoints('poi.schools_500m', ['name', 'school_type', 'school_sector']) },
+  { id: 'parcels', paths: ['resolved.parcel'], description: 'Cadastre parcels (z >= 16), where the licence allows geometry.', minzoom: 16, maxzoom: 18, fields: { source: 'String' }, read: vectorFeatures(['resolved.parcel']) },
+  { id: 'roads', paths: ['scores.noise.roads'], description: 'Roads by class (road_class, highway, name).', minzoom: 10, maxzoom: 18, fields: { name: 'String', road_class: 'String', highway: 'String', source: 'String' }, read: vectorFeatures(['scores.noise.roads']) },
+  { id: 'water', paths: ['scores.flood.water'], description: 'Watercourses and water bodies.', minzoom: 10, maxzoom: 18, fields: { name: 'String', water_type: 'String', source: 'String' }, read: vectorFeatures(['scores.flood.water']) },
+];
+
+/** The vector tile layers (without contours, which contour-tiles.ts adds). */
+export const VECTOR_TILE_LAYERS: readonly TileLayerSpec[] = LAYERS.map(({ read: _read, ...spec }) => spec);
+
+/** The spec of layer `id`, or undefined. */
+export function vectorLayerSpec(id: string): TileLayerSpec | undefined {
+  return VECTOR_TILE_LAYERS.find((l) => l.id === id);
+}
+
+/** Encodes one layer's features (lon/lat GeoJSON) as the MVT of tile `t`; null when nothing lands in it. */
+export function encodeTile(layer: string, features: Feature[], t: TileId): Uint8Array | null {
+  if (!features.length) return null;
+  // One tile straight from the features (they were already chosen by the tile's box): no index of the world.
+  const tile = geoJSONToTile({ type: 'FeatureCollection', features }, t.z, t.x, t.y, { extent: EXTENT, buffer: BUFFER, tolerance: 3, wrap: false });
+  if (!tile || !tile.features.length) return null;
+  return fromGeojsonVt({ [layer]: tile }, { version: 2, extent: EXTENT });
+}
+
+/** The features of layer `id` around tile `t` (the tile's box and its buffer), and their sources. */
+export function tileFeatures(ctx: TileSources, id: string, t: TileId): { features: Feature[]; sources: CatalogueSource[] } {
+  const def = LAYERS.find((l) => l.id === id);
+  if (!def) throw new Error(`no tile layer ${id}`);
+  return def.read(ctx, growBox(tileBounds(t), BUFFER / EXTENT), t.z);
+}
+
+/** The MVT of layer `id` at tile `t`, or null for an empty tile. */
+export function vectorTile(ctx: TileSources, id: string, t: TileId): { bytes: Uint8Array | null; sources: CatalogueSource[] } {
+  const { features, sources } = tileFeatures(ctx, id, t);
+  return { bytes: encodeTile(id, features, t), sources };
+}
+
+export type { Geometry };

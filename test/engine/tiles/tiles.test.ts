@@ -1,0 +1,186 @@
+// Vector tiles (issue 20) from the engine on the sample world, decoded with @mapbox/vector-tile: tile
+// arithmetic against known values; DA points at their tile coordinates, exactly the brute-force set; a zone
+// polygon containing a point in tile coordinates is the zone the source says holds it; contour tiles agree
+// with engine.surfaces contours over the same ground and with their neighbour along the shared edge; the
+// refusals (unknown layer, zooms, the grid).
+import { VectorTile, type VectorTileFeature } from '@mapbox/vector-tile';
+import { booleanPointInPolygon } from '@turf/turf';
+import { PbfReader } from 'pbf';
+import { describe, expect, it } from 'vitest';
+import { distanceMetres } from '../../../engine/geo/distance.js';
+import { EXTENT } from '../../../engine/tiles/vector-tiles.js';
+import { tileAt, tileBounds, toTileCoords } from '../../../engine/tiles/tile-math.js';
+import { useSampleEngine } from '../../helpers/sample-engine.js';
+import { expectEngineError } from '../../helpers/expect-engine-error.js';
+
+const world = useSampleEngine(2);
+
+const decode = (bytes: Uint8Array | null, layer: string) => {
+  if (!bytes) return [];
+  const l = new VectorTile(new PbfReader(bytes)).layers[layer];
+  return l ? Array.from({ length: l.length }, (_, i) => l.feature(i)) : [];
+};
+const nsw = () => world.sandbox.find((s) => s.state === 'NSW')!;
+
+describe('tile arithmetic', () => {
+  it('bounds z0 as the Web Mercator world and finds the tile of a point', () => {
+    const [w, s, e, n] = tileBounds({ z: 0, x: 0, y: 0 });
+    expect([w, e]).toEqual([-180, 180]);
+    expect(n).toBeCloseTo(85.0511287798, 9);
+    expect(s).toBeCloseTo(-85.0511287798, 9);
+    expect(tileBounds({ z: 1, x: 1, y: 1 }).map((v) => Number(v.toFixed(6)))).toEqual([0, -85.051129, 180, 0]);
+    // Sydney at z10 is tile 942/614 (the OSM slippy-map formula).
+    expect(tileAt(151.2093, -33.8688, 10)).toEqual({ z: 10, x: 942, y: 614 });
+    const t = tileAt(151.2093, -33.8688, 14);
+    const [x, y] = toTileCoords(151.2093, -33.8688, t);
+    expect(x).toBeGreaterThanOrEqual(0);
+    expect(x).toBeLessThan(EXTENT);
+    expect(y).toBeGreaterThanOrEqual(0);
+    expect(y).toBeLessThan(EXTENT);
+  });
+});
+
+describe('vector layers', () => {
+  it('das: every geocoded DA in the tile and its buffer, at its tile coordinates, with its fields', async () => {
+    const s = nsw();
+    const t = tileAt(s.lng, s.lat, 15);
+    const got = decode((await world.engine.tile('das', t.z, t.x, t.y)).bytes, 'das');
+    const all = world.engine.das().list({}, { limit: 1_000_000 }).filter((r) => r.lat !== null && r.lng !== null);
+    const expected = all
+      .map((r) => ({ r, xy: toTileCoords(r.lng!, r.lat!, t) }))
+      .filter(({ xy: [x, y] }) => x >= -64 && x <= EXTENT + 64 && y >= -64 && y <= EXTENT + 64);
+    expect(expected.length).toBeGreaterThan(10);
+    // Points exactly on the buffer's edge may go either way: compare those clearly inside it.
+    const inner = expected.filter(({ xy: [x, y] }) => x > -63 && x < EXTENT + 63 && y > -63 && y < EXTENT + 63);
+    const byId = new Map(got.map((f) => [Number(f.properties.id), f]));
+    for (const { r, xy } of inner) {
+      const f = byId.get(r.id);
+      expect(f, `DA ${r.id}`).toBeDefined();
+      const [[p]] = f!.loadGeometry();
+      expect(Math.abs(p.x - xy[0])).toBeLessThanOrEqual(1);
+      expect(Math.abs(p.y - xy[1])).toBeLessThanOrEqual(1);
+      expect(f!.properties).toEqual({ id: r.id, category: r.category, status_group: r.status_group, lodged: r.lodged });
+    }
+    expect(got.length).toBeGreaterThanOrEqual(inner.length);
+    expect(got.length).toBeLessThanOrEqual(expected.length);
+  });
+
+  it('zones: the polygon holding a point in tile coordinates is the zone the source says holds it', async () => {
+    const s = nsw();
+    const t = tileAt(s.lng, s.lat, 16);
+    const layer = world.engine.store.vectorsFor('planning.zone', 'NSW')[0];
+    const source = layer.features.find((f) => booleanPointInPolygon([s.lng, s.lat], f as never))!;
+    expect(source).toBeDefined();
+    const features = decode((await world.engine.tile('zones', t.z, t.x, t.y)).bytes, 'zones');
+    const [px, py] = toTileCoords(s.lng, s.lat, t);
+    // Even-odd over every ring of the feature, in tile coordinates.
+    const holds = (f: VectorTileFeature) => {
+      let inside = false;
+      for (const ring of f.loadGeometry()) {
+        for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+          const a = ring[i], b = ring[j];
+          if (a.y > py !== b.y > py && px < ((b.x - a.x) * (py - a.y)) / (b.y - a.y) + a.x) inside = !inside;
+        }
+      }
+      return inside;
+    };
+    const hits = features.filter(holds);
+    expect(hits.length).toBe(1);
+    const { source: _s, ...props } = hits[0].properties;
+    const want = Object.fromEntries(Object.entries(source.properties ?? {}).filter(([, v]) => ['string', 'number', 'boolean'].includes(typeof v)));
+    expect(props).toEqual(want);
+  });
+
+  it('parcels start at z16; an empty tile is null; unknown layers, coarse zooms and tiles off the grid are refused', async () => {
+    const s = nsw();
+    const t = tileAt(s.lng, s.lat, 16);
+    expect(decode((await world.engine.tile('parcels', t.z, t.x, t.y)).bytes, 'parcels').length).toBeGreaterThan(20);
+    await expectEngineError(() => world.engine.tile('parcels', 15, t.x >> 1, t.y >> 1), 'INVALID_ARGUMENT', /starts at zoom 16/);
+    // The middle of the Pacific holds no DA.
+    const sea = tileAt(-150, -20, 14);
+    expect((await world.engine.tile('das', sea.z, sea.x, sea.y)).bytes).toBeNull();
+    await expectEngineError(() => world.engine.tile('nope', 14, 1, 1), 'NOT_FOUND', /no tile layer/);
+    await expectEngineError(() => world.engine.tile('contours', 0, 0, 0), 'INVALID_ARGUMENT', /starts at zoom 12/);
+    await expectEngineError(() => world.engine.tile('das', 14, 16384, 0), 'INVALID_ARGUMENT', /not a tile/);
+  });
+});
+
+describe('contour tiles', () => {
+  /** Where each line of `features` crosses the line `axis` = `edge` (x: a vertical edge), as (elevation, the other coordinate). */
+  const crossings = (features: VectorTileFeature[], axis: 'x' | 'y', edge: number) => {
+    const other = axis === 'x' ? 'y' : 'x';
+    const out: [number, number][] = [];
+    for (const f of features) {
+      for (const line of f.loadGeometry()) {
+        for (let i = 1; i < line.length; i++) {
+          const a = line[i - 1], b = line[i];
+          if ((a[axis] - edge) * (b[axis] - edge) < 0) out.push([Number(f.properties.ele), a[other] + ((edge - a[axis]) * (b[other] - a[other])) / (b[axis] - a[axis])]);
+        }
+      }
+    }
+    return out.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+  };
+
+  it('match their neighbours along the shared edges', async () => {
+    const s = nsw();
+    // z15: a 2 m interval. The tile's four edges, each with the neighbour across it.
+    const t = tileAt(s.lng, s.lat, 15);
+    const contours = async (x: number, y: number) => decode((await world.engine.tile('contours', t.z, x, y)).bytes, 'contours');
+    const mine = await contours(t.x, t.y);
+    expect(mine.length).toBeGreaterThan(5);
+    let total = 0;
+    for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+      const theirs = await contours(t.x + dx, t.y + dy);
+      const axis = dx ? 'x' : 'y';
+      const here = crossings(mine, axis, dx + dy > 0 ? EXTENT : 0), there = crossings(theirs, axis, dx + dy > 0 ? 0 : EXTENT);
+      expect(there.length, `edge ${dx},${dy}`).toBe(here.length);
+      here.forEach(([ele, at], i) => {
+        expect(there[i][0]).toBe(ele);
+        // Most crossings agree within 3 tile units (0.75 m at z15). Each tile's window is resampled onto its
+        // own local grid, so on flat ground (a floodplain's 10 m line) a level moves by up to about 1.5 cells
+        // of the 5 m DEM (30 units): a known limit, named in the README; tracing on the DEM's own grid fixes it.
+        expect(Math.abs(there[i][1] - at), `level ${ele}`).toBeLessThan(30);
+      });
+      total += here.length;
+    }
+    expect(total).toBeGreaterThanOrEqual(4);
+    for (const f of mine) expect(f.properties.level).toBe(Number(f.properties.ele) % 10 === 0 ? 1 : 0);
+    // Asked again, the same tile comes from the cache.
+    expect(decode((await world.engine.tile('contours', t.z, t.x, t.y)).bytes, 'contours').length).toBe(mine.length);
+  });
+
+  it('draw the lines engine.surfaces gives for the same ground, within the tile\'s resolution', async () => {
+    const s = nsw();
+    const t = tileAt(s.lng, s.lat, 14);
+    const [w, so, e, n] = tileBounds(t);
+    const lon = (w + e) / 2, lat = (so + n) / 2;
+    const surfaces = await world.engine.surfaces(lon, lat, { layers: ['contours'], contourIntervalM: 5 });
+    const layer = surfaces.surfaces.contours!;
+    expect(layer.available).toBe(true);
+    if (!layer.available) return;
+    const byEle = new Map<number, number[][][]>();
+    for (const f of layer.features.features) byEle.set(f.properties.elevation, [...(byEle.get(f.properties.elevation) ?? []), f.geometry.coordinates]);
+    const tiles = decode((await world.engine.tile('contours', t.z, t.x, t.y)).bytes, 'contours');
+    const size = 1 << t.z;
+    let checked = 0;
+    for (const f of tiles) {
+      const lines = byEle.get(Number(f.properties.ele));
+      expect(lines, `level ${f.properties.ele}`).toBeDefined();
+      for (const line of f.loadGeometry()) {
+        for (const p of line.filter((_, i) => i % 7 === 0)) {
+          if (p.x < 0 || p.x > EXTENT || p.y < 0 || p.y > EXTENT) continue;
+          // The tile point back to lon/lat.
+          const x = (t.x + p.x / EXTENT) / size, y = (t.y + p.y / EXTENT) / size;
+          const plon = x * 360 - 180, plat = (180 / Math.PI) * Math.atan(Math.sinh(Math.PI * (1 - 2 * y)));
+          // Within 3 m of a vertex of the same level's line (a z14 tile unit is about 0.5 m; the surface's
+          // vertices are a 5 m cell apart at most, so the nearest vertex is within half a cell of the line).
+          let best = Infinity;
+          for (const l of lines!) for (const [vx, vy] of l) best = Math.min(best, distanceMetres(plon, plat, vx, vy));
+          expect(best).toBeLessThan(3.6);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+});
