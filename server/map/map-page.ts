@@ -109,7 +109,7 @@ const style = {
   ],
 };
 const start = CONFIG.places[0] || { lat: ${start.lat}, lng: ${start.lng} };
-const map = new maplibregl.Map({ container: 'map', style, center: [start.lng, start.lat], zoom: 14, maxZoom: 18, attributionControl: { compact: true } });
+const map = new maplibregl.Map({ container: 'map', style, center: [start.lng, start.lat], zoom: 14, maxZoom: 18, attributionControl: { compact: true }, canvasContextAttributes: { preserveDrawingBuffer: true } });
 map.addControl(new maplibregl.NavigationControl(), 'top-left');
 map.addControl(new maplibregl.ScaleControl({ unit: 'metric' }), 'bottom-left');
 window.propintelMap = map;
