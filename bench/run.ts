@@ -17,12 +17,13 @@ import { webhooksSuite } from './suites/webhooks.js';
 import { mcpSuite, sqlSuite } from './suites/sql-mcp.js';
 import { childcareSuite } from './suites/childcare.js';
 import { reportsSuite } from './suites/reports.js';
+import { tilesSuite } from './suites/tiles.js';
 import { propertySuite } from './suites/property.js';
 import { serverSuite } from './suites/server.js';
 import { dasSuite } from './suites/das.js';
 
 /** Every suite, in run order. */
-export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, sampleWorldSuite, contoursSuite, noiseSuite, handSuite, walkabilitySuite, scoresSuite, propertySuite, serverSuite, dasSuite, webhooksSuite, sqlSuite, mcpSuite, childcareSuite, reportsSuite];
+export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, sampleWorldSuite, contoursSuite, noiseSuite, handSuite, walkabilitySuite, scoresSuite, propertySuite, serverSuite, dasSuite, webhooksSuite, sqlSuite, mcpSuite, childcareSuite, reportsSuite, tilesSuite];
 
 async function main(argv: string[]): Promise<number> {
   const quick = argv.includes('--quick');

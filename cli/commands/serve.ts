@@ -89,7 +89,7 @@ export const serveCommand: Command = {
       throw err;
     }
     dispatcher?.start();
-    const lines = [`propintel listening on ${server.url} (${server.api.transport}) with ${catalogue.name} (${catalogue.sources.length} sources in ${dir})`, `  store: ${db}`, `  reference: ${server.url}/api/v1/docs`];
+    const lines = [`propintel listening on ${server.url} (${server.api.transport}) with ${catalogue.name} (${catalogue.sources.length} sources in ${dir})`, `  store: ${db}`, `  reference: ${server.url}/api/v1/docs`, `  map: ${server.url}/map`];
     if (catalogue.synthetic && !values['no-dev-keys']) {
       const keys = await issueDevelopmentKeys(stack.store);
       const sandbox = await stack.engine.sandbox();
