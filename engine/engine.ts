@@ -21,6 +21,7 @@ import { mapBox, prepareReport, renderReport, reportContentType, reportLayers, t
 import { SuburbCensus } from './childcare/suburb-context.js';
 import { encodeTile, vectorTile, VECTOR_TILE_LAYERS, type TileLayerSpec } from './tiles/vector-tiles.js';
 import { CONTOUR_LAYER, contourTileFeatures, contourTileRequest } from './tiles/contour-tiles.js';
+import { NOISE_LAYER, noiseTileFeatures } from './tiles/noise-tiles.js';
 import { isTile, tileBounds } from './tiles/tile-math.js';
 import { bbox as turfBbox } from '@turf/turf';
 import { contourSourcesFor } from './property/inputs/domain-inputs.js';
@@ -369,7 +370,7 @@ export class Engine implements PropertyService {
 
   /** The vector tile layers this engine serves (TileJSON `vector_layers`, with zooms). */
   tileLayers(): TileLayerSpec[] {
-    return [...VECTOR_TILE_LAYERS, CONTOUR_LAYER];
+    return [...VECTOR_TILE_LAYERS, CONTOUR_LAYER, NOISE_LAYER];
   }
 
   /**
@@ -398,6 +399,12 @@ export class Engine implements PropertyService {
       const packed = await this.pool.run('contours', request);
       const features = contourTileFeatures(packed, t);
       out = { bytes: encodeTile('contours', features, t), sources: packed.available ? [packed.source] : [] };
+    } else if (layer === 'noise') {
+      const [w, s, e, n] = tileBounds(t);
+      const state = this.stateAt((w + e) / 2, (s + n) / 2);
+      const net = state ? await this.models.noiseNetwork(state) : null;
+      const features = net ? await noiseTileFeatures(net, this.pool, t) : [];
+      out = { bytes: encodeTile('noise', features, t), sources: [] };
     } else {
       const v = vectorTile({ store: this.store, das: () => this.das() }, layer, t);
       out = { bytes: v.bytes, sources: v.sources.map((s) => s.id) };

@@ -145,19 +145,8 @@ export function assembleNoiseSurface(network: NoiseNetwork, nodes: NoiseGridNode
   const n = nodes.cells;
   const k = (n - 1) / 2;
   const rel = relation !== undefined ? relation : calibrateTransferAt(network, nodes.lon[k * n + k], nodes.lat[k * n + k], t);
-  const lden: (number | null)[] = [];
-  const score: (number | null)[] = [];
-  const paths: NoiseModelPath[] = [];
-  for (let j = 0; j < n * n; j++) {
-    const air = aircraftNoiseAt(network, nodes.lon[j], nodes.lat[j]);
-    const other = physicsEnergy.other[j] + (air ? dbToEnergy(air.ldenDb) : 0);
-    const counted = rel !== null && countersNear(network, nodes.lon[j], nodes.lat[j], t.counterRangeM).length > 0;
-    const level = transferredLden(counted ? rel : null, physicsEnergy.road[j], other).totalDb;
-    paths.push(counted ? 'transfer' : 'physics');
-    const reported = reportDb(level);
-    lden.push(reported);
-    score.push(noiseScoreFromLden(reported));
-  }
+  const { lden, paths } = nodeLevels(network, nodes.lon, nodes.lat, physicsEnergy, rel, options);
+  const score = lden.map((v) => noiseScoreFromLden(v));
   const transfer = paths.filter((p) => p === 'transfer').length;
   const modelPath: NoiseModelPath | 'mixed' = transfer === 0 ? 'physics' : transfer === n * n ? 'transfer' : 'mixed';
   const note =
@@ -184,6 +173,26 @@ export function assembleNoiseSurface(network: NoiseNetwork, nodes: NoiseGridNode
     model_path_note: note,
     nodes: { lng: Array.from(nodes.lon, (v) => Math.round(v * 1e6) / 1e6), lat: Array.from(nodes.lat, (v) => Math.round(v * 1e6) / 1e6) },
   };
+}
+
+/**
+ * Modelled Lden (dB as reported) at each node from its physics-path energies: aircraft added, and the transfer
+ * relation `rel` applied to the road part where a monitored counter is near (the surface's per-node rule; the
+ * noise tiles use it on their own lattice).
+ */
+export function nodeLevels(network: NoiseNetwork, lon: ArrayLike<number>, lat: ArrayLike<number>, physicsEnergy: NoiseGridEnergy, rel: TransferRelation | null, options: TransferOptions = {}): { lden: (number | null)[]; paths: NoiseModelPath[] } {
+  const t = resolveTransferOptions(options);
+  const lden: (number | null)[] = [];
+  const paths: NoiseModelPath[] = [];
+  for (let j = 0; j < lon.length; j++) {
+    const air = aircraftNoiseAt(network, lon[j], lat[j]);
+    const other = physicsEnergy.other[j] + (air ? dbToEnergy(air.ldenDb) : 0);
+    const counted = rel !== null && countersNear(network, lon[j], lat[j], t.counterRangeM).length > 0;
+    const level = transferredLden(counted ? rel : null, physicsEnergy.road[j], other).totalDb;
+    paths.push(counted ? 'transfer' : 'physics');
+    lden.push(reportDb(level));
+  }
+  return { lden, paths };
 }
 
 /** `surfaces.noise` computed in this thread. */

@@ -10,6 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { distanceMetres } from '../../../engine/geo/distance.js';
 import { EXTENT } from '../../../engine/tiles/vector-tiles.js';
 import { tileAt, tileBounds, toTileCoords } from '../../../engine/tiles/tile-math.js';
+import { createWindow, lonLatToWindow } from '../../../engine/geo/window.js';
+import { noiseGridEnergy, nodeLevels } from '../../../engine/noise/noise-grid.js';
+import { calibrateTransferAt, resolveTransferOptions } from '../../../engine/noise/transfer-calibration.js';
+import { noiseTileLattice } from '../../../engine/tiles/noise-tiles.js';
 import { useSampleEngine } from '../../helpers/sample-engine.js';
 import { expectEngineError } from '../../helpers/expect-engine-error.js';
 
@@ -184,3 +188,55 @@ describe('contour tiles', () => {
     expect(checked).toBeGreaterThan(20);
   });
 });
+
+describe('noise tiles', () => {
+  it('hold each lattice node in exactly the levels at or below its modelled Lden, nested, from the surface model', async () => {
+    const s = nsw();
+    const t = tileAt(s.lng, s.lat, 15);
+    const features = decode((await world.engine.tile('noise', t.z, t.x, t.y)).bytes, 'noise');
+    expect(features.length).toBeGreaterThan(2);
+    const levels = features.map((f) => Number(f.properties.lden_db));
+    for (const f of features) expect(f.properties.band).toBe(`${f.properties.lden_db}+ dB`);
+    // The lattice's nodes, their physics energies and levels, by the surface's own functions, in this thread.
+    const network = (await world.engine.noiseNetwork('NSW'))!;
+    const { box: [w, so, e, n], nodes: N } = noiseTileLattice(t);
+    const win = createWindow((w + e) / 2, (so + n) / 2, undefined, network.crs);
+    const lon: number[] = [], lat: number[] = [], x: number[] = [], y: number[] = [];
+    for (let row = 2; row < N - 2; row += 3) {
+      for (let col = 2; col < N - 2; col += 3) {
+        const lo = w + ((e - w) * col) / (N - 1), la = n - ((n - so) * row) / (N - 1);
+        const [px, py] = toTileCoords(lo, la, t);
+        if (px < 0 || px > EXTENT || py < 0 || py > EXTENT) continue;
+        const [wx, wy] = lonLatToWindow(win, lo, la);
+        lon.push(lo), lat.push(la), x.push(wx), y.push(wy);
+      }
+    }
+    expect(lon.length).toBeGreaterThan(8);
+    const energy = noiseGridEnergy(network.scene, Float64Array.from(x), Float64Array.from(y));
+    const { lden } = nodeLevels(network, lon, lat, energy, calibrateTransferAt(network, (w + e) / 2, (so + n) / 2, resolveTransferOptions({})));
+    let checked = 0;
+    lon.forEach((lo, i) => {
+      const level = lden[i];
+      if (level === null) return;
+      // Away from a level's edge (d3-contour interpolates between nodes), the node is inside exactly the levels <= its Lden.
+      if (levels.some((l) => Math.abs(level - l) < 0.3)) return;
+      const [px, py] = toTileCoords(lo, lat[i], t);
+      const inside = features.filter((f) => ringsHold(f.loadGeometry(), px, py)).map((f) => Number(f.properties.lden_db)).sort((a, b) => a - b);
+      expect(inside, `node ${i} at ${level} dB`).toEqual(levels.filter((l) => l <= level).sort((a, b) => a - b));
+      checked++;
+    });
+    expect(checked).toBeGreaterThan(8);
+  });
+});
+
+/** Even-odd point-in-polygon over every ring of a decoded feature, in tile coordinates. */
+function ringsHold(rings: { x: number; y: number }[][], px: number, py: number): boolean {
+  let inside = false;
+  for (const ring of rings) {
+    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+      const a = ring[i], b = ring[j];
+      if (a.y > py !== b.y > py && px < ((b.x - a.x) * (py - a.y)) / (b.y - a.y) + a.x) inside = !inside;
+    }
+  }
+  return inside;
+}
