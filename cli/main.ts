@@ -25,6 +25,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'lookup', summary: 'the property payload for one address or point, as JSON', load: async () => (await import('./commands/lookup.js')).lookupCommand },
   { name: 'samples', summary: 'regenerate the canned /api/v1/property/sample responses', load: async () => (await import('./commands/samples.js')).samplesCommand },
   { name: 'sandbox', summary: 'print the twelve never-metered sandbox addresses', load: async () => (await import('./commands/sandbox.js')).sandboxCommand },
+  { name: 'tiles', summary: 'export vector tiles of a box and zoom range to an MBTiles file', load: async () => (await import('./commands/tiles.js')).tilesCommand },
   { name: 'contours', summary: 'contour lines around a point from any GeoTIFF DEM, as GeoJSON', load: async () => (await import('./commands/contours.js')).contoursCommand },
   { name: 'noise', summary: 'road, rail and aircraft noise score and surface for a point', load: async () => (await import('./commands/noise.js')).noiseCommand },
   { name: 'hand', summary: 'compute HAND (height above nearest drainage) for a DEM GeoTIFF', load: async () => (await import('./commands/hand.js')).handCommand },
