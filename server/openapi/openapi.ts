@@ -358,6 +358,12 @@ function operation(route: Route): Obj {
     case 'playground':
       op.responses = ok({ type: 'string' }, 'text/html');
       break;
+    case 'map':
+      op.responses = ok({ type: 'string' }, h.asset === 'page' ? 'text/html' : h.asset === 'js' ? 'application/javascript' : 'text/css');
+      break;
+    case 'tilejson':
+      op.responses = { ...ok({ type: 'object', required: ['tilejson', 'tiles', 'vector_layers'], description: 'TileJSON 3.0.0.' }), 404: { description: 'No such layer.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } };
+      break;
   }
   return op;
 }
