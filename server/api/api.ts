@@ -421,6 +421,7 @@ export class Api {
         return this.childcareRequest(req, h.op, key, client);
       });
     }
+    if (h.kind === 'map-point') return this.mapPoint(req);
     rejectUnknown(decodeQuery(req.query), [], route.path);
     return this.publicRoute(route, acceptsGzip(req.acceptEncoding));
   }
@@ -861,6 +862,25 @@ export class Api {
     });
   }
 
+  /**
+   * `GET /map/point?lat=&lng=`: the map's click summary on the synthetic sample world (404 on real data, where
+   * the keyed property endpoint answers): address, scores with levels, hazards found, DAs near.
+   */
+  private async mapPoint(req: ApiRequest): Promise<ApiResponse> {
+    if (!this.tilesKeyless()) throw new ApiError(404, 'not_found', 'the map\'s point summary is for the sample world only; use /api/v1/property with a key');
+    const p = decodeQuery(req.query);
+    rejectUnknown(p, ['lat', 'lng'], req.path);
+    const lat = Number(p.get('lat')), lng = Number(p.get('lng'));
+    if (!p.has('lat') || !p.has('lng') || !Number.isFinite(lat) || !Number.isFinite(lng) || Math.abs(lat) > 90 || Math.abs(lng) > 180) throw new ApiError(400, 'invalid_parameter', 'lat and lng must be WGS84 degrees', { parameter: 'lat' });
+    const result = await this.service.property({ lat, lng }, {});
+    const d = result.payload as Record<string, any>;
+    const scores = Object.fromEntries(Object.entries((d.scores ?? {}) as Record<string, { score: number | null; level: string }>).map(([k, v]) => [k, v.score === null || v.score === undefined ? v.level : `${v.score} (${v.level})`]));
+    const hazards = Object.fromEntries(Object.entries((d.hazards ?? {}) as Record<string, unknown[]>).map(([k, v]) => [k, Array.isArray(v) ? (v.length ? v.map((h: any) => h.label ?? h.code ?? h.kind ?? 'mapped').join('; ') : 'none mapped') : v]));
+    const das = d.development_applications ?? {};
+    const summary = { address: d.resolved?.address?.text ?? d.resolved?.address ?? null, ...scores, ...Object.fromEntries(Object.entries(hazards).map(([k, v]) => [`hazard: ${k}`, v])), 'DAs on the parcel': (das.on_parcel ?? []).length, 'DAs within 300 m': (das.nearby_300m ?? []).length };
+    return { status: 200, contentType: JSON_TYPE, headers: { 'Cache-Control': 'no-store' }, body: JSON.stringify(summary) };
+  }
+
   /** `GET /api/v1/tiles/{layer}.json`: TileJSON 3.0.0 of one layer. */
   private tileJson(req: ApiRequest, layer: string): ApiResponse {
     const tiles = this.tiles();
@@ -914,7 +934,7 @@ export class Api {
           body = this.once('map', async () => {
             const places = (await this.service.sandbox()).map((a) => ({ label: `${a.state}: ${a.address}`, lat: a.lat, lng: a.lng }));
             const layers = tiles.tileLayers().map((l) => ({ id: l.id, minzoom: l.minzoom, maxzoom: l.maxzoom, attribution: tiles.tileAttribution(l.id) }));
-            return staticBody(renderMapPage(layers, places, { pointSummary: false }));
+            return staticBody(renderMapPage(layers, places, { pointSummary: this.tilesKeyless() }));
           });
         }
         break;

@@ -26,6 +26,7 @@ export type RouteKind =
   | { kind: 'tile' }
   | { kind: 'tilejson' }
   | { kind: 'map'; asset: 'page' | 'js' | 'css' }
+  | { kind: 'map-point' }
   | { kind: 'sample'; name: SampleName }
   | { kind: 'sandbox' }
   | { kind: 'health' }
@@ -281,6 +282,14 @@ export const ROUTES: readonly Route[] = [
     summary: 'A map of every tile layer in the browser',
     description: 'A MapLibre GL JS page served from this server (no CDN, no token, no external tiles: the basemap is drawn from our own roads, water, parcels and zones) with a layer switcher, legends and attribution; a click shows the property summary of that point.',
     handler: { kind: 'map', asset: 'page' },
+  },
+  {
+    path: '/map/point',
+    keyed: false,
+    tag: 'Tiles',
+    summary: 'The map\'s click summary of a point (sample world only)',
+    description: 'For the map page on the synthetic sample world, without a key: the address the point resolves to, the nine scores with their levels, the hazards found (flood, bushfire, contamination) and the DAs on the parcel and within 300 m, from the property lookup of `lat` and `lng`. On real data it is 404: use /api/v1/property with a key.',
+    handler: { kind: 'map-point' },
   },
   {
     path: '/map/maplibre-gl.js',

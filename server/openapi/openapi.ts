@@ -361,6 +361,10 @@ function operation(route: Route): Obj {
     case 'map':
       op.responses = ok({ type: 'string' }, h.asset === 'page' ? 'text/html' : h.asset === 'js' ? 'application/javascript' : 'text/css');
       break;
+    case 'map-point':
+      op.parameters = [{ name: 'lat', in: 'query', required: true, description: 'Latitude (WGS84).', schema: { type: 'number' } }, { name: 'lng', in: 'query', required: true, description: 'Longitude (WGS84).', schema: { type: 'number' } }, ...((op.parameters as Obj[]) ?? [])];
+      op.responses = { ...ok({ type: 'object', description: 'Address, scores with levels, hazards, DAs near.' }), 400: { description: 'lat or lng is not WGS84 degrees.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }, 404: { description: 'Not the sample world.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } };
+      break;
     case 'tilejson':
       op.responses = { ...ok({ type: 'object', required: ['tilejson', 'tiles', 'vector_layers'], description: 'TileJSON 3.0.0.' }), 404: { description: 'No such layer.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } };
       break;

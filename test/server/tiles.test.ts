@@ -92,6 +92,18 @@ describe('tile endpoints', () => {
   });
 });
 
+describe('the map\'s point summary', () => {
+  it('gives the property lookup\'s scores, hazards and DAs of a point, without a key on the sample world', async () => {
+    const r = await t.get(`/map/point?lat=${site.lat}&lng=${site.lng}`);
+    expect(r.status).toBe(200);
+    const full = (await t.stack.engine.property({ lat: site.lat, lng: site.lng }, {})).payload as any;
+    expect(r.body.noise).toBe(`${full.scores.noise.score} (${full.scores.noise.level})`);
+    expect(r.body['DAs within 300 m']).toBe(full.development_applications.nearby_300m.length);
+    expect(Object.keys(r.body)).toEqual(expect.arrayContaining(['hazard: flood', 'hazard: bushfire', 'hazard: contamination']));
+    expect((await t.get('/map/point?lat=abc&lng=151')).status).toBe(400);
+  });
+});
+
 describe('the map page in Chromium', () => {
   let browser: Browser | undefined;
   let missing = '';
@@ -150,6 +162,12 @@ describe('the map page in Chromium', () => {
       return seen.size;
     });
     expect(distinct).toBeGreaterThan(50);
+    // A click shows what the shown layers hold there and the point's property summary.
+    await page.mouse.click(450, 400);
+    await page.waitForFunction(() => (document.getElementById('info')?.textContent ?? '').includes('Property summary'), { timeout: 30_000 });
+    const info = await page.$eval('#info', (e) => e.textContent ?? '');
+    expect(info).toMatch(/walkability/);
+    expect(info).toMatch(/DAs within 300 m/);
     expect(failed).toEqual([]);
     expect(foreign).toEqual([]);
     expect(errors).toEqual([]);
