@@ -23,6 +23,8 @@ export class SiteInputError extends Error {
     readonly code: string,
     readonly parameter: string,
     message: string,
+    /** `outside_state` when the site is not in the requested state (the HTTP layer checks the licence first). */
+    readonly rule?: 'outside_state',
   ) {
     super(message);
   }
@@ -40,7 +42,7 @@ export function circleCatchment(lat: number, lng: number, radiusKm: number, stat
   if (!Number.isFinite(lat) || !Number.isFinite(lng) || lat < -90 || lat > 90 || lng < -180 || lng > 180) throw bad(lat < -90 || lat > 90 || !Number.isFinite(lat) ? 'lat' : 'lng', 'lat must be from -90 to 90 and lng from -180 to 180');
   if (!(radiusKm >= SITE_RADIUS_KM.min && radiusKm <= SITE_RADIUS_KM.max)) throw bad('radius_km', `radius_km must be from ${SITE_RADIUS_KM.min} to ${SITE_RADIUS_KM.max}, not ${radiusKm}`);
   const at = stateAt(lng, lat);
-  if (at !== state) throw bad('lat', `the point (${lat}, ${lng}) is ${at ? `in ${at}` : 'not in any state this service covers'}, not in ${state}`);
+  if (at !== state) throw new SiteInputError(400, 'invalid_parameter', 'lat', `the point (${lat}, ${lng}) is ${at ? `in ${at}` : 'not in any state this service covers'}, not in ${state}`, 'outside_state');
   return { kind: 'circle', lat, lng, radius_km: radiusKm };
 }
 

@@ -55,7 +55,7 @@ export type SuburbSource = 'request' | 'nearest_address';
 
 /** Census tables of one state, indexed by suburb name. */
 export class SuburbCensus {
-  private readonly byName = new Map<string, { code: string; name: string; g01?: Record<string, unknown>; g02?: Record<string, unknown>; attribution: string; source: string }>();
+  private readonly byName = new Map<string, { code: string; name: string; g01?: Record<string, unknown>; g02?: Record<string, unknown>; attribution: string; source: string }[]>();
 
   /** Joins the tables' rows on SAL_CODE_2021 (rows of a code without a name are unreachable and skipped). */
   constructor(tables: readonly RecordTable[]) {
@@ -75,14 +75,15 @@ export class SuburbCensus {
       for (const r of t.rows) {
         const code = String(r.SAL_CODE_2021 ?? ''), name = String(r.SAL_NAME_2021 ?? '');
         if (!code || !name) continue;
-        this.byName.set(suburbKey(name), { code, name, ...byCode.get(code), attribution: t.source.attribution, source: t.source.id });
+        const k = suburbKey(name);
+        this.byName.set(k, [...(this.byName.get(k) ?? []), { code, name, ...byCode.get(code), attribution: t.source.attribution, source: t.source.id }]);
       }
     }
   }
 
   /** Suburbs held. */
   get size(): number {
-    return this.byName.size;
+    return [...this.byName.values()].reduce((n, l) => n + l.length, 0);
   }
 
   /**
@@ -92,7 +93,13 @@ export class SuburbCensus {
   context(state: StateCode, suburb: string | null, how: SuburbSource): Record<string, unknown> {
     const base = { suburb, state, suburb_source: suburb ? how : null, scope: 'suburb', note: SUBURB_FACT_NOTE };
     if (!suburb) return { ...base, available: false, reason: 'no_suburb', message: 'No suburb was named and none was found near the site; pass suburb to get its census context.' };
-    const e = this.byName.get(suburbKey(suburb));
+    // A name may repeat within a state ("Ascot (Ballarat - Vic.)", "Ascot (Greater Bendigo - Vic.)"): the exact
+    // name decides; a bare name shared by several suburbs is ambiguous, never one of them picked silently.
+    const all = this.byName.get(suburbKey(suburb)) ?? [];
+    const exact = all.filter((x) => x.name.toLowerCase() === suburb.trim().toLowerCase());
+    const pick = exact.length === 1 ? exact : all;
+    if (pick.length > 1) return { ...base, available: false, reason: 'ambiguous', message: `${pick.length} suburbs in ${state} are called ${JSON.stringify(suburb)}: name one of ${pick.map((x) => JSON.stringify(x.name)).join(', ')}.` };
+    const e = pick[0];
     if (!e || (!e.g01 && !e.g02)) return { ...base, available: false, reason: 'not_held', message: `This dataset holds no census figures for the suburb ${JSON.stringify(suburb)} in ${state}.` };
     const g01 = e.g01 ?? {}, g02 = e.g02 ?? {};
     const persons = num(g01.Tot_P_P);

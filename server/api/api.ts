@@ -515,7 +515,9 @@ export class Api {
         this.reportsInFlight--;
       }
       const disposition = `${format === 'pdf' ? 'attachment' : 'inline'}; filename="${file.filename}"`;
-      return { status: 200, contentType: file.contentType, headers: { ...limits, 'Cache-Control': 'no-store', 'Content-Disposition': disposition }, body: file.body };
+      // The HTML is shown inline: the same no-request policy as its meta tag, as a header too.
+      const html: Record<string, string> = format === 'html' ? { 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:", 'X-Content-Type-Options': 'nosniff' } : {};
+      return { status: 200, contentType: file.contentType, headers: { ...limits, ...html, 'Cache-Control': 'no-store', 'Content-Disposition': disposition }, body: file.body };
     } catch (err) {
       const e = toApiError(err);
       Object.assign(e.headers, limits);

@@ -156,7 +156,7 @@ function siteRule<T>(check: () => T, key: ApiKeyRecord, now: Date, state: StateC
   } catch (e) {
     if (!(e instanceof SiteInputError)) throw e;
     // The licence comes before the location rule: a state the key lacks is 403, wherever the point is.
-    if (e.parameter === 'lat' && e.message.includes(' not in ')) childcareLicence(key, now, state);
+    if (e.rule === 'outside_state') childcareLicence(key, now, state);
     throw new ApiError(e.status, e.code, e.message, { parameter: e.parameter });
   }
 }

@@ -33,6 +33,17 @@ export interface ReportSubject {
   generatedAt: string;
 }
 
+/** A council link as data gives it, kept only when it is an http or https URL (a `javascript:` or `file:` link is text). */
+export function safeLink(url: unknown): string | null {
+  if (typeof url !== 'string' || url.length > 2000) return null;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
 /** How many pipeline rows the report lists (the CSV export has every row). */
 export const PIPELINE_ROWS = 40;
 
@@ -93,7 +104,7 @@ export function reportBlocks(data: Data, subject: ReportSubject, mapAttribution:
         label(String(p.childcare_pipeline_stage ?? 'unknown')),
         label(String(p.childcare_works_type ?? 'other')),
         String(p.lodgement_date ?? ''),
-        p.council_url ? { text: String(p.council_name ?? 'council'), href: String(p.council_url) } : String(p.council_name ?? ''),
+        safeLink(p.council_url) ? { text: String(p.council_name ?? 'council'), href: safeLink(p.council_url)! } : String(p.council_name ?? ''),
       ]),
     });
     const more = (data.geojson?.total_features ?? features.length) - Math.min(features.length, PIPELINE_ROWS);

@@ -45,7 +45,8 @@ export function barsSvg(bars: { label: string; value: number }[], width = 515, h
   return `<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="Childcare DAs lodged per month" font-family="Helvetica, Arial, sans-serif">${parts.join('')}</svg>`;
 }
 
-const cell = (c: Cell) => (typeof c === 'string' ? esc(c) : `<a href="${esc(c.href)}" rel="noopener noreferrer">${esc(c.text)}</a>`);
+// Links are checked where the blocks are made (http and https only); checked again here, as this renders any blocks.
+const cell = (c: Cell) => (typeof c === 'string' ? esc(c) : /^https?:\/\//i.test(c.href) ? `<a href="${esc(c.href)}" rel="noopener noreferrer">${esc(c.text)}</a>` : esc(c.text));
 
 /** The HTML report of `blocks`, with `map` drawn where the map block stands. */
 export function reportHtml(blocks: readonly Block[], map: Pick<MapDrawing, 'width' | 'height' | 'items'>): string {

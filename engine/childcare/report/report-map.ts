@@ -55,6 +55,8 @@ export interface MapInput {
   water: Geometry[];
   /** The attribution of every source drawn (short forms), shown inside the frame. */
   attribution: string[];
+  /** DAs per stage in the whole catchment (the legend's counts; the map may show fewer: feature_limit). */
+  stageCounts?: Record<string, number>;
   /** Map size in units (default 515 x 400: the text width of an A4 page at 40 pt margins). */
   width?: number;
   height?: number;
@@ -190,10 +192,10 @@ export function reportMap(input: MapInput): MapDrawing {
     const [x, y] = project(s.lng, s.lat);
     if (inFrame([x, y])) items.push({ type: 'rect', x: x - 3.5, y: y - 3.5, w: 7, h: 7, fill: SCHOOL, stroke: '#ffffff', width: 0.8 });
   }
-  const stageCounts = new Map<string, number>();
+  const stageCounts = new Map<string, number>(Object.entries(input.stageCounts ?? {}));
   for (const a of input.das) {
     const [x, y] = project(a.lng, a.lat);
-    stageCounts.set(a.stage, (stageCounts.get(a.stage) ?? 0) + 1);
+    if (!input.stageCounts) stageCounts.set(a.stage, (stageCounts.get(a.stage) ?? 0) + 1);
     if (inFrame([x, y])) items.push({ type: 'circle', cx: x, cy: y, r: 3.6, fill: (STAGE_STYLE[a.stage] ?? STAGE_STYLE.unknown).color, stroke: '#ffffff', width: 0.8 });
   }
   if (c.kind === 'circle') {
@@ -206,7 +208,7 @@ export function reportMap(input: MapInput): MapDrawing {
     { label: c.kind === 'circle' ? `Catchment (${c.radius_km} km radius)` : 'Catchment (polygon)', draw: (x, y) => ({ type: 'rect', x, y: y - 7, w: 10, h: 8, fill: CATCHMENT, fillOpacity: 0.15, stroke: CATCHMENT, width: 1.2 }) },
     { label: `Open schools (${input.schools.length})`, draw: (x, y) => ({ type: 'rect', x: x + 1.5, y: y - 6.5, w: 7, h: 7, fill: SCHOOL }) },
     ...Object.entries(STAGE_STYLE)
-      .filter(([k]) => stageCounts.has(k) || ['under_assessment', 'advertised', 'approved', 'refused'].includes(k))
+      .filter(([k]) => (stageCounts.get(k) ?? 0) > 0 || ['under_assessment', 'advertised', 'approved', 'refused'].includes(k))
       .map(([k, s]) => ({ label: `${s.label} (${stageCounts.get(k) ?? 0})`, draw: (x: number, y: number): DrawItem => ({ type: 'circle', cx: x + 5, cy: y - 3, r: 3.6, fill: s.color, stroke: '#ffffff', width: 0.8 }) })),
   ];
   const lw = Math.max(...rows.map((r) => textWidth(r.label, 7.5))) + 28, lh = 12 * rows.length + 18;

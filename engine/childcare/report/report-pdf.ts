@@ -81,11 +81,14 @@ export function reportPdf(blocks: readonly Block[], map: Pick<MapDrawing, 'width
       y = PAGE.margin;
     }
   };
+  // Text is measured first and the page broken here when it would not fit (pdfkit would otherwise break it
+  // itself, and `y` would no longer say where the text ended).
   const text = (t: string, opts: { size: number; bold?: boolean; color?: string; x?: number; width?: number; link?: string; align?: 'left' | 'right' }) => {
     doc.font(opts.bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(opts.size).fillColor(opts.color ?? '#1b1b1b');
     const width = opts.width ?? CONTENT;
     const s = pdfSafe(t);
     const h = doc.heightOfString(s, { width });
+    room(h);
     doc.text(s, opts.x ?? PAGE.margin, y, { width, align: opts.align ?? 'left', ...(opts.link ? { link: opts.link, underline: true } : {}) });
     return h;
   };
@@ -135,8 +138,9 @@ export function reportPdf(blocks: readonly Block[], map: Pick<MapDrawing, 'width
         break;
       case 'list':
         for (const item of b.items) {
-          room(12);
-          doc.font('Helvetica').fontSize(8.5).fillColor('#1b1b1b').text('-', PAGE.margin, y, { lineBreak: false });
+          doc.font('Helvetica').fontSize(8.5);
+          room(doc.heightOfString(pdfSafe(item), { width: CONTENT - 10 }));
+          doc.fillColor('#1b1b1b').text('-', PAGE.margin, y, { lineBreak: false });
           y += text(item, { size: 8.5, x: PAGE.margin + 10, width: CONTENT - 10 }) + 2;
         }
         y += 4;
@@ -180,7 +184,7 @@ export function reportPdf(blocks: readonly Block[], map: Pick<MapDrawing, 'width
           y += h;
         };
         // The header and the first rows together: a table never starts with its header alone at a page foot.
-        room(rowHeight(b.columns, true) + Math.min(b.rows.length, 3) * 14 + 4);
+        room(rowHeight(b.columns, true) + b.rows.slice(0, 3).reduce((sum, r) => sum + rowHeight(r.map(cellText), false), 0) + 4);
         header();
         for (const r of b.rows) {
           const h = rowHeight(r.map(cellText), false);
@@ -192,7 +196,8 @@ export function reportPdf(blocks: readonly Block[], map: Pick<MapDrawing, 'width
           let x = PAGE.margin;
           r.forEach((c, i) => {
             doc.font('Helvetica').fontSize(size).fillColor(typeof c === 'string' ? '#1b1b1b' : '#1f4e99');
-            doc.text(pdfSafe(cellText(c)), x + 3, y + 2.5, { width: widths[i] - 6, align: b.numeric?.[i] ? 'right' : 'left', ...(typeof c === 'string' ? {} : { link: c.href, underline: true }) });
+            const link = typeof c !== 'string' && /^https?:\/\//i.test(c.href) ? c.href : null;
+            doc.text(pdfSafe(cellText(c)), x + 3, y + 2.5, { width: widths[i] - 6, align: b.numeric?.[i] ? 'right' : 'left', ...(link ? { link, underline: true } : {}) });
             x += widths[i];
           });
           y += h;

@@ -100,6 +100,7 @@ export function prepareReport(format: ReportFormat, req: SiteRequest, data: Reco
     roads: layers.roads,
     water: layers.water,
     attribution,
+    stageCounts: Object.fromEntries(((data.breakdowns?.stage ?? []) as { key: string; count: number }[]).map((r) => [r.key, r.count])),
   });
   return {
     format,
