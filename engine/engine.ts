@@ -22,6 +22,7 @@ import { SuburbCensus } from './childcare/suburb-context.js';
 import { encodeTile, vectorTile, VECTOR_TILE_LAYERS, type TileLayerSpec } from './tiles/vector-tiles.js';
 import { CONTOUR_LAYER, contourTileFeatures, contourTileRequest } from './tiles/contour-tiles.js';
 import { NOISE_LAYER, noiseTileFeatures } from './tiles/noise-tiles.js';
+import { HAND_LAYER, handTileFeatures, handTileLattice } from './tiles/hand-map-tiles.js';
 import { isTile, tileBounds } from './tiles/tile-math.js';
 import { bbox as turfBbox } from '@turf/turf';
 import { contourSourcesFor } from './property/inputs/domain-inputs.js';
@@ -370,7 +371,7 @@ export class Engine implements PropertyService {
 
   /** The vector tile layers this engine serves (TileJSON `vector_layers`, with zooms). */
   tileLayers(): TileLayerSpec[] {
-    return [...VECTOR_TILE_LAYERS, CONTOUR_LAYER, NOISE_LAYER];
+    return [...VECTOR_TILE_LAYERS, CONTOUR_LAYER, NOISE_LAYER, ...(this.handTiles ? [HAND_LAYER] : [])];
   }
 
   /**
@@ -399,6 +400,24 @@ export class Engine implements PropertyService {
       const packed = await this.pool.run('contours', request);
       const features = contourTileFeatures(packed, t);
       out = { bytes: encodeTile('contours', features, t), sources: packed.available ? [packed.source] : [] };
+    } else if (layer === 'hand') {
+      // From the HAND tiles the flood score reads (the same DEMs and burned watercourses, so the same files).
+      const [w, s, e, n] = tileBounds(t);
+      const state = this.stateAt((w + e) / 2, (s + n) / 2);
+      const lattice = handTileLattice(t);
+      let values: Float32Array | null = null;
+      const used: string[] = [];
+      if (state && this.handTiles) {
+        const { dems, burn } = floodHandInputs(this.store, state);
+        for (const dem of dems) {
+          const v = await this.handTiles.values(dem, lattice.lon, lattice.lat, burn);
+          if (!v.some(Number.isFinite)) continue;
+          if (!values) values = v;
+          else for (let i = 0; i < v.length; i++) if (!Number.isFinite(values[i])) values[i] = v[i];
+          used.push(dem);
+        }
+      }
+      out = { bytes: values ? encodeTile('hand', handTileFeatures(t, values), t) : null, sources: this.store.catalogue.sources.filter((src) => src.paths.includes('scores.flood.terrain') && src.files.some((f) => used.some((u) => u.endsWith(f.path)))).map((src) => src.id) };
     } else if (layer === 'noise') {
       const [w, s, e, n] = tileBounds(t);
       const state = this.stateAt((w + e) / 2, (s + n) / 2);

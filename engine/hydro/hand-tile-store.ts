@@ -318,6 +318,27 @@ export class HandTileStore {
     };
   }
 
+  /**
+   * HAND (metres) at many lon/lat points of `dem`, NaN off the DEM or where HAND is undefined: the cells of
+   * {@link at} without the drainage details (a map tile's lattice reads thousands).
+   */
+  async values(dem: string, lons: ArrayLike<number>, lats: ArrayLike<number>, burn: BurnLines = NO_BURN): Promise<Float32Array> {
+    const layout = await this.layout(dem);
+    const out = new Float32Array(lons.length).fill(NaN);
+    const tr = layout.crs === LONLAT ? null : getTransformer(LONLAT, layout.crs);
+    for (let i = 0; i < lons.length; i++) {
+      const [px, py] = tr ? tr.forward(lons[i], lats[i]) : [lons[i], lats[i]];
+      const [fc, fr] = worldToPixel(layout.transform, px, py);
+      const col = Math.floor(fc), row = Math.floor(fr);
+      if (col < 0 || row < 0 || col >= layout.width || row >= layout.height) continue;
+      const { file } = await this.ensure(dem, handTileOf(layout, col, row), burn);
+      let f = this.files.get(file);
+      if (!f) this.files.set(file, (f = openHandTile(file)));
+      out[i] = f.cell(col, row).hand;
+    }
+    return out;
+  }
+
   /** Closes the open tile files. */
   close(): void {
     for (const f of this.files.values()) f.close();

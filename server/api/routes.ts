@@ -264,7 +264,7 @@ export const ROUTES: readonly Route[] = [
     tag: 'Tiles',
     summary: 'A Mapbox Vector Tile of one layer',
     description:
-      'MVT 2.1 (extent 4096, buffer 64) of `layer`: das, zones, overlays, flood, bushfire, schools, parcels (z >= 16), roads, water, contours (made on request from the DEM with the contours engine, `ele` and `level` as maplibre-contour names them; z >= 12), or noise (the modelled Lden as nested polygons by 5 dB level, z 14-16). Gzipped when accepted; `ETag` and `Cache-Control`; 304 for a matching If-None-Match; 204 (no body) for an empty tile. Unknown layer 404; z outside the layer\'s zooms or x/y outside the grid 400. Keyed with the geometry licence, except on the synthetic sample world, where no key is needed.',
+      'MVT 2.1 (extent 4096, buffer 64) of `layer`: das, zones, overlays, flood, bushfire, schools, parcels (z >= 16), roads, water, contours (made on request from the DEM with the contours engine, `ele` and `level` as maplibre-contour names them; z >= 12), noise (the modelled Lden as nested polygons by 5 dB level, z 14-16), or hand (height above nearest drainage from the flood score\'s HAND tiles, nested polygons at most 1, 3, 5, 10 and 20 m, z 14-17). Gzipped when accepted; `ETag` and `Cache-Control`; 304 for a matching If-None-Match; 204 (no body) for an empty tile. Unknown layer 404; z outside the layer\'s zooms or x/y outside the grid 400. Keyed with the geometry licence, except on the synthetic sample world, where no key is needed.',
     handler: { kind: 'tile' },
   },
   {

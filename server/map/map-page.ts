@@ -43,6 +43,7 @@ const OVERLAYS: { id: string; label: string; on: boolean; legend: [string, strin
   { id: 'schools', label: 'Schools', on: true, legend: [['#3b2f8f', 'school']] },
   { id: 'parcels', label: 'Parcels (z 16+)', on: false, legend: [['#8c6d46', 'parcel']] },
   { id: 'contours', label: 'Contours (z 12+)', on: false, legend: [['#8a5a2b', 'major'], ['#c8a27a', 'minor']] },
+  { id: 'hand', label: 'Height above drainage, HAND (z 14+)', on: false, legend: [['#08519c', '<= 1 m'], ['#3182bd', '<= 3'], ['#6baed6', '<= 5'], ['#bdd7e7', '<= 10 m']] },
   { id: 'noise', label: 'Modelled noise, Lden (z 14+)', on: false, legend: [['#fff3b0', '45+'], ['#fdd36a', '55+'], ['#f59e3b', '65+'], ['#c2410c', '75+ dB']] },
 ];
 
@@ -101,6 +102,7 @@ const style = {
     { id: 'roads', type: 'line', source: 'roads', 'source-layer': 'roads', paint: { 'line-color': ['match', ['get', 'road_class'], 'motorway', '#e990a0', 'arterial', '#f9c08f', 'collector', '#fde6b0', '#ffffff'], 'line-width': ['match', ['get', 'road_class'], 'motorway', 4, 'arterial', 3, 'collector', 2.4, 1.6] } },
     { id: 'zones', type: 'fill', source: 'zones', 'source-layer': 'zones', layout: { visibility: vis('zones') }, paint: { 'fill-color': '#b79ce0', 'fill-opacity': 0.35, 'fill-outline-color': '#7a5195' } },
     { id: 'overlays', type: 'line', source: 'overlays', 'source-layer': 'overlays', layout: { visibility: vis('overlays') }, paint: { 'line-color': '#7a5195', 'line-width': 1.5, 'line-dasharray': [2, 1] } },
+    { id: 'hand', type: 'fill', source: 'hand', 'source-layer': 'hand', layout: { visibility: vis('hand') }, paint: { 'fill-color': ['interpolate', ['linear'], ['get', 'hand_max_m'], 1, '#08519c', 3, '#3182bd', 5, '#6baed6', 10, '#bdd7e7', 20, '#eff3ff'], 'fill-opacity': 0.3 } },
     { id: 'noise', type: 'fill', source: 'noise', 'source-layer': 'noise', layout: { visibility: vis('noise') }, paint: { 'fill-color': ['interpolate', ['linear'], ['get', 'lden_db'], 45, '#fff3b0', 55, '#fdd36a', 65, '#f59e3b', 75, '#c2410c'], 'fill-opacity': 0.35 } },
     { id: 'flood', type: 'fill', source: 'flood', 'source-layer': 'flood', layout: { visibility: vis('flood') }, paint: { 'fill-color': '#3b8bd9', 'fill-opacity': 0.35 } },
     { id: 'bushfire', type: 'fill', source: 'bushfire', 'source-layer': 'bushfire', layout: { visibility: vis('bushfire') }, paint: { 'fill-color': '#e4572e', 'fill-opacity': 0.3 } },
@@ -127,7 +129,7 @@ document.getElementById('place').addEventListener('change', (e) => {
 const text = (v) => String(v).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 map.on('click', async (e) => {
   const info = document.getElementById('info');
-  const shown = ['das', 'schools', 'zones', 'overlays', 'flood', 'bushfire', 'parcels', 'contours', 'noise'].filter((id) => map.getLayoutProperty(id, 'visibility') !== 'none');
+  const shown = ['das', 'schools', 'zones', 'overlays', 'flood', 'bushfire', 'parcels', 'contours', 'noise', 'hand'].filter((id) => map.getLayoutProperty(id, 'visibility') !== 'none');
   const hits = map.queryRenderedFeatures(e.point, { layers: shown });
   let html = '<table>' + hits.slice(0, 12).map((f) => '<tr><td>' + text(f.layer.id) + '</td><td>' + Object.entries(f.properties).filter(([k]) => k !== 'source').slice(0, 5).map(([k, v]) => text(k) + ': ' + text(v)).join('<br>') + '</td></tr>').join('') + '</table>';
   if (!hits.length) html = '<p>No feature of the shown layers here.</p>';

@@ -401,7 +401,7 @@ export function openApiDocument(): Obj {
       const op = operation(r);
       const path = (name: string, schema: Obj, description: string) => ({ name, in: 'path', required: true, description, schema });
       op.parameters = [
-        path('layer', { type: 'string', enum: ['das', 'zones', 'overlays', 'flood', 'bushfire', 'schools', 'parcels', 'roads', 'water', 'contours', 'noise'] }, 'The tile layer.'),
+        path('layer', { type: 'string', enum: ['das', 'zones', 'overlays', 'flood', 'bushfire', 'schools', 'parcels', 'roads', 'water', 'contours', 'noise', 'hand'] }, 'The tile layer.'),
         ...(h.kind === 'tile' ? [path('z', { type: 'integer', minimum: 0, maximum: 18 }, 'Zoom (each layer has its own range: see its TileJSON).'), path('x', { type: 'integer', minimum: 0 }, 'Column, 0 to 2^z - 1.'), path('y', { type: 'integer', minimum: 0 }, 'Row, 0 to 2^z - 1 (XYZ scheme, north first).')] : []),
         ...((op.parameters as Obj[]) ?? []),
       ];

@@ -240,3 +240,25 @@ function ringsHold(rings: { x: number; y: number }[][], px: number, py: number):
   }
   return inside;
 }
+
+describe('HAND tiles', () => {
+  it('put each sandbox address inside exactly the classes at or above the HAND the flood score reports there', async () => {
+    let checked = 0;
+    for (const s of world.sandbox) {
+      const flood = (await world.engine.scores(s.lng, s.lat, { scores: ['flood'] })).scores.flood as { components?: { hand?: { value: number | null } } } | undefined;
+      const hand = flood?.components?.hand?.value;
+      if (hand === null || hand === undefined) continue;
+      const t = tileAt(s.lng, s.lat, 16);
+      const features = decode((await world.engine.tile('hand', t.z, t.x, t.y)).bytes, 'hand');
+      const edges = features.map((f) => Number(f.properties.hand_max_m));
+      // Away from a class edge (the lattice interpolates between points about 10 m apart at z16).
+      if (edges.some((e) => Math.abs(e - hand) < 1.5)) continue;
+      const [px, py] = toTileCoords(s.lng, s.lat, t);
+      const inside = features.filter((f) => ringsHold(f.loadGeometry(), px, py)).map((f) => Number(f.properties.hand_max_m)).sort((a, b) => a - b);
+      expect(inside, `${s.address}: HAND ${hand} m`).toEqual(edges.filter((e) => e >= hand).sort((a, b) => a - b));
+      for (const f of features) expect(f.properties.class).toBe(`HAND <= ${f.properties.hand_max_m} m`);
+      checked++;
+    }
+    expect(checked).toBeGreaterThanOrEqual(3);
+  });
+});
