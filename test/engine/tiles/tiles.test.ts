@@ -245,7 +245,7 @@ describe('HAND tiles', () => {
   it('put each sandbox address inside exactly the classes at or above the HAND the flood score reports there', async () => {
     let checked = 0;
     for (const s of world.sandbox) {
-      const flood = (await world.engine.scores(s.lng, s.lat, { scores: ['flood'] })).scores.flood as { components?: { hand?: { value: number | null } } } | undefined;
+      const flood = (await world.engine.scores(s.lng, s.lat, { only: ['flood'] })).scores.flood as { components?: { hand?: { value: number | null } } } | undefined;
       const hand = flood?.components?.hand?.value;
       if (hand === null || hand === undefined) continue;
       const t = tileAt(s.lng, s.lat, 16);
