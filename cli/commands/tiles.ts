@@ -5,7 +5,14 @@
 import { resolve } from 'node:path';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
 import { createEngine } from '../../engine/engine.js';
-import { exportMbtiles } from '../../engine/tiles/mbtiles.js';
+import { checkExport, exportMbtiles } from '../../engine/tiles/mbtiles.js';
+import { CONTOUR_LAYER } from '../../engine/tiles/contour-tiles.js';
+import { HAND_LAYER } from '../../engine/tiles/hand-map-tiles.js';
+import { NOISE_LAYER } from '../../engine/tiles/noise-tiles.js';
+import { VECTOR_TILE_LAYERS } from '../../engine/tiles/vector-tiles.js';
+
+/** Every layer the engine can make (HAND only when the engine keeps HAND tiles, as it does by default). */
+const ALL_TILE_LAYERS = [...VECTOR_TILE_LAYERS, CONTOUR_LAYER, NOISE_LAYER, HAND_LAYER];
 import { parseFlags } from '../args.js';
 import { EXIT_OK, UsageError, type Command } from '../command.js';
 
@@ -33,12 +40,15 @@ export const tilesCommand: Command = {
     if (!m) throw new UsageError('--zooms must be a zoom or a range like 12-16');
     const minzoom = Number(m[1]), maxzoom = Number(m[2] ?? m[1]);
     if (minzoom > maxzoom) throw new UsageError('--zooms: the first zoom must not be above the second');
+    const out = resolve(values.out);
+    const options = { layers: values.layer.split(',').map((s) => s.trim()).filter(Boolean), bbox: bbox as [number, number, number, number], minzoom, maxzoom, out, force: !!values.force, onProgress: (line: string) => io.stderr(`${line}\n`) };
+    // Everything the flags can get wrong is found before the dataset is opened.
+    checkExport(ALL_TILE_LAYERS, options);
     const dir = resolve(values.data ?? defaultDataDir());
     if (!values.data) await ensureSampleWorld(dir, (line) => io.stderr(`${line}\n`));
     const engine = await createEngine({ datasets: dir });
     try {
-      const out = resolve(values.out);
-      const r = await exportMbtiles(engine, { layers: values.layer.split(',').map((s) => s.trim()).filter(Boolean), bbox: bbox as [number, number, number, number], minzoom, maxzoom, out, force: !!values.force, onProgress: (line) => io.stderr(`${line}\n`) });
+      const r = await exportMbtiles(engine, options);
       io.stdout(`${out}: ${r.written} tiles (${(r.bytes / 1024).toFixed(0)} KB of gzipped MVT), ${r.empty} empty left out\n`);
     } finally {
       await engine.close();

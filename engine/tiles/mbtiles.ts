@@ -41,11 +41,15 @@ export function tilesOf(bbox: readonly [number, number, number, number], z: numb
   return out;
 }
 
-/** Writes the archive; returns the tiles written and skipped as empty. */
-export async function exportMbtiles(engine: { tile(layer: string, z: number, x: number, y: number): Promise<{ bytes: Uint8Array | null }>; tileLayers(): TileLayerSpec[]; tileAttribution(layer: string): string }, o: ExportOptions): Promise<{ written: number; empty: number; bytes: number }> {
+/**
+ * Checks an export against the layers' specs before anything is opened or written: the layers exist, the
+ * zooms are theirs, the box is real, the tile count is within {@link MAX_EXPORT_TILES}, the file may be
+ * written. Returns the specs of the layers named.
+ */
+export function checkExport(layers: readonly TileLayerSpec[], o: ExportOptions): TileLayerSpec[] {
   const specs = o.layers.map((id) => {
-    const s = engine.tileLayers().find((l) => l.id === id);
-    if (!s) throw invalidArgument('layer', `no tile layer ${JSON.stringify(id)}; layers: ${engine.tileLayers().map((l) => l.id).join(', ')}`);
+    const s = layers.find((l) => l.id === id);
+    if (!s) throw invalidArgument('layer', `no tile layer ${JSON.stringify(id)}; layers: ${layers.map((l) => l.id).join(', ')}`);
     return s;
   });
   const [w, s, e, n] = o.bbox;
@@ -56,10 +60,15 @@ export async function exportMbtiles(engine: { tile(layer: string, z: number, x: 
   let total = 0;
   for (let z = o.minzoom; z <= o.maxzoom; z++) total += countTiles(o.bbox, z);
   if (total > MAX_EXPORT_TILES) throw invalidArgument('bbox', `${total} tiles is more than ${MAX_EXPORT_TILES}: export a smaller box or fewer zooms`);
-  if (existsSync(o.out)) {
-    if (!o.force) throw invalidArgument('out', `${o.out} exists; pass --force to replace it`);
-    rmSync(o.out);
-  }
+  if (existsSync(o.out) && !o.force) throw invalidArgument('out', `${o.out} exists; pass --force to replace it`);
+  return specs;
+}
+
+/** Writes the archive; returns the tiles written and skipped as empty. */
+export async function exportMbtiles(engine: { tile(layer: string, z: number, x: number, y: number): Promise<{ bytes: Uint8Array | null }>; tileLayers(): TileLayerSpec[]; tileAttribution(layer: string): string }, o: ExportOptions): Promise<{ written: number; empty: number; bytes: number }> {
+  const specs = checkExport(engine.tileLayers(), o);
+  const [w, s, e, n] = o.bbox;
+  if (existsSync(o.out)) rmSync(o.out);
   const db = new Database(o.out);
   let written = 0, empty = 0, bytes = 0;
   try {
