@@ -23,6 +23,7 @@ import { encodeTile, vectorTile, VECTOR_TILE_LAYERS, type TileLayerSpec } from '
 import { CONTOUR_LAYER, contourTileFeatures, contourTileRequest } from './tiles/contour-tiles.js';
 import { NOISE_LAYER, noiseTileFeatures } from './tiles/noise-tiles.js';
 import { HAND_LAYER, handTileFeatures, handTileLattice } from './tiles/hand-map-tiles.js';
+import { datasetFingerprint, DISK_CACHED_LAYERS, TileDiskCache } from './tiles/tile-disk-cache.js';
 import { isTile, tileBounds } from './tiles/tile-math.js';
 import { bbox as turfBbox } from '@turf/turf';
 import { contourSourcesFor } from './property/inputs/domain-inputs.js';
@@ -64,6 +65,11 @@ export interface EngineOptions {
    * `false` computes HAND around each subject instead (the slower path, kept for comparison).
    */
   handTiles?: string | false;
+  /**
+   * Directory where finished contour, noise and HAND tiles are kept (under a fingerprint of the dataset);
+   * default `propintel/tile-cache` under the OS temporary directory; `false` keeps them in memory only.
+   */
+  tileCache?: string | false;
   /**
    * Property lookups computed at once; more wait in arrival order. Default twice the worker threads (at least
    * 2). A burst of first lookups then runs a few at a time, each finishing fast, instead of all at once
@@ -392,6 +398,13 @@ export class Engine implements PropertyService {
     const hit = this.tileCache.get<{ bytes: Uint8Array | null; sources: string[] }>(key);
     if (hit) return hit.value;
     let out: { bytes: Uint8Array | null; sources: string[] };
+    const disk = DISK_CACHED_LAYERS.has(layer) ? this.tileDisk() : null;
+    const stored = disk?.get(layer, t);
+    if (stored !== undefined) {
+      out = { bytes: stored, sources: this.tileLayerSources(layer) };
+      this.tileCache.set(key, out, 24 * 3600_000);
+      return out;
+    }
     if (layer === 'contours') {
       const [w, s, e, n] = tileBounds(t);
       const lon = (w + e) / 2, lat = (s + n) / 2;
@@ -429,7 +442,25 @@ export class Engine implements PropertyService {
       out = { bytes: v.bytes, sources: v.sources.map((s) => s.id) };
     }
     this.tileCache.set(key, out, 24 * 3600_000);
+    disk?.set(layer, t, out.bytes);
     return out;
+  }
+
+  private tileDiskCache?: TileDiskCache | null;
+
+  /** The disk cache of expensive tiles (made on first use: the fingerprint stats every dataset file once). */
+  private tileDisk(): TileDiskCache | null {
+    if (this.tileDiskCache === undefined) {
+      const dir = this.options.tileCache === false ? null : (this.options.tileCache ?? join(tmpdir(), 'propintel', 'tile-cache'));
+      this.tileDiskCache = dir ? new TileDiskCache(dir, datasetFingerprint(this.store.catalogue)) : null;
+    }
+    return this.tileDiskCache;
+  }
+
+  /** Ids of the sources feeding a tile layer's paths. */
+  private tileLayerSources(layer: string): string[] {
+    const spec = this.tileLayers().find((l) => l.id === layer);
+    return spec ? this.store.catalogue.sources.filter((s) => s.paths.some((p) => spec.paths.includes(p))).map((s) => s.id) : [];
   }
 
   /** The never-metered sandbox addresses of the dataset directory. */

@@ -15,6 +15,9 @@ import { noiseGridEnergy, nodeLevels } from '../../../engine/noise/noise-grid.js
 import { calibrateTransferAt, resolveTransferOptions } from '../../../engine/noise/transfer-calibration.js';
 import { noiseTileLattice } from '../../../engine/tiles/noise-tiles.js';
 import { useSampleEngine } from '../../helpers/sample-engine.js';
+import { tempDir } from '../../helpers/tmp.js';
+import { defaultDataDir } from '../../../datasets/sample-world.js';
+import { createEngine } from '../../../engine/engine.js';
 import { expectEngineError } from '../../helpers/expect-engine-error.js';
 
 const world = useSampleEngine(2);
@@ -260,5 +263,35 @@ describe('HAND tiles', () => {
       checked++;
     }
     expect(checked).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('the disk tile cache', () => {
+  it('keeps finished contour tiles for the next engine on the same dataset, which serves them without computing', async () => {
+    const dir = tempDir('propintel-tile-cache-');
+    const s = nsw();
+    const t = tileAt(s.lng, s.lat, 16);
+    const first = await createEngine({ datasets: defaultDataDir(), threads: 1, tileCache: dir });
+    let a: Uint8Array | null;
+    try {
+      a = (await first.tile('contours', t.z, t.x, t.y)).bytes;
+    } finally {
+      await first.close();
+    }
+    expect(a).not.toBeNull();
+    const second = await createEngine({ datasets: defaultDataDir(), threads: 1, tileCache: dir });
+    try {
+      let runs = 0;
+      const run = second.pool.run.bind(second.pool);
+      (second.pool as { run: typeof run }).run = ((...args: Parameters<typeof run>) => (runs++, run(...args))) as typeof run;
+      const b = (await second.tile('contours', t.z, t.x, t.y)).bytes;
+      expect(Buffer.from(b!).equals(Buffer.from(a!))).toBe(true);
+      expect(runs).toBe(0);
+      // A tile it has not stored is computed.
+      await second.tile('contours', t.z, t.x + 1, t.y);
+      expect(runs).toBe(1);
+    } finally {
+      await second.close();
+    }
   });
 });

@@ -1,0 +1,76 @@
+/**
+ * Finished tiles of the expensive layers (contours, noise, HAND) kept on disk, so a restart or a second
+ * replica on the same disk does not compute them again. Files are named by a fingerprint of the dataset
+ * (the engine and tile-format versions, the catalogue text, and the path, size and modification time of every
+ * file it names):
+ * a changed dataset is a new directory, never a stale tile. An empty tile is a zero-byte `.empty` file.
+ * Writes go to a temporary name and are renamed into place, so a reader never sees half a tile.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Catalogue } from '../catalogue/catalogue.js';
+import { VERSION } from '../version.js';
+import type { TileId } from './tile-math.js';
+
+/** Bumped whenever the tiles a layer makes change, so tiles stored by an older build are not served. */
+export const TILE_CACHE_VERSION = 1;
+
+/** The layers worth keeping on disk (the others are made in a millisecond or two from in-memory indexes). */
+export const DISK_CACHED_LAYERS: ReadonlySet<string> = new Set(['contours', 'noise', 'hand']);
+
+/** The fingerprint of a dataset: version, catalogue text, and each file's path, size and mtime. */
+export function datasetFingerprint(catalogue: Catalogue): string {
+  const h = createHash('sha256').update(`${VERSION}+t${TILE_CACHE_VERSION}`);
+  const text = existsSync(join(catalogue.dir, 'catalogue.json')) ? readFileSync(join(catalogue.dir, 'catalogue.json')) : Buffer.from(JSON.stringify(catalogue.sources));
+  h.update(text);
+  for (const s of catalogue.sources) {
+    for (const f of s.files) {
+      const p = join(catalogue.dir, f.path);
+      try {
+        const st = statSync(p);
+        h.update(`${f.path}:${st.size}:${st.mtimeMs}`);
+      } catch {
+        h.update(`${f.path}:missing`);
+      }
+    }
+  }
+  return h.digest('hex').slice(0, 24);
+}
+
+/** See the module comment. */
+export class TileDiskCache {
+  private readonly root: string;
+
+  constructor(dir: string, fingerprint: string) {
+    this.root = join(dir, fingerprint);
+  }
+
+  private path(layer: string, t: TileId): string {
+    return join(this.root, layer, String(t.z), String(t.x), String(t.y));
+  }
+
+  /** The tile's bytes, null for a stored empty tile, undefined when not stored. */
+  get(layer: string, t: TileId): Uint8Array | null | undefined {
+    const p = this.path(layer, t);
+    try {
+      return new Uint8Array(readFileSync(`${p}.mvt`));
+    } catch {
+      return existsSync(`${p}.empty`) ? null : undefined;
+    }
+  }
+
+  /** Stores a finished tile (null: empty). A failed write (a full or read-only disk) is not an error. */
+  set(layer: string, t: TileId, bytes: Uint8Array | null): void {
+    const p = this.path(layer, t);
+    try {
+      mkdirSync(join(this.root, layer, String(t.z), String(t.x)), { recursive: true });
+      const file = `${p}.${bytes ? 'mvt' : 'empty'}`;
+      const tmp = `${file}.${process.pid}.tmp`;
+      writeFileSync(tmp, bytes ?? new Uint8Array(0));
+      renameSync(tmp, file);
+    } catch {
+      // Kept in memory only.
+    }
+  }
+}
