@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { Browser } from 'puppeteer-core';
+import { afterAll, beforeAll } from 'vitest';
 
 /** The Chromium binary tests use. */
 export const CHROMIUM = process.env.PROPINTEL_CHROMIUM ?? '/usr/bin/chromium';
@@ -26,4 +27,21 @@ export async function openBrowser(): Promise<{ browser: Browser } | { missing: s
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-extensions', '--no-first-run', '--mute-audio'],
   });
   return { browser };
+}
+
+/**
+ * Registers hooks that open Chromium before the enclosing describe's tests and close it after; the returned
+ * object holds the browser, or why there is none (for `ctx.skip(state.missing)`).
+ */
+export function useBrowser(): { browser?: Browser; missing: string } {
+  const state: { browser?: Browser; missing: string } = { missing: '' };
+  beforeAll(async () => {
+    const b = await openBrowser();
+    if ('missing' in b) state.missing = b.missing;
+    else state.browser = b.browser;
+  }, 60_000);
+  afterAll(async () => {
+    await state.browser?.close();
+  });
+  return state;
 }

@@ -8,12 +8,11 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATES } from '../../engine/catalogue/states.js';
 import type { PropertyService } from '../../engine/property/contract.js';
 import { startServer, type StartedServer } from '../../server/http-server.js';
-import { openBrowser } from '../helpers/browser.js';
+import { useBrowser } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -92,16 +91,7 @@ describe('the PDF report', () => {
 });
 
 describe('the HTML report', () => {
-  let browser: Browser | undefined;
-  let missing = '';
-  beforeAll(async () => {
-    const b = await openBrowser();
-    if ('missing' in b) missing = b.missing;
-    else browser = b.browser;
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const chromium = useBrowser();
 
   it('is one self-contained file: in Chromium with the network blocked the map shows and nothing is requested', async (ctx) => {
     const r = await fetchReport(circle('html'));
@@ -110,10 +100,10 @@ describe('the HTML report', () => {
     const html = r.bytes.toString('utf8');
     // Nothing that would load anything: no script, link, img, iframe, url() or src attribute.
     expect(html).not.toMatch(/<script|<link|<img|<iframe|url\(|\ssrc=/i);
-    if (!browser) ctx.skip(missing);
+    if (!chromium.browser) ctx.skip(chromium.missing);
     const file = join(dir, 'report.html');
     writeFileSync(file, html);
-    const page = await browser!.newPage();
+    const page = await chromium.browser!.newPage();
     await page.setViewport({ width: 900, height: 1200 });
     await page.setRequestInterception(true);
     const requested: string[] = [];

@@ -9,10 +9,9 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { PbfReader } from 'pbf';
-import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tileAt } from '../../engine/tiles/tile-math.js';
-import { openBrowser } from '../helpers/browser.js';
+import { useBrowser } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -105,20 +104,11 @@ describe('the map\'s point summary', () => {
 });
 
 describe('the map page in Chromium', () => {
-  let browser: Browser | undefined;
-  let missing = '';
-  beforeAll(async () => {
-    const b = await openBrowser();
-    if ('missing' in b) missing = b.missing;
-    else browser = b.browser;
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const chromium = useBrowser();
 
   it('loads from this server alone, switches layers, and draws a map that is not blank', async (ctx) => {
-    if (!browser) ctx.skip(missing);
-    const page = await browser!.newPage();
+    if (!chromium.browser) ctx.skip(chromium.missing);
+    const page = await chromium.browser!.newPage();
     await page.setViewport({ width: 1200, height: 800 });
     const failed: string[] = [];
     const foreign: string[] = [];
