@@ -60,13 +60,16 @@ describe('vector layers', () => {
     // Points exactly on the buffer's edge may go either way: compare those clearly inside it.
     const inner = expected.filter(({ xy: [x, y] }) => x > -63 && x < EXTENT + 63 && y > -63 && y < EXTENT + 63);
     const byId = new Map(got.map((f) => [Number(f.properties.id), f]));
+    // Every DA clearly inside the tile and its buffer is in the tile, and nothing outside the buffer is.
+    expect(inner.filter(({ r }) => !byId.has(r.id)).map(({ r }) => r.id)).toEqual([]);
+    const allowed = new Set(expected.map(({ r }) => r.id));
+    expect([...byId.keys()].filter((id) => !allowed.has(id))).toEqual([]);
     for (const { r, xy } of inner) {
-      const f = byId.get(r.id);
-      expect(f, `DA ${r.id}`).toBeDefined();
-      const [[p]] = f!.loadGeometry();
+      const f = byId.get(r.id)!;
+      const [[p]] = f.loadGeometry();
       expect(Math.abs(p.x - xy[0])).toBeLessThanOrEqual(1);
       expect(Math.abs(p.y - xy[1])).toBeLessThanOrEqual(1);
-      expect(f!.properties).toEqual({ id: r.id, category: r.category, status_group: r.status_group, lodged: r.lodged });
+      expect(f.properties).toEqual({ id: r.id, category: r.category, status_group: r.status_group, lodged: r.lodged });
     }
     expect(got.length).toBeGreaterThanOrEqual(inner.length);
     expect(got.length).toBeLessThanOrEqual(expected.length);
@@ -76,8 +79,10 @@ describe('vector layers', () => {
     const s = nsw();
     const t = tileAt(s.lng, s.lat, 16);
     const layer = world.engine.store.vectorsFor('planning.zone', 'NSW')[0];
-    const source = layer.features.find((f) => booleanPointInPolygon([s.lng, s.lat], f as never))!;
-    expect(source).toBeDefined();
+    // Exactly one zone of the source holds the point (zones tile the land without overlap).
+    const holding = layer.features.filter((f) => booleanPointInPolygon([s.lng, s.lat], f as never));
+    expect(holding).toHaveLength(1);
+    const source = holding[0];
     const features = decode((await world.engine.tile('zones', t.z, t.x, t.y)).bytes, 'zones');
     const [px, py] = toTileCoords(s.lng, s.lat, t);
     // Even-odd over every ring of the feature, in tile coordinates.
@@ -187,9 +192,10 @@ describe('contour tiles', () => {
     const tiles = decode((await world.engine.tile('contours', t.z, t.x, t.y)).bytes, 'contours');
     const size = 1 << t.z;
     let checked = 0;
+    // Every level the tile draws is a level the surface traced there.
+    expect(tiles.map((f) => Number(f.properties.ele)).filter((ele) => !byEle.has(ele))).toEqual([]);
     for (const f of tiles) {
       const lines = byEle.get(Number(f.properties.ele));
-      expect(lines, `level ${f.properties.ele}`).toBeDefined();
       for (const line of f.loadGeometry()) {
         for (const p of line.filter((_, i) => i % 7 === 0)) {
           if (p.x < 0 || p.x > EXTENT || p.y < 0 || p.y > EXTENT) continue;
