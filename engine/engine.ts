@@ -19,6 +19,8 @@ import { childcareAnalysis, type ChildcareScope, type OpenSchool, type SourceNot
 import { siteAnalysis, type SiteRequest } from './childcare/site.js';
 import { mapBox, prepareReport, renderReport, reportContentType, reportLayers, type ReportFile, type ReportFormat } from './childcare/report/report.js';
 import { SuburbCensus } from './childcare/suburb-context.js';
+import type { CatalogueSource } from './catalogue/catalogue.js';
+import { escapeHtml } from './escape-html.js';
 import { encodeTile, vectorTile, VECTOR_TILE_LAYERS, type TileLayerSpec } from './tiles/vector-tiles.js';
 import { CONTOUR_LAYER, contourTileFeatures, contourTileRequest } from './tiles/contour-tiles.js';
 import { NOISE_LAYER, noiseTileFeatures } from './tiles/noise-tiles.js';
@@ -369,10 +371,7 @@ export class Engine implements PropertyService {
 
   /** The attribution of a tile layer's sources (HTML-escaped: map clients show it as HTML). */
   tileAttribution(layer: string): string {
-    const spec = this.tileLayers().find((l) => l.id === layer);
-    if (!spec) return '';
-    const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-    return this.store.catalogue.sources.filter((s) => s.paths.some((p) => spec.paths.includes(p))).map((s) => esc(`${s.custodian}, ${s.licence}`)).filter((v, i, a) => a.indexOf(v) === i).join('; ');
+    return [...new Set(this.tileLayerSources(layer).map((s) => escapeHtml(`${s.custodian}, ${s.licence}`)))].join('; ');
   }
 
   /** The vector tile layers this engine serves (TileJSON `vector_layers`, with zooms). */
@@ -401,7 +400,7 @@ export class Engine implements PropertyService {
     const disk = DISK_CACHED_LAYERS.has(layer) ? this.tileDisk() : null;
     const stored = disk?.get(layer, t);
     if (stored !== undefined) {
-      out = { bytes: stored, sources: this.tileLayerSources(layer) };
+      out = { bytes: stored, sources: this.tileLayerSources(layer).map((s) => s.id) };
       this.tileCache.set(key, out, 24 * 3600_000);
       return out;
     }
@@ -458,9 +457,9 @@ export class Engine implements PropertyService {
   }
 
   /** Ids of the sources feeding a tile layer's paths. */
-  private tileLayerSources(layer: string): string[] {
+  private tileLayerSources(layer: string): CatalogueSource[] {
     const spec = this.tileLayers().find((l) => l.id === layer);
-    return spec ? this.store.catalogue.sources.filter((s) => s.paths.some((p) => spec.paths.includes(p))).map((s) => s.id) : [];
+    return spec ? this.store.catalogue.sources.filter((s) => s.paths.some((p) => spec.paths.includes(p))) : [];
   }
 
   /** The never-metered sandbox addresses of the dataset directory. */

@@ -40,6 +40,18 @@ export interface VectorLayer extends Provenance {
   polygons?: { index: PolygonIndex; featureOf: Uint32Array };
 }
 
+/**
+ * Positions (ascending) of the features of `layer` whose lines, polygons or points meet the lon/lat `box`,
+ * through the layer's indexes.
+ */
+export function vectorFeaturesIn(layer: VectorLayer, box: readonly [number, number, number, number]): number[] {
+  const out = new Set<number>();
+  if (layer.lines) for (const s of layer.lines.search(box[0], box[1], box[2], box[3])) out.add(layer.lines.features[s]);
+  if (layer.polygons) for (const p of layer.polygons.index.search(box[0], box[1], box[2], box[3])) out.add(layer.polygons.featureOf[p]);
+  if (layer.points) for (const p of layer.points.index.search(box[0], box[1], box[2], box[3])) out.add(layer.points.featureOf[p]);
+  return [...out].sort((a, b) => a - b);
+}
+
 /** A record file (CSV or JSON lines), with a point index when it has coordinates. */
 export interface RecordTable extends Provenance {
   kind: 'records';

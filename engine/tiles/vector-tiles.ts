@@ -16,7 +16,7 @@ import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import type { Feature, Geometry } from 'geojson';
 import type { PayloadPath } from '../catalogue/payload-paths.js';
 import type { CatalogueSource } from '../catalogue/catalogue.js';
-import type { DataStore, RecordTable, VectorLayer } from '../data/dataset-store.js';
+import { vectorFeaturesIn, type DataStore, type RecordTable, type VectorLayer } from '../data/dataset-store.js';
 import type { DaStore } from '../da/da-store.js';
 import { classifyFloodOverlay, isFloodOverlay } from '../scores/flood/overlay-codes.js';
 import { isBushfireFeature } from '../property/inputs/domain-inputs.js';
@@ -63,11 +63,7 @@ function vectorFeatures(paths: PayloadPath[], filter?: (f: Feature, source: Cata
       for (const layer of ctx.store.vectorsFor(path, null)) {
         if (seen.has(layer) || !layer.source.geometry_redistribution) continue;
         seen.add(layer);
-        const ids = new Set<number>();
-        if (layer.lines) for (const s of layer.lines.search(box[0], box[1], box[2], box[3])) ids.add(layer.lines.features[s]);
-        if (layer.polygons) for (const p of layer.polygons.index.search(box[0], box[1], box[2], box[3])) ids.add(layer.polygons.featureOf[p]);
-        if (layer.points) for (const p of layer.points.index.search(box[0], box[1], box[2], box[3])) ids.add(layer.points.featureOf[p]);
-        for (const i of [...ids].sort((a, b) => a - b)) {
+        for (const i of vectorFeaturesIn(layer, box)) {
           const f = layer.features[i];
           if (filter && !filter(f, layer.source)) continue;
           features.push({ type: 'Feature', id: features.length + 1, geometry: f.geometry, properties: { ...scalar(f.properties), source: layer.source.id } });

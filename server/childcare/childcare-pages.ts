@@ -4,6 +4,7 @@
  * and the feed; the reference is the same page generator as /api/v1/docs; the guide is a browser page on
  * integrating the feed. All served offline: no external asset of any kind.
  */
+import { escapeHtml } from '../../engine/escape-html.js';
 import { DATA_BOUNDARIES, PRODUCT, PRODUCT_VERSION } from '../../engine/childcare/analysis.js';
 import { WORKSHEET_BLANK, WORKSHEET_KEPT } from '../../engine/childcare/reconciliation-helper.js';
 import { openApiDocument } from '../openapi/openapi.js';
@@ -32,7 +33,7 @@ export function childcareOpenApi(): Obj {
   };
 }
 
-const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+const esc = escapeHtml;
 
 /** The integration guide (HTML, self-contained). */
 export function childcareGuidePage(): string {

@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { escapeHtml } from '../../engine/escape-html.js';
 
 /** A place the map can jump to. */
 export interface MapPlace {
@@ -31,7 +32,7 @@ export function maplibreAsset(kind: 'js' | 'css'): string {
   return readFileSync(require.resolve(`maplibre-gl/dist/maplibre-gl.${kind}`), 'utf8');
 }
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const esc = escapeHtml;
 
 /** The overlay layers of the switcher, their MapLibre style layers and legend swatches. */
 const OVERLAYS: { id: string; label: string; on: boolean; legend: [string, string][] }[] = [

@@ -2,10 +2,11 @@
  * The human-readable API reference (/api/v1/docs): one self-contained HTML page generated from the OpenAPI
  * document, with inline styles and no scripts or external assets, so it works offline and behind firewalls.
  */
+import { escapeHtml } from '../../engine/escape-html.js';
 
 type Obj = Record<string, any>;
 
-const esc = (s: unknown) => String(s ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const esc = escapeHtml;
 /** Markdown-ish: `code` spans and paragraphs only. */
 const text = (s: unknown) => esc(s).split(/\n\n+/).map((p) => `<p>${p.replace(/`([^`]+)`/g, '<code>$1</code>')}</p>`).join('');
 

@@ -3,10 +3,11 @@
  * no request of any kind when opened: no script, font, image or style sheet from anywhere. Council links are
  * plain anchors a reader may follow. A Content-Security-Policy meta tag makes the promise checkable.
  */
+import { escapeHtml } from '../../escape-html.js';
 import type { Block, Cell } from './report-content.js';
 import type { DrawItem, MapDrawing } from './report-map.js';
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const esc = escapeHtml;
 const num = (n: number) => Number(n.toFixed(2));
 
 /** One drawing item as SVG. */

@@ -8,7 +8,7 @@
 import type { Geometry } from 'geojson';
 import type { StateCode } from '../../catalogue/states.js';
 import type { CatalogueSource } from '../../catalogue/catalogue.js';
-import type { DataStore, VectorLayer } from '../../data/dataset-store.js';
+import { vectorFeaturesIn, type DataStore } from '../../data/dataset-store.js';
 import type { SiteRequest } from '../site.js';
 import { reportBlocks, reportFilename, subjectLine, type Block, type ReportSubject } from './report-content.js';
 import { reportHtml } from './report-html.js';
@@ -43,21 +43,13 @@ export interface ReportLayers {
   sources: CatalogueSource[];
 }
 
-/** Positions of the features of `layer` whose lines or polygons meet `box`. */
-function featuresIn(layer: VectorLayer, box: readonly [number, number, number, number]): number[] {
-  const out = new Set<number>();
-  if (layer.lines) for (const s of layer.lines.search(box[0], box[1], box[2], box[3])) out.add(layer.lines.features[s]);
-  if (layer.polygons) for (const p of layer.polygons.index.search(box[0], box[1], box[2], box[3])) out.add(layer.polygons.featureOf[p]);
-  return [...out].sort((a, b) => a - b);
-}
-
 /** Roads (class from `road_class`, else OSM `highway`) and water of `state` within `box`, from the data store. */
 export function reportLayers(store: DataStore, state: StateCode, box: readonly [number, number, number, number]): ReportLayers {
   const sources = new Map<string, CatalogueSource>();
   const roads: MapRoad[] = [];
   const osmClass: Record<string, string> = { motorway: 'motorway', trunk: 'motorway', primary: 'arterial', secondary: 'arterial', tertiary: 'collector' };
   for (const layer of store.vectorsFor('scores.noise.roads', state)) {
-    for (const i of featuresIn(layer, box)) {
+    for (const i of vectorFeaturesIn(layer, box)) {
       const f = layer.features[i];
       const p = f.properties ?? {};
       roads.push({ roadClass: String(p.road_class ?? osmClass[String(p.highway)] ?? 'local'), geometry: f.geometry });
@@ -66,7 +58,7 @@ export function reportLayers(store: DataStore, state: StateCode, box: readonly [
   }
   const water: Geometry[] = [];
   for (const layer of store.vectorsFor('scores.flood.water', state)) {
-    for (const i of featuresIn(layer, box)) {
+    for (const i of vectorFeaturesIn(layer, box)) {
       water.push(layer.features[i].geometry);
       sources.set(layer.source.id, layer.source);
     }
