@@ -47,7 +47,10 @@ export function renderDocsPage(doc: Obj, machinePath = '/api/v1/openapi.json'): 
       const verb = method.toUpperCase();
       const anchor = op.operationId;
       toc.push(`<li><a href="#${esc(anchor)}"><code>${verb} ${esc(path)}</code></a> ${esc(op.summary)}</li>`);
-      const keyed = (op.security ?? []).length > 0;
+      const security = (op.security ?? []) as Obj[];
+      const keyed = security.length > 0;
+      // An empty requirement beside the bearer one: the key is needed only sometimes (the description says when).
+      const optional = keyed && security.some((r) => Object.keys(r).length === 0);
       const params = (op.parameters ?? []).filter((p: Obj) => p.in === 'query' || p.in === 'path');
       const paramTable = params.length
         ? `<table><thead><tr><th>parameter</th><th>type and limits</th><th>meaning</th></tr></thead><tbody>${params.map((p: Obj) => `<tr><td><code>${esc(p.in === 'path' ? `{${p.name}}` : p.name)}</code>${p.required ? ' (required)' : ''}</td><td>${schemaSummary(p.schema)}</td><td>${text(p.description)}</td></tr>`).join('')}</tbody></table><p class="note">Any other parameter, or one given twice, is refused with 422.</p>`
@@ -60,7 +63,7 @@ export function renderDocsPage(doc: Obj, machinePath = '/api/v1/openapi.json'): 
       });
       const bodyRef = refName(op.requestBody?.content?.['application/json']?.schema);
       const bodyNote = bodyRef ? `<p>Body: JSON, <a href="#schema-${esc(bodyRef)}">${esc(bodyRef)}</a> (at most 64 KiB).</p>` : '';
-      ops.push(`<section id="${esc(anchor)}"><h3><span class="verb">${verb}</span> <code>${esc(path)}</code></h3><p class="auth">${keyed ? 'Key required: <code>Authorization: Bearer &lt;API key&gt;</code>' : 'No key needed.'}</p>${text(op.description)}${bodyNote}${paramTable}<table><thead><tr><th>status</th><th>meaning</th></tr></thead><tbody>${responses.join('')}</tbody></table></section>`);
+      ops.push(`<section id="${esc(anchor)}"><h3><span class="verb">${verb}</span> <code>${esc(path)}</code></h3><p class="auth">${optional ? 'Key: <code>Authorization: Bearer &lt;API key&gt;</code> where the description says so.' : keyed ? 'Key required: <code>Authorization: Bearer &lt;API key&gt;</code>' : 'No key needed.'}</p>${text(op.description)}${bodyNote}${paramTable}<table><thead><tr><th>status</th><th>meaning</th></tr></thead><tbody>${responses.join('')}</tbody></table></section>`);
     }
   }
   const schemas = ['PropertyPayload', 'CorePayload', 'Usage', 'Sandbox', 'QuotaExceeded', 'DaList', 'DaNearby', 'DaDetail', 'DaCategories', 'DaCouncils', 'DaStats', 'DaLimitExceeded', 'WebhookCreate', 'WebhookSubscription', 'WebhookEvent', 'Error'].map((n) => `<section id="schema-${n}"><h3>${n}</h3>${topLevelFields(doc, n)}</section>`);

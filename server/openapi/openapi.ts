@@ -406,6 +406,8 @@ export function openApiDocument(): Obj {
         ...((op.parameters as Obj[]) ?? []),
       ];
       if (h.kind === 'tile') {
+        // A key with the geometry licence on real data; none on the synthetic sample world.
+        op.security = [{ bearer: [] }, {}];
         op.responses = {
           200: { description: 'The tile (gzipped when accepted), with ETag and Cache-Control.', content: { 'application/vnd.mapbox-vector-tile': { schema: { type: 'string', format: 'binary' } } } },
           204: { description: 'An empty tile (no body).' },
