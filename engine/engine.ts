@@ -62,6 +62,11 @@ export interface EngineOptions {
    */
   daDatabase?: string;
   /**
+   * An opened DA store to serve instead (a replica's local copy of shared records,
+   * server/store/pg/da-replica.ts): the dataset's DA records are not loaded into it, and the engine closes it.
+   */
+  daStore?: DaStore;
+  /**
    * Directory of the stored HAND tiles the flood score reads (engine/hydro/hand-tile-store.ts), computed on
    * first use or by {@link Engine.warm}; default `propintel/hand-tiles` under the OS temporary directory.
    * `false` computes HAND around each subject instead (the slower path, kept for comparison).
@@ -138,7 +143,7 @@ export class Engine implements PropertyService {
 
   /** The DA store (loaded from the dataset's DA records on first use); the listing API serves the same store. */
   das(): DaStore {
-    this.daStore ??= daStoreFromDataStore(this.store, this.options.daDatabase);
+    this.daStore ??= this.options.daStore ?? daStoreFromDataStore(this.store, this.options.daDatabase);
     return this.daStore;
   }
 

@@ -3,11 +3,19 @@
  * persist in it. The CLI's `serve`, the server benchmark and the tests open it the same way.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { daTablesOfDirectory } from '../engine/da/da-sync.js';
 import { createEngine, type Engine } from '../engine/engine.js';
 import { PACKAGE_ROOT, VERSION } from '../engine/version.js';
+import type { MaybePromise } from './maybe-promise.js';
+import { DaReplica, loadDaTables } from './store/pg/da-replica.js';
+import { isPostgresUrl } from './store/pg/pg-connect.js';
+import { PgStore } from './store/pg/pg-store.js';
 import { SqliteStore } from './store/sqlite-store.js';
+import type { ServerStore } from './store/store.js';
+import type { DaEventSource } from './webhooks/webhook-store.js';
 
 /** The store file when neither --db nor $PROPINTEL_DB says otherwise: var/propintel.sqlite in the package. */
 export function defaultStorePath(): string {
@@ -32,8 +40,16 @@ export function datasetFingerprint(dir: string): string {
 export interface StackOptions {
   /** The dataset directory. */
   datasets: string;
-  /** The store file, or ':memory:'. */
+  /** The store: a SQLite file, ':memory:', or a `postgres://` URL (several replicas sharing one database). */
   db: string;
+  /**
+   * On PostgreSQL: this replica's own directory, for its local copy of the DA records and its caches
+   * (kept across restarts, so a restart catches up by the writes since). Default a temporary directory,
+   * deleted at close.
+   */
+  replicaDir?: string;
+  /** On PostgreSQL: connections in this replica's pool (default 16). */
+  poolSize?: number;
   /** Worker threads (default the number of cores). */
   threads?: number;
   /** Keep the engine's caches in the store, surviving restarts (default true). */
@@ -43,13 +59,20 @@ export interface StackOptions {
 /** An engine and its store. */
 export interface Stack {
   engine: Engine;
-  store: SqliteStore;
+  store: ServerStore;
+  /** Where the DA events webhooks deliver are read: the engine's DA store, or the shared database's outbox. */
+  events: () => DaEventSource;
+  /** Options for startServer: on PostgreSQL, each request first brings the local DA copy up to date. */
+  serverOptions: { beforeRequest?: () => MaybePromise<void>; webhooks?: { events: () => DaEventSource } };
+  /** Where the SQL endpoint keeps its mirror of the DA table (beside the store). */
+  sqlMirror: string;
   /** Closes the engine (its workers) and then the store. */
   close(): Promise<void>;
 }
 
 /** Opens the store and the engine on `datasets`. */
 export async function openStack(options: StackOptions): Promise<Stack> {
+  if (isPostgresUrl(options.db)) return openReplicaStack(options);
   const store = SqliteStore.open(options.db);
   try {
     let caches;
@@ -65,6 +88,9 @@ export async function openStack(options: StackOptions): Promise<Stack> {
     return {
       engine,
       store,
+      events: () => engine.das(),
+      serverOptions: {},
+      sqlMirror: options.db === ':memory:' ? join(tmpdir(), `propintel-sql-mirror-${process.pid}.sqlite`) : `${options.db}.sql-mirror.sqlite`,
       close: async () => {
         await engine.close();
         await store.close();
@@ -72,6 +98,55 @@ export async function openStack(options: StackOptions): Promise<Stack> {
     };
   } catch (err) {
     await store.close();
+    throw err;
+  }
+}
+
+/**
+ * One replica on a shared PostgreSQL database: keys, meter, limits, webhooks and the DA records in the
+ * database; the dataset's DA files loaded into it once; a local copy of the DA records and the engine's
+ * caches in the replica's own directory (server/store/pg/da-replica.ts says why).
+ */
+async function openReplicaStack(options: StackOptions): Promise<Stack> {
+  const store = await PgStore.open(options.db, { max: options.poolSize });
+  const ownDir = !options.replicaDir;
+  const dir = options.replicaDir ?? mkdtempSync(join(tmpdir(), 'propintel-replica-'));
+  let local: SqliteStore | undefined;
+  let replica: DaReplica | undefined;
+  try {
+    mkdirSync(dir, { recursive: true });
+    await loadDaTables(store.das, await daTablesOfDirectory(options.datasets));
+    const file = join(dir, 'replica.sqlite');
+    replica = DaReplica.open(store.das, file);
+    await replica.catchUp();
+    local = SqliteStore.open(file);
+    let caches;
+    if (options.persistentCache !== false) {
+      const tag = `${VERSION}:${datasetFingerprint(options.datasets)}`;
+      const layers = `layers:${tag}`, scores = `scores:${tag}`;
+      local.dropCachesExcept([layers, scores]);
+      caches = { layers: local.cache(layers), scores: local.cache(scores) };
+    }
+    const engine = await createEngine({ datasets: options.datasets, threads: options.threads, caches, daStore: replica.local });
+    const r = replica, l = local;
+    return {
+      engine,
+      store,
+      events: () => store.das,
+      serverOptions: { beforeRequest: () => r.catchUp(), webhooks: { events: () => store.das } },
+      sqlMirror: join(dir, 'sql-mirror.sqlite'),
+      close: async () => {
+        await engine.close();
+        await l.close();
+        await store.close();
+        if (ownDir) rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    replica?.local.close();
+    await local?.close();
+    await store.close();
+    if (ownDir) rmSync(dir, { recursive: true, force: true });
     throw err;
   }
 }

@@ -3,6 +3,7 @@ import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.j
 import { loadCatalogue } from '../../engine/catalogue/load-catalogue.js';
 import { startServer } from '../../server/http-server.js';
 import { issueDevelopmentKeys } from '../../server/keys/dev-keys.js';
+import { describePostgres, isPostgresUrl } from '../../server/store/pg/pg-connect.js';
 import { WebhookDispatcher } from '../../server/webhooks/webhook-dispatcher.js';
 import { SqlRunner } from '../../engine/da/sql/sql-runner.js';
 import { JsonLinesLog, SILENT_LOG } from '../../server/request-log.js';
@@ -14,7 +15,7 @@ export const serveCommand: Command = {
   name: 'serve',
   summary: 'start the HTTP server',
   usage: [
-    'propintel serve [--data DIR] [--port N] [--host ADDRESS] [--db FILE] [options]',
+    'propintel serve [--data DIR] [--port N] [--host ADDRESS] [--db FILE|URL] [options]',
     '',
     'Starts the HTTP server (GET /api/v1/property and friends; reference at /api/v1/docs) and runs until',
     'interrupted (Ctrl-C or SIGTERM), then stops listening, finishes the requests in flight and closes.',
@@ -22,7 +23,11 @@ export const serveCommand: Command = {
     `  --data DIR         dataset directory (default: the sample world in ${defaultDataDir()}, generated when absent)`,
     '  --port N           TCP port (default 8080, or $PORT; 0 picks a free port)',
     '  --host ADDRESS     interface to bind (default 127.0.0.1)',
-    `  --db FILE          keys, usage meter and caches (SQLite; default $PROPINTEL_DB or ${defaultStorePath()})`,
+    `  --db FILE|URL      keys, usage meter, DA records, webhooks and caches: a SQLite file (default $PROPINTEL_DB`,
+    `                     or ${defaultStorePath()}), or postgres://... for several replicas sharing one database`,
+    '  --replica-dir DIR  with PostgreSQL: this replica\'s local copy of the DA records and its caches, kept across',
+    '                     restarts (default a temporary directory, deleted on exit)',
+    '  --db-pool N        with PostgreSQL: connections this replica opens (default 16)',
     '  --threads N        worker threads (default: one per core)',
     '  --no-dev-keys      do not issue development keys (they are only ever issued for the synthetic sample world)',
     '  --quiet            no request log (errors are still logged)',
@@ -44,6 +49,8 @@ export const serveCommand: Command = {
       port: { type: 'string' },
       host: { type: 'string' },
       db: { type: 'string' },
+      'replica-dir': { type: 'string' },
+      'db-pool': { type: 'string' },
       threads: { type: 'string' },
       'no-dev-keys': { type: 'boolean' },
       quiet: { type: 'boolean' },
@@ -62,14 +69,17 @@ export const serveCommand: Command = {
     const dir = resolve(values.data ?? defaultDataDir());
     if (!values.data) await ensureSampleWorld(dir, (line) => io.stdout(`${line}\n`));
     const catalogue = await loadCatalogue(dir);
-    const db = resolve(values.db ?? defaultStorePath());
-    const stack = await openStack({ datasets: dir, db, threads });
+    const dbArg = values.db ?? defaultStorePath();
+    const shared = isPostgresUrl(dbArg);
+    const db = shared ? dbArg : resolve(dbArg);
+    const poolSize = values['db-pool'] === undefined ? undefined : numberFlag('db-pool', values['db-pool'], 16, { min: 2, max: 1000, integer: true });
+    const stack = await openStack({ datasets: dir, db, threads, replicaDir: values['replica-dir'] ? resolve(values['replica-dir']) : undefined, poolSize });
     const log = new JsonLinesLog((t) => io.stdout(t));
     const allowPrivate = !!values['allow-private-webhooks'];
     // Webhook deliveries run in this process unless another one (`propintel webhooks run`) does them.
-    const dispatcher = values['no-webhooks'] ? undefined : new WebhookDispatcher({ store: stack.store.webhooks(), das: () => stack.engine.das(), allowPrivate, log: (line) => io.stderr(`${line}\n`) });
+    const dispatcher = values['no-webhooks'] ? undefined : new WebhookDispatcher({ store: stack.store.webhooks(), das: stack.events, allowPrivate, log: (line) => io.stderr(`${line}\n`) });
     // The SQL endpoint's mirror of the DA table sits beside the store, so restarts sync it incrementally.
-    const sql = new SqlRunner({ mirror: `${db}.sql-mirror.sqlite`, das: () => stack.engine.das() });
+    const sql = new SqlRunner({ mirror: stack.sqlMirror, das: () => stack.engine.das() });
     let server;
     try {
       server = await startServer({
@@ -80,7 +90,8 @@ export const serveCommand: Command = {
         transport,
         trustProxy: !!values['trust-proxy'],
         log: values.quiet ? { ...SILENT_LOG, error: (e) => log.error(e) } : log,
-        webhooks: { dispatcher, allowPrivate },
+        ...stack.serverOptions,
+        webhooks: { dispatcher, allowPrivate, ...stack.serverOptions.webhooks },
         sql,
         reportConcurrency,
       });
@@ -89,15 +100,17 @@ export const serveCommand: Command = {
       throw err;
     }
     dispatcher?.start();
-    const lines = [`propintel listening on ${server.url} (${server.api.transport}) with ${catalogue.name} (${catalogue.sources.length} sources in ${dir})`, `  store: ${db}`, `  reference: ${server.url}/api/v1/docs`, `  map: ${server.url}/map`];
+    const lines = [`propintel listening on ${server.url} (${server.api.transport}) with ${catalogue.name} (${catalogue.sources.length} sources in ${dir})`, `  store: ${shared ? describePostgres(db) : db}`, `  reference: ${server.url}/api/v1/docs`, `  map: ${server.url}/map`];
     if (catalogue.synthetic && !values['no-dev-keys']) {
-      const keys = await issueDevelopmentKeys(stack.store);
+      const keys = await issueDevelopmentKeys(stack.store, new Date(), { revokePrevious: !shared });
       const sandbox = await stack.engine.sandbox();
       const a = sandbox[0]?.address ?? '91 Cumberland Grove, Northcote VIC 3070';
       const p = sandbox.find((s) => s.state === 'NSW') ?? sandbox[0];
       lines.push(
         '',
-        'Development keys (sample world only; fresh on every start, the previous ones are revoked):',
+        shared
+          ? 'Development keys (sample world only; each replica on the shared database prints its own set):'
+          : 'Development keys (sample world only; fresh on every start, the previous ones are revoked):',
         `  full licence with geometry:  ${keys.full.key}`,
         `  all components, no geometry: ${keys['no-geometry'].key}`,
         `  scores only:                 ${keys['scores-only'].key}`,

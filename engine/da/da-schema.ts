@@ -165,6 +165,23 @@ export const CONTENT_COLUMNS = [
 /** Columns that record when a record was seen, not what it says: a change in these alone is a refresh. */
 export const SEEN_COLUMNS: ReadonlySet<string> = new Set(['date_fetched', 'observed_at']);
 
+/**
+ * What writing `values` over the stored row `old` amounts to: `unchanged` (write nothing), `refreshed` (only
+ * when it was seen changed) or `changed`. The council's own spelling of its name stays as first stored
+ * (names match without case): `values.council_name` takes `old`'s. Shared by the SQLite store and the
+ * PostgreSQL log (server/store/pg/pg-da-log.ts), so both decide alike.
+ */
+export function compareWithStored(values: Record<string, unknown>, old: Record<string, unknown>): 'unchanged' | 'refreshed' | 'changed' {
+  values.council_name = old.council_name;
+  let content = false, seen = false;
+  for (const c of CONTENT_COLUMNS) {
+    if (old[c] === values[c]) continue;
+    if (SEEN_COLUMNS.has(c)) seen = true;
+    else content = true;
+  }
+  return content ? 'changed' : seen ? 'refreshed' : 'unchanged';
+}
+
 /** The suburb filter's key: case and spacing folded. */
 export function suburbKey(suburb: string): string {
   return suburb.trim().replace(/\s+/g, ' ').toLowerCase();

@@ -19,7 +19,7 @@ import { EngineError } from '../errors.js';
 import { distanceMetres } from '../geo/distance.js';
 import { DA_CATEGORIES, type DaCategory } from './categories.js';
 import { daListingItem, parseDaRows, type DaDraft, type DaRecord } from './da-record.js';
-import { CONTENT_COLUMNS, DA_DDL, DA_DERIVATION_VERSION, DA_SCHEMA_VERSION, dropLegacyLayout, migrateDaSchema, recordOfRow, rowValues, SEEN_COLUMNS, suburbKey, type DaRow } from './da-schema.js';
+import { compareWithStored, CONTENT_COLUMNS, DA_DDL, DA_DERIVATION_VERSION, DA_SCHEMA_VERSION, dropLegacyLayout, migrateDaSchema, recordOfRow, rowValues, suburbKey, type DaRow } from './da-schema.js';
 import { estimateBytes } from '../memory/estimate.js';
 import { DA_EVENTS_DDL, EVENT_RETENTION_MS, eventOf, newEventId, type DaEvent, type DaEventType } from './da-events.js';
 import { dayNumber, DaSpatialIndex, type AreaTotals, type SpatialCursor, type SpatialEntry, type SpatialFilter, type SpatialHit, type SpatialSnapshot } from './da-spatial.js';
@@ -149,6 +149,56 @@ const copyBuffer = (b: Buffer): ArrayBuffer => {
   return out;
 };
 
+/** The columns of a row the summary tables count. */
+type SummaryRow = Pick<DaRow, 'state' | 'trade_category' | 'status_group' | 'is_residential' | 'council_name' | 'latitude' | 'status' | 'date_fetched' | 'lodgement_date' | 'lot_count' | 'number_of_dwellings'>;
+
+/**
+ * What a transaction's writes add to and take from the summary tables (das_counts, das_days, das_dev_days,
+ * das_councils): each written row adds itself and takes away the row it replaced; `flush` writes the sums.
+ */
+class SummaryDelta {
+  private readonly counts = new Map<string, number>();
+  private readonly days = new Map<string, number>();
+  private readonly councils = new Map<string, { state: string; name: string; n: number; geocoded: number; status: number; last: string }>();
+  private readonly devDays = new Map<string, { state: string; day: string; n: number; s: number; l: number; d: number }>();
+
+  add(v: SummaryRow, sign: 1 | -1): void {
+    const k = `${v.state}\u0000${v.trade_category}\u0000${v.status_group}\u0000${v.is_residential}`;
+    this.counts.set(k, (this.counts.get(k) ?? 0) + sign);
+    this.days.set(v.lodgement_date, (this.days.get(v.lodgement_date) ?? 0) + sign);
+    const dk = `${v.state}\u0000${v.lodgement_date}`;
+    let dd = this.devDays.get(dk);
+    if (!dd) this.devDays.set(dk, (dd = { state: v.state, day: v.lodgement_date, n: 0, s: 0, l: 0, d: 0 }));
+    dd.n += sign;
+    if (v.trade_category === 'subdivision') dd.s += sign;
+    dd.l += sign * (v.lot_count ?? 0);
+    dd.d += sign * (v.number_of_dwellings ?? 0);
+    const ck = `${v.state}\u0000${v.council_name.toLowerCase()}`;
+    let c = this.councils.get(ck);
+    if (!c) this.councils.set(ck, (c = { state: v.state, name: v.council_name, n: 0, geocoded: 0, status: 0, last: '' }));
+    c.n += sign;
+    if (v.latitude !== null) c.geocoded += sign;
+    if (v.status) c.status += sign;
+    if (sign > 0 && v.date_fetched > c.last) c.last = v.date_fetched;
+  }
+
+  /** Writes the sums through `stmt` (inside the caller's transaction). */
+  flush(stmt: (sql: string) => Database.Statement): void {
+    const addCount = stmt(`INSERT INTO das_counts (state, trade_category, status_group, is_residential, n) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT DO UPDATE SET n = n + excluded.n`);
+    for (const [k, n] of this.counts) if (n) addCount.run(...k.split('\u0000').map((v, i) => (i === 3 ? Number(v) : v)), n);
+    const addDay = stmt('INSERT INTO das_days (lodgement_date, n) VALUES (?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n');
+    for (const [day, n] of this.days) if (n) addDay.run(day, n);
+    const addDevDay = stmt(`INSERT INTO das_dev_days (state, lodgement_date, n, subdivisions, lots, dwellings) VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT DO UPDATE SET n = n + excluded.n, subdivisions = subdivisions + excluded.subdivisions, lots = lots + excluded.lots, dwellings = dwellings + excluded.dwellings`);
+    for (const d of this.devDays.values()) if (d.n || d.s || d.l || d.d) addDevDay.run(d.state, d.day, d.n, d.s, d.l, d.d);
+    const addCouncil = stmt(`INSERT INTO das_councils (state, council_name, n, geocoded, status_present, last_updated) VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT DO UPDATE SET n = n + excluded.n, geocoded = geocoded + excluded.geocoded, status_present = status_present + excluded.status_present,
+        last_updated = max(last_updated, excluded.last_updated)`);
+    for (const c of this.councils.values()) addCouncil.run(c.state, c.name, c.n, c.geocoded, c.status, c.last);
+  }
+}
+
 /** The DA store. */
 export class DaStore {
   private readonly spatial = new DaSpatialIndex();
@@ -249,42 +299,14 @@ export class DaStore {
     const run = this.db.transaction(() => {
       startSeq = this.readSeq();
       let seq = startSeq;
-      const counts = new Map<string, number>();
-      const days = new Map<string, number>();
-      const councils = new Map<string, { state: string; name: string; n: number; geocoded: number; status: number; last: string }>();
-      const devDays = new Map<string, { state: string; day: string; n: number; s: number; l: number; d: number }>();
-      const contribute = (v: Pick<DaRow, 'state' | 'trade_category' | 'status_group' | 'is_residential' | 'council_name' | 'latitude' | 'status' | 'date_fetched' | 'lodgement_date' | 'lot_count' | 'number_of_dwellings'>, sign: 1 | -1) => {
-        const k = `${v.state}\u0000${v.trade_category}\u0000${v.status_group}\u0000${v.is_residential}`;
-        counts.set(k, (counts.get(k) ?? 0) + sign);
-        days.set(v.lodgement_date, (days.get(v.lodgement_date) ?? 0) + sign);
-        const dk = `${v.state}\u0000${v.lodgement_date}`;
-        let dd = devDays.get(dk);
-        if (!dd) devDays.set(dk, (dd = { state: v.state, day: v.lodgement_date, n: 0, s: 0, l: 0, d: 0 }));
-        dd.n += sign;
-        if (v.trade_category === 'subdivision') dd.s += sign;
-        dd.l += sign * (v.lot_count ?? 0);
-        dd.d += sign * (v.number_of_dwellings ?? 0);
-        const ck = `${v.state}\u0000${v.council_name.toLowerCase()}`;
-        let c = councils.get(ck);
-        if (!c) councils.set(ck, (c = { state: v.state, name: v.council_name, n: 0, geocoded: 0, status: 0, last: '' }));
-        c.n += sign;
-        if (v.latitude !== null) c.geocoded += sign;
-        if (v.status) c.status += sign;
-        if (sign > 0 && v.date_fetched > c.last) c.last = v.date_fetched;
-      };
+      const summary = new SummaryDelta();
+      const contribute = (v: SummaryRow, sign: 1 | -1) => summary.add(v, sign);
       for (const d of drafts) {
         const values = rowValues(d);
         const old = byKey.get(d.state, d.council, d.ref) as DaRow | undefined;
         if (old) {
-          // The council's own spelling of its name stays as first stored (names match without case).
-          values.council_name = old.council_name;
-          let content = false, seen = false;
-          for (const c of CONTENT_COLUMNS) {
-            if (old[c] === values[c]) continue;
-            if (SEEN_COLUMNS.has(c)) seen = true;
-            else content = true;
-          }
-          if (!content && !seen) {
+          const verdict = compareWithStored(values, old as unknown as Record<string, unknown>);
+          if (verdict === 'unchanged') {
             result.unchanged++;
             result.outcomes.push({ id: old.id, outcome: 'unchanged' });
             continue;
@@ -293,7 +315,7 @@ export class DaStore {
           emit(old.id, values as DaRow, old);
           contribute(old, -1);
           contribute(values as DaRow, 1);
-          const outcome: UpsertOutcome = content ? 'changed' : 'refreshed';
+          const outcome: UpsertOutcome = verdict;
           result[outcome]++;
           result.outcomes.push({ id: old.id, outcome, previous: recordOfRow(old) });
           written.push({ id: old.id, values });
@@ -307,18 +329,7 @@ export class DaStore {
           written.push({ id, values });
         }
       }
-      const addCount = this.stmt(`INSERT INTO das_counts (state, trade_category, status_group, is_residential, n) VALUES (?, ?, ?, ?, ?)
-        ON CONFLICT DO UPDATE SET n = n + excluded.n`);
-      for (const [k, n] of counts) if (n) addCount.run(...k.split('\u0000').map((v, i) => (i === 3 ? Number(v) : v)), n);
-      const addDay = this.stmt('INSERT INTO das_days (lodgement_date, n) VALUES (?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n');
-      for (const [day, n] of days) if (n) addDay.run(day, n);
-      const addDevDay = this.stmt(`INSERT INTO das_dev_days (state, lodgement_date, n, subdivisions, lots, dwellings) VALUES (?, ?, ?, ?, ?, ?)
-        ON CONFLICT DO UPDATE SET n = n + excluded.n, subdivisions = subdivisions + excluded.subdivisions, lots = lots + excluded.lots, dwellings = dwellings + excluded.dwellings`);
-      for (const d of devDays.values()) if (d.n || d.s || d.l || d.d) addDevDay.run(d.state, d.day, d.n, d.s, d.l, d.d);
-      const addCouncil = this.stmt(`INSERT INTO das_councils (state, council_name, n, geocoded, status_present, last_updated) VALUES (?, ?, ?, ?, ?, ?)
-        ON CONFLICT DO UPDATE SET n = n + excluded.n, geocoded = geocoded + excluded.geocoded, status_present = status_present + excluded.status_present,
-        last_updated = max(last_updated, excluded.last_updated)`);
-      for (const c of councils.values()) addCouncil.run(c.state, c.name, c.n, c.geocoded, c.status, c.last);
+      summary.flush((sql) => this.stmt(sql));
       this.stmt("UPDATE das_meta SET value = ? WHERE key = 'seq'").run(String(seq));
       this.stmt('DELETE FROM da_events WHERE created_at < ?').run(new Date(Date.parse(eventTime) - EVENT_RETENTION_MS).toISOString());
       return seq;
@@ -334,6 +345,54 @@ export class DaStore {
     this.counts.clear();
     this.checkDelta();
     return result;
+  }
+
+  /**
+   * Writes records replicated from another store (a replica's local copy of the PostgreSQL records,
+   * server/store/pg/da-replica.ts): each row as given, id included, replacing the row with that id. The
+   * summary tables and the radius index follow; no events are written (the source keeps the outbox).
+   * Returns this store's sequence after the write.
+   */
+  applyRows(rows: readonly (Record<(typeof CONTENT_COLUMNS)[number], string | number | null> & { id: number })[]): number {
+    this.refresh();
+    if (!rows.length) return this.seq;
+    const byId = this.stmt('SELECT * FROM das WHERE id = ?');
+    const cols = CONTENT_COLUMNS.join(', ');
+    const put = this.stmt(`INSERT OR REPLACE INTO das (id, ${cols}, seq) VALUES (@id, ${CONTENT_COLUMNS.map((c) => `@${c}`).join(', ')}, @seq)`);
+    let startSeq = 0;
+    const run = this.db.transaction(() => {
+      startSeq = this.readSeq();
+      let seq = startSeq;
+      const summary = new SummaryDelta();
+      for (const r of rows) {
+        const old = byId.get(r.id) as DaRow | undefined;
+        if (old) summary.add(old, -1);
+        put.run({ ...r, seq: ++seq });
+        summary.add(r as unknown as SummaryRow, 1);
+      }
+      summary.flush((sql) => this.stmt(sql));
+      this.stmt("UPDATE das_meta SET value = ? WHERE key = 'seq'").run(String(seq));
+      return seq;
+    });
+    const endSeq = run.immediate();
+    if (startSeq > this.seq) this.pullDelta(this.seq, startSeq);
+    for (const v of rows) {
+      this.spatial.set(v.id, entryOf([v.id, v.longitude as number | null, v.latitude as number | null, v.lodgement_date as string, v.trade_category as string, v.status_group as string, v.state as string, v.lot_count as number | null, v.number_of_dwellings as number | null]));
+    }
+    this.seq = endSeq;
+    this.counts.clear();
+    this.checkDelta();
+    return endSeq;
+  }
+
+  /** A value kept beside the records (the replica's position in its source); undefined when unset. */
+  metaValue(key: string): string | undefined {
+    return this.stmt('SELECT value FROM das_meta WHERE key = ?').pluck().get(key) as string | undefined;
+  }
+
+  /** Sets a value kept beside the records. */
+  setMetaValue(key: string, value: string): void {
+    this.stmt('INSERT INTO das_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
   }
 
   /**

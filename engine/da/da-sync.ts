@@ -10,7 +10,7 @@ import { loadCatalogue } from '../catalogue/load-catalogue.js';
 import type { DataStore } from '../data/dataset-store.js';
 import { EngineError } from '../errors.js';
 import { readRecords } from '../vector/records.js';
-import { parseDaRows } from './da-record.js';
+import { parseDaRows, type DaDraft } from './da-record.js';
 import { DaStore } from './da-store.js';
 
 /** One file of DA records. */
@@ -29,6 +29,16 @@ export function rowsFingerprint(rows: readonly Record<string, unknown>[]): strin
   return h.digest('hex').slice(0, 32);
 }
 
+/** The records of a dataset table; INVALID_DATA naming the file and every bad row when any row is bad. */
+export function tableDrafts(t: DaTable): DaDraft[] {
+  const { drafts, rejected } = parseDaRows(t.rows, t.source, { requireId: true });
+  if (rejected.length) {
+    const problems = rejected.map((r) => `row ${r.row}: ${r.reason}`);
+    throw new EngineError('INVALID_DATA', `${t.file}: ${rejected.length} bad DA row(s):\n  ${problems.slice(0, 20).join('\n  ')}`, { file: t.file, problems });
+  }
+  return drafts;
+}
+
 /**
  * Loads every changed table into `das` (each table whole or not at all: a bad row is INVALID_DATA naming
  * the file and every bad row). Returns whether anything was loaded.
@@ -39,11 +49,7 @@ export function syncDaTables(das: DaStore, tables: readonly DaTable[]): boolean 
     const name = `${t.source}:${t.file}`;
     const fingerprint = rowsFingerprint(t.rows);
     if (das.sourceFingerprint(name) === fingerprint) continue;
-    const { drafts, rejected } = parseDaRows(t.rows, t.source, { requireId: true });
-    if (rejected.length) {
-      const problems = rejected.map((r) => `row ${r.row}: ${r.reason}`);
-      throw new EngineError('INVALID_DATA', `${t.file}: ${rejected.length} bad DA row(s):\n  ${problems.slice(0, 20).join('\n  ')}`, { file: t.file, problems });
-    }
+    const drafts = tableDrafts(t);
     das.upsert(drafts);
     das.markSource(name, fingerprint, drafts.length);
     changed = true;
@@ -74,6 +80,12 @@ export function daStoreFromDataStore(store: DataStore, path = ':memory:'): DaSto
  * only the catalogue and the DA files (not every layer, as opening the whole dataset would).
  */
 export async function daStoreFromDirectory(dir: string, path = ':memory:'): Promise<DaStore> {
+  const tables = await daTablesOfDirectory(dir);
+  return openAndSync(path, () => tables);
+}
+
+/** The DA tables of a dataset directory, reading only the catalogue and the DA files. */
+export async function daTablesOfDirectory(dir: string): Promise<DaTable[]> {
   const catalogue = await loadCatalogue(dir);
   const tables: DaTable[] = [];
   for (const s of catalogue.sources.filter((src) => src.paths.includes('development_applications'))) {
@@ -84,5 +96,5 @@ export async function daStoreFromDirectory(dir: string, path = ':memory:'): Prom
       tables.push({ source: s.id, file: f.path, rows: set.rows });
     }
   }
-  return openAndSync(path, () => tables);
+  return tables;
 }

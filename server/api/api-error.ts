@@ -3,6 +3,7 @@
  * body is `{ "error": "<snake_case_code>", "message": "<plain English>", ...the fields the spec names }`.
  */
 import { isEngineError } from '../../engine/errors.js';
+import { StoreUnavailableError } from '../store/store.js';
 
 /** Seconds a client should wait before retrying a 503 (the `Retry-After` header). */
 export const RETRY_AFTER_S = 30;
@@ -49,6 +50,9 @@ export function badParameter(parameter: string, message: string, code = 'invalid
  */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  if (err instanceof StoreUnavailableError) {
+    return new ApiError(503, 'service_unavailable', `the shared database did not answer, so nothing was done or charged: ${err.message}`, { retry_after_s: err.retryAfterS }, { 'Retry-After': String(err.retryAfterS) });
+  }
   if (isEngineError(err)) {
     const d = err.details;
     switch (err.code) {

@@ -22,6 +22,7 @@ import { bearerToken, keyIdOf, keyMatches } from '../keys/api-key.js';
 import { BillingPeriodCache, inOnboarding, type BillingPeriod } from '../metering/billing-period.js';
 import { meterLookup, quotaExceeded } from '../metering/meter.js';
 import { chain, type MaybePromise } from '../maybe-promise.js';
+import type { DaEventSource } from '../webhooks/webhook-store.js';
 import { documentationStamp, openApiDocument } from '../openapi/openapi.js';
 import { renderDocsPage } from '../openapi/docs-page.js';
 import { SILENT_LOG, type RequestLog } from '../request-log.js';
@@ -168,7 +169,16 @@ export interface ApiOptions {
   /** The state at a point (childcare site analysis); default the service's own `stateAt`, else none. */
   stateAt?: (lng: number, lat: number) => StateCode | null;
   /** Webhooks: the delivery worker (for pings) and the address rules (default: public https URLs only). */
-  webhooks?: Pick<WebhookContext, 'dispatcher' | 'allowPrivate' | 'resolve'>;
+  webhooks?: Pick<WebhookContext, 'dispatcher' | 'allowPrivate' | 'resolve'> & {
+    /** Where new subscriptions take their starting event position; default the DA store's own outbox. */
+    events?: () => DaEventSource;
+  };
+  /**
+   * Awaited before each request is routed: a replica on a shared database brings its local copy of the DA
+   * records up to the database's latest write here (server/store/pg/da-replica.ts), so an import made
+   * through any replica is seen by the next request to every replica. Default none.
+   */
+  beforeRequest?: () => MaybePromise<void>;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -254,6 +264,7 @@ export class Api {
   private readonly playground: boolean;
   private readonly trustProxy: boolean;
   private readonly webhookOptions: ApiOptions['webhooks'];
+  private readonly beforeRequest: ApiOptions['beforeRequest'];
   private readonly stateAt: (lng: number, lat: number) => StateCode | null;
   private readonly openSchools: (state: StateCode) => OpenSchool[] | null;
   /** What a childcare site analysis reads besides the DA store. */
@@ -272,6 +283,7 @@ export class Api {
     this.playground = options.playground ?? true;
     this.trustProxy = options.trustProxy ?? false;
     this.webhookOptions = options.webhooks;
+    this.beforeRequest = options.beforeRequest;
     const withState = options.service as PropertyService & { stateAt?: (lon: number, lat: number) => StateCode | null };
     this.stateAt = options.stateAt ?? (typeof withState.stateAt === 'function' ? (lng, lat) => withState.stateAt!(lng, lat) : () => null);
     const withSchools = options.service as PropertyService & { openSchools?: (state: StateCode) => OpenSchool[] | null };
@@ -336,6 +348,8 @@ export class Api {
     if ((req.authorizationCount ?? (req.authorization ? 1 : 0)) > 1) {
       throw new ApiError(400, 'duplicate_header', 'the request carries more than one Authorization header; send exactly one');
     }
+    const ready = this.beforeRequest?.();
+    if (ready instanceof Promise) return ready.then(() => this.route(req, abort, onKey));
     return this.route(req, abort, onKey);
   }
 
@@ -615,7 +629,7 @@ export class Api {
     const das = this.das;
     if (!das) throw new ApiError(503, 'service_unavailable', 'this server holds no DA store', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
     rejectUnknown(decodeQuery(req.query), [], req.path);
-    const ctx: WebhookContext = { store: this.store.webhooks(), das, clock: this.clock, allowPrivate: this.webhookOptions?.allowPrivate ?? false, dispatcher: this.webhookOptions?.dispatcher, resolve: this.webhookOptions?.resolve };
+    const ctx: WebhookContext = { store: this.store.webhooks(), das: this.webhookOptions?.events ?? das, clock: this.clock, allowPrivate: this.webhookOptions?.allowPrivate ?? false, dispatcher: this.webhookOptions?.dispatcher, resolve: this.webhookOptions?.resolve };
     const answer = await webhookOperation(ctx, op, key.id, id, () => jsonBody(req.body, req.bodyTooLarge || (req.body?.length ?? 0) > SMALL_BODY, SMALL_BODY));
     return { status: answer.status, contentType: JSON_TYPE, headers: { 'Cache-Control': 'no-store' }, body: JSON.stringify(answer.doc) };
   }

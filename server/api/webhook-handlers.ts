@@ -4,12 +4,11 @@
  * server runs one, is woken for pings.
  */
 import { randomBytes } from 'node:crypto';
-import type { DaStore } from '../../engine/da/da-store.js';
 import { checkWebhookUrl, type Resolver } from '../webhooks/address-policy.js';
 import { newSecret } from '../webhooks/signature.js';
 import { MAX_SUBSCRIPTIONS_PER_KEY, parseSubscriptionBody, publicSubscription } from '../webhooks/subscriptions.js';
 import type { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
-import type { WebhookStore } from '../webhooks/webhook-store.js';
+import type { DaEventSource, WebhookRepository } from '../webhooks/webhook-store.js';
 import { ApiError, badParameter } from './api-error.js';
 import type { WebhookOperation } from './routes.js';
 
@@ -18,8 +17,9 @@ const RECENT_DELIVERIES = 50;
 
 /** What the webhook endpoints need. */
 export interface WebhookContext {
-  store: WebhookStore;
-  das: () => DaStore;
+  store: WebhookRepository;
+  /** Where new subscriptions take their starting event position. */
+  das: () => DaEventSource;
   /** The server's delivery worker (absent when deliveries run in another process: `propintel webhooks run`). */
   dispatcher?: WebhookDispatcher;
   /** Allow http and private addresses (`--allow-private-webhooks`). */
@@ -50,8 +50,8 @@ export function jsonBody(body: Buffer | undefined, tooLarge: boolean | undefined
 
 /** Runs one webhook operation for the key `keyId`; `id` is the path's subscription id (when it has one). */
 export async function webhookOperation(ctx: WebhookContext, op: WebhookOperation, keyId: string, id: string, body: () => unknown): Promise<WebhookAnswer> {
-  const own = () => {
-    const sub = ctx.store.subscription(id);
+  const own = async () => {
+    const sub = await ctx.store.subscription(id);
     // Another key's subscription is indistinguishable from none.
     if (!sub || sub.key_id !== keyId) throw new ApiError(404, 'not_found', `no webhook subscription ${JSON.stringify(id.slice(0, 80))} on this key`);
     return sub;
@@ -61,7 +61,7 @@ export async function webhookOperation(ctx: WebhookContext, op: WebhookOperation
       const req = parseSubscriptionBody(body());
       const verdict = await checkWebhookUrl(req.url, { allowPrivate: ctx.allowPrivate, resolve: ctx.resolve });
       if (!verdict.ok) throw badParameter('url', verdict.message);
-      if (ctx.store.countSubscriptions(keyId) >= MAX_SUBSCRIPTIONS_PER_KEY) {
+      if ((await ctx.store.countSubscriptions(keyId)) >= MAX_SUBSCRIPTIONS_PER_KEY) {
         throw new ApiError(422, 'too_many_subscriptions', `this key already has ${MAX_SUBSCRIPTIONS_PER_KEY} webhook subscriptions, the most one key may hold; delete one first`, { parameter: 'url', limit: MAX_SUBSCRIPTIONS_PER_KEY });
       }
       const sub = {
@@ -74,32 +74,32 @@ export async function webhookOperation(ctx: WebhookContext, op: WebhookOperation
         status: 'active' as const,
         disabled_reason: null,
         created_at: ctx.clock().toISOString(),
-        after_event: ctx.das().lastEventSeq(),
+        after_event: await ctx.das().lastEventSeq(),
       };
-      ctx.store.insertSubscription(sub);
+      await ctx.store.insertSubscription(sub);
       return { status: 201, doc: { ...publicSubscription(sub), secret: sub.secret, secret_note: 'The signing secret is shown only in this response: store it now.' } };
     }
     case 'list': {
-      const subs = ctx.store.subscriptionsOf(keyId);
+      const subs = await ctx.store.subscriptionsOf(keyId);
       return { status: 200, doc: { webhooks: subs.map(publicSubscription), meta: { count: subs.length, limit: MAX_SUBSCRIPTIONS_PER_KEY } } };
     }
     case 'get':
-      return { status: 200, doc: publicSubscription(own()) };
+      return { status: 200, doc: publicSubscription(await own()) };
     case 'delete': {
-      own();
-      ctx.store.deleteSubscription(id, keyId);
+      await own();
+      await ctx.store.deleteSubscription(id, keyId);
       return { status: 200, doc: { id, deleted: true } };
     }
     case 'test': {
-      const sub = own();
+      const sub = await own();
       if (sub.status !== 'active') throw new ApiError(409, 'subscription_disabled', `the subscription is disabled (${sub.disabled_reason ?? 'no reason recorded'}); create a new one`);
       if (!ctx.dispatcher) throw new ApiError(503, 'service_unavailable', 'this server delivers no webhooks (run `propintel webhooks run` beside it, or start it without --no-webhooks)');
-      const queued = ctx.dispatcher.ping(sub);
+      const queued = await ctx.dispatcher.ping(sub);
       return { status: 202, doc: { ...queued, type: 'ping', state: 'pending' } };
     }
     case 'deliveries': {
-      own();
-      const deliveries = ctx.store.recentDeliveries(id, RECENT_DELIVERIES).map((d) => ({
+      await own();
+      const deliveries = (await ctx.store.recentDeliveries(id, RECENT_DELIVERIES)).map((d) => ({
         id: d.id,
         event_id: d.event_id,
         type: d.type,

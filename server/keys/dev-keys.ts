@@ -19,9 +19,15 @@ export const DEV_KEY_SPECS: Record<string, KeySpec> = {
   childcare: { components: 'none', quota: 0, childcareStates: ['VIC', 'NSW', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT'], childcareAddOn: 'childcare_market_intelligence' },
 };
 
-/** Revokes earlier development keys and issues one per {@link DEV_KEY_SPECS}; returns name -> secret. */
-export async function issueDevelopmentKeys(store: ServerStore, now = new Date()): Promise<Record<string, { key: string; id: string }>> {
-  for (const k of await store.listKeys()) if (!k.revoked_at && k.label?.startsWith(DEV_KEY_PREFIX)) await store.revokeKey(k.id, now);
+/**
+ * Revokes earlier development keys and issues one per {@link DEV_KEY_SPECS}; returns name -> secret. With
+ * `revokePrevious: false` (replicas sharing one database: each prints its own, and a replica starting must
+ * not revoke the keys another printed) the earlier ones stay.
+ */
+export async function issueDevelopmentKeys(store: ServerStore, now = new Date(), options: { revokePrevious?: boolean } = {}): Promise<Record<string, { key: string; id: string }>> {
+  if (options.revokePrevious !== false) {
+    for (const k of await store.listKeys()) if (!k.revoked_at && k.label?.startsWith(DEV_KEY_PREFIX)) await store.revokeKey(k.id, now);
+  }
   const out: Record<string, { key: string; id: string }> = {};
   for (const [name, spec] of Object.entries(DEV_KEY_SPECS)) {
     const { key, record } = await createKey(store, { ...spec, label: `${DEV_KEY_PREFIX}${name}` }, now);

@@ -6,7 +6,7 @@
  * follow without changing callers (they are written with `chain`). The engine's `Cache` is synchronous (it
  * is read inside a lookup): a networked store would put an in-memory tier in front of it.
  */
-import type { WebhookStore } from '../webhooks/webhook-store.js';
+import type { WebhookRepository } from '../webhooks/webhook-store.js';
 import type { Cache } from '../../engine/cache/ttl-cache.js';
 import type { StateCode } from '../../engine/catalogue/states.js';
 import type { PropertyBlock } from '../../engine/property/contract.js';
@@ -128,9 +128,21 @@ export interface ServerStore extends KeyStore, UsageMeter, RequestLimiter, Setti
   /** A persistent cache for the engine (layer lookups, scores and surfaces), one namespace each. */
   cache(namespace: string): Cache;
   /** Webhook subscriptions and deliveries (server/webhooks/webhook-store.ts). */
-  webhooks(): WebhookStore;
+  webhooks(): WebhookRepository;
   /** Deletes every cached entry outside `keep` (namespaces of another dataset or engine version). */
   dropCachesExcept(keep: readonly string[]): MaybePromise<number>;
   /** Closes the store; later calls fail. */
   close(): MaybePromise<void>;
+}
+
+/**
+ * The shared database could not be reached or dropped the connection (a networked store, PostgreSQL). The
+ * server answers 503 with `Retry-After`; whatever the request was doing is either committed or not at all,
+ * and a retried lookup of an address already counted is a free repeat, so nothing is charged twice.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(message: string, readonly retryAfterS = 5) {
+    super(message);
+    this.name = 'StoreUnavailableError';
+  }
 }

@@ -21,12 +21,11 @@ import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { DaEvent } from '../../engine/da/da-events.js';
-import type { DaStore } from '../../engine/da/da-store.js';
 import { VERSION } from '../../engine/version.js';
 import { guardedLookup, isPublicAddress } from './address-policy.js';
 import { webhookHeaders } from './signature.js';
 import { subscriptionMatches } from './subscriptions.js';
-import type { NewDelivery, WebhookDelivery, WebhookStore, WebhookSubscription } from './webhook-store.js';
+import type { DaEventSource, NewDelivery, WebhookDelivery, WebhookRepository, WebhookSubscription } from './webhook-store.js';
 
 const SECOND = 1000, MINUTE = 60 * SECOND, HOUR = 60 * MINUTE;
 
@@ -41,9 +40,9 @@ const EVENT_BATCH = 1000;
 
 /** Options of {@link WebhookDispatcher}. */
 export interface WebhookDispatcherOptions {
-  store: WebhookStore;
+  store: WebhookRepository;
   /** The DA store whose events are delivered. */
-  das: () => DaStore;
+  das: () => DaEventSource;
   /** Allow http and private addresses (tests, local development). Default false. */
   allowPrivate?: boolean;
   /** Delays before the second and later attempts, ms (default {@link RETRY_SCHEDULE_MS}). */
@@ -82,8 +81,8 @@ const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64u
 
 /** The worker (see the module comment). */
 export class WebhookDispatcher {
-  private readonly store: WebhookStore;
-  private readonly das: () => DaStore;
+  private readonly store: WebhookRepository;
+  private readonly das: () => DaEventSource;
   private readonly allowPrivate: boolean;
   private readonly schedule: readonly number[];
   private readonly timeoutMs: number;
@@ -157,33 +156,33 @@ export class WebhookDispatcher {
       return;
     }
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.tick(), 0);
+    this.timer = setTimeout(() => void this.tick(), 0);
   }
 
-  private tick(): void {
+  private async tick(): Promise<void> {
     this.timer = null;
     if (!this.running) return;
     this.busy = true;
     let wait = this.pollMs;
-    // Each step on its own: a failing fan-out (say, a DA store that cannot be read) must not stop deliveries
-    // already queued, pings included, and no error may escape a timer.
-    const step = (name: string, fn: () => void) => {
+    // Each step on its own: a failing fan-out (say, a DA store that cannot be read, or a database that is
+    // down for a moment) must not stop deliveries already queued, pings included, and no error may escape.
+    const step = async (name: string, fn: () => unknown) => {
       try {
-        fn();
+        await fn();
       } catch (err) {
         this.log(`webhooks: ${name}: ${(err as Error).message}`);
       }
     };
     try {
       this.again = false;
-      step('fan-out', () => this.fanOut());
+      await step('fan-out', () => this.fanOut());
       let blocked = false;
-      step('delivery', () => (blocked = this.dispatchDue()));
-      step('prune', () => this.prune());
+      await step('delivery', async () => (blocked = await this.dispatchDue()));
+      await step('prune', () => this.prune());
       // When what is due waits only for sends in flight (an endpoint at its bound, or the overall bound),
       // sleep until one finishes (its `finally` pokes) or the poll interval: never a busy loop.
-      step('schedule', () => {
-        const next = this.store.nextDue();
+      await step('schedule', async () => {
+        const next = await this.store.nextDue();
         if (next !== null && !blocked) wait = Math.max(0, Math.min(this.pollMs, next - this.clock()));
       });
     } finally {
@@ -191,35 +190,35 @@ export class WebhookDispatcher {
     }
     if (!this.running) return;
     if (this.again) return this.poke();
-    this.timer = setTimeout(() => this.tick(), wait);
+    this.timer = setTimeout(() => void this.tick(), wait);
   }
 
   /**
    * Turns new DA events into deliveries for the subscriptions that match them; returns how many deliveries
    * were queued. Safe to run from several workers at once (the cursor moves in the same transaction).
    */
-  fanOut(): number {
+  async fanOut(): Promise<number> {
     const das = this.das();
     let queued = 0;
     for (;;) {
-      const cursorText = this.store.meta(CURSOR);
+      const cursorText = await this.store.meta(CURSOR);
       // The events' end is read before the subscriptions: a subscription made meanwhile then starts after
       // what this pass covers (its after_event), so no event falls between them.
-      const last = das.lastEventSeq();
-      const subs = this.store.activeSubscriptions();
+      const last = await das.lastEventSeq();
+      const subs = await this.store.activeSubscriptions();
       if (cursorText === undefined) {
         // First run: start where the oldest active subscription started (nothing earlier can match).
-        const start = subs.length ? Math.min(...subs.map((s) => s.after_event)) : das.lastEventSeq();
-        this.store.enqueue([], CURSOR, undefined, String(start), this.clock());
+        const start = subs.length ? Math.min(...subs.map((s) => s.after_event)) : last;
+        await this.store.enqueue([], CURSOR, undefined, String(start), this.clock());
         continue;
       }
       const cursor = Number(cursorText);
       if (subs.length === 0) {
         // Nobody listens: move past everything written so far without reading it.
-        if (last > cursor) this.store.enqueue([], CURSOR, cursorText, String(last), this.clock());
+        if (last > cursor) await this.store.enqueue([], CURSOR, cursorText, String(last), this.clock());
         return queued;
       }
-      const events = das.eventsAfter(cursor, EVENT_BATCH).filter((e) => e.seq <= last);
+      const events = (await das.eventsAfter(cursor, EVENT_BATCH)).filter((e) => e.seq <= last);
       if (events.length === 0) return queued;
       const deliveries: NewDelivery[] = [];
       for (const e of events) {
@@ -230,39 +229,43 @@ export class WebhookDispatcher {
           deliveries.push({ id: newId('dlv'), webhook_id: s.id, event_id: e.id, type: e.type, body });
         }
       }
-      if (this.store.enqueue(deliveries, CURSOR, cursorText, String(events[events.length - 1].seq), this.clock())) queued += deliveries.length;
+      if (await this.store.enqueue(deliveries, CURSOR, cursorText, String(events[events.length - 1].seq), this.clock())) queued += deliveries.length;
       if (events.length < EVENT_BATCH) return queued;
     }
   }
 
   /** Queues a `ping` to one subscription, due at once; returns the delivery's id and event id. */
-  ping(sub: WebhookSubscription): { delivery_id: string; event_id: string } {
+  async ping(sub: WebhookSubscription): Promise<{ delivery_id: string; event_id: string }> {
     const event_id = newId('evt');
     const body = JSON.stringify({ type: 'ping', timestamp: new Date(this.clock()).toISOString(), data: { webhook_id: sub.id, message: 'A test delivery from propintel: your endpoint receives and verifies our webhooks.' } });
     const delivery_id = newId('dlv');
-    this.store.addDelivery({ id: delivery_id, webhook_id: sub.id, event_id, type: 'ping', body }, this.clock());
+    await this.store.addDelivery({ id: delivery_id, webhook_id: sub.id, event_id, type: 'ping', body }, this.clock());
     this.poke();
     return { delivery_id, event_id };
   }
 
   /** Claims and starts sending the deliveries that are due, within the in-flight bounds. */
   /** Returns true when deliveries wait only for sends in flight (an endpoint, or all of them, at the bound). */
-  private dispatchDue(): boolean {
+  private async dispatchDue(): Promise<boolean> {
     const waiting = () => this.inFlight >= this.maxInFlight || [...this.inFlightByHook.values()].some((n) => n >= this.perEndpoint);
     while (this.inFlight < this.maxInFlight) {
       const now = this.clock();
       const full = [...this.inFlightByHook].filter(([, n]) => n >= this.perEndpoint).map(([id]) => id);
-      const due = this.store.due(now, Math.min(200, 4 * (this.maxInFlight - this.inFlight)), full);
-      if (due.length === 0) return waiting();
-      let started = 0;
-      for (const d of due) {
-        if (this.inFlight >= this.maxInFlight) return true;
-        if ((this.inFlightByHook.get(d.webhook_id) ?? 0) >= this.perEndpoint || this.sendingIds.has(d.id)) continue;
-        const lease = now + this.timeoutMs + Math.min(5 * SECOND, this.timeoutMs);
-        if (!this.store.claim(d, lease)) continue;
-        d.next_attempt_at = lease;
+      const lease = now + this.timeoutMs + Math.min(5 * SECOND, this.timeoutMs);
+      // What this round may still take: in all, and per endpoint (its sends in flight plus those taken now).
+      let room = this.maxInFlight - this.inFlight;
+      const taken = new Map<string, number>();
+      const accept = (d: WebhookDelivery): boolean => {
+        const n = (this.inFlightByHook.get(d.webhook_id) ?? 0) + (taken.get(d.webhook_id) ?? 0);
+        if (room <= 0 || n >= this.perEndpoint || this.sendingIds.has(d.id)) return false;
+        room--;
+        taken.set(d.webhook_id, (taken.get(d.webhook_id) ?? 0) + 1);
+        return true;
+      };
+      const claimed = await this.store.claimDue(now, Math.min(200, 4 * (this.maxInFlight - this.inFlight)), full, lease, accept);
+      if (claimed.length === 0) return waiting();
+      for (const d of claimed) {
         this.sendingIds.add(d.id);
-        started++;
         this.inFlight++;
         this.inFlightByHook.set(d.webhook_id, (this.inFlightByHook.get(d.webhook_id) ?? 0) + 1);
         const p = this.deliver(d)
@@ -278,18 +281,17 @@ export class WebhookDispatcher {
           });
         this.sends.add(p);
       }
-      if (started === 0) return waiting();
     }
     return true;
   }
 
   /** One attempt of one delivery, and what it leads to. */
   private async deliver(d: WebhookDelivery): Promise<void> {
-    const sub = this.store.subscription(d.webhook_id);
+    const sub = await this.store.subscription(d.webhook_id);
     const attempt = d.attempts + 1;
     const at = this.clock();
     if (!sub || sub.status !== 'active') {
-      this.store.cancelDelivery(d, 'subscription gone');
+      await this.store.cancelDelivery(d, 'subscription gone');
       return;
     }
     const t0 = performance.now();
@@ -299,21 +301,21 @@ export class WebhookDispatcher {
     const error = 'error' in result ? result.error : null;
     const record = { attempt, at, status, error, duration_ms };
     if (status !== null && status >= 200 && status < 300) {
-      this.store.recordAttempt(d, record, { state: 'delivered', next_attempt_at: at });
+      await this.store.recordAttempt(d, record, { state: 'delivered', next_attempt_at: at });
       return;
     }
     if (status === 410) {
-      this.store.recordAttempt(d, record, { state: 'failed', next_attempt_at: at });
-      this.store.disableSubscription(sub.id, 'the endpoint answered 410 Gone');
+      await this.store.recordAttempt(d, record, { state: 'failed', next_attempt_at: at });
+      await this.store.disableSubscription(sub.id, 'the endpoint answered 410 Gone');
       this.log(`webhooks: ${sub.id} disabled: ${sub.url} answered 410 Gone`);
       return;
     }
     if (attempt >= this.maxAttempts) {
-      this.store.recordAttempt(d, record, { state: 'failed', next_attempt_at: at });
+      await this.store.recordAttempt(d, record, { state: 'failed', next_attempt_at: at });
       return;
     }
     const wait = Math.max(this.schedule[attempt - 1], 'retryAfter' in result ? retryAfterMs(result.retryAfter, at) : 0);
-    this.store.recordAttempt(d, record, { state: 'pending', next_attempt_at: at + wait });
+    await this.store.recordAttempt(d, record, { state: 'pending', next_attempt_at: at + wait });
   }
 
   /** Sends one attempt: the status answered (and Retry-After), or why there was none. */
@@ -366,12 +368,12 @@ export class WebhookDispatcher {
   }
 
   /** Once an hour: drop events every subscription has seen (older than a week) and deliveries older than 30 days. */
-  private prune(): void {
+  private async prune(): Promise<void> {
     const now = this.clock();
     if (now - this.lastPrune < HOUR) return;
     this.lastPrune = now;
-    const cursor = Number(this.store.meta(CURSOR) ?? 0);
-    this.das().pruneEvents(cursor, new Date(now - 7 * 24 * HOUR));
-    this.store.pruneDeliveries(now - 30 * 24 * HOUR);
+    const cursor = Number((await this.store.meta(CURSOR)) ?? 0);
+    await this.das().pruneEvents(cursor, new Date(now - 7 * 24 * HOUR));
+    await this.store.pruneDeliveries(now - 30 * 24 * HOUR);
   }
 }

@@ -9,7 +9,8 @@
  * use to drop duplicates (at-least-once, as every webhook sender delivers).
  */
 import type Database from 'better-sqlite3';
-import type { DaEventType } from '../../engine/da/da-events.js';
+import type { DaEvent, DaEventType } from '../../engine/da/da-events.js';
+import type { MaybePromise } from '../maybe-promise.js';
 
 /** Event kinds a subscription may ask for. */
 export type WebhookEventType = DaEventType;
@@ -110,8 +111,62 @@ export interface NewDelivery {
   body: string;
 }
 
+/**
+ * Subscriptions and deliveries, wherever they are kept: the SQLite {@link WebhookStore} below answers at
+ * once, the PostgreSQL one (server/store/pg/pg-webhook-store.ts) with promises. The dispatcher and the
+ * endpoints await every call.
+ */
+export interface WebhookRepository {
+  insertSubscription(sub: WebhookSubscription): MaybePromise<void>;
+  subscription(id: string): MaybePromise<WebhookSubscription | undefined>;
+  subscriptionsOf(keyId: string): MaybePromise<WebhookSubscription[]>;
+  countSubscriptions(keyId: string): MaybePromise<number>;
+  activeSubscriptions(): MaybePromise<WebhookSubscription[]>;
+  /** Deletes a key's subscription and cancels its pending deliveries; false when the key has no such subscription. */
+  deleteSubscription(id: string, keyId: string): MaybePromise<boolean>;
+  /** Disables a subscription (its endpoint answered 410 Gone) and cancels its pending deliveries. */
+  disableSubscription(id: string, reason: string): MaybePromise<void>;
+  /** A meta value (the dispatcher's event cursor). */
+  meta(key: string): MaybePromise<string | undefined>;
+  /**
+   * Adds deliveries and moves the event cursor from `expected` to `cursor` in one transaction; false (and
+   * nothing written) when the cursor was no longer `expected` (another worker got there first).
+   */
+  enqueue(deliveries: readonly NewDelivery[], cursorKey: string, expected: string | undefined, cursor: string, at: number): MaybePromise<boolean>;
+  /** Adds one delivery (a ping), due at once. */
+  addDelivery(d: NewDelivery, at: number): MaybePromise<void>;
+  /**
+   * Takes up to `limit` pending deliveries due at `now` (earliest first, leaving out the subscriptions in
+   * `skip`) for sending until `leaseUntil`: each is returned to exactly one worker, whose lease token is
+   * the returned `next_attempt_at`. `accept`, asked in order, may turn a delivery down (its endpoint is at
+   * its bound of sends in flight); a turned-down delivery stays as it was.
+   */
+  claimDue(now: number, limit: number, skip: readonly string[], leaseUntil: number, accept?: (d: WebhookDelivery) => boolean): MaybePromise<WebhookDelivery[]>;
+  /** When the earliest pending delivery is due (epoch ms), or null when none is pending. */
+  nextDue(): MaybePromise<number | null>;
+  /** Records an attempt and the new state while `d` still holds its lease; false (nothing recorded) otherwise. */
+  recordAttempt(d: WebhookDelivery, attempt: DeliveryAttempt, next: { state: DeliveryState; next_attempt_at: number }): MaybePromise<boolean>;
+  /** Cancels a claimed delivery (its subscription is gone), without an attempt. */
+  cancelDelivery(d: WebhookDelivery, why: string): MaybePromise<void>;
+  delivery(id: string): MaybePromise<WebhookDelivery | undefined>;
+  /** The latest `limit` deliveries of a subscription, newest first, each with its attempts. */
+  recentDeliveries(webhookId: string, limit: number): MaybePromise<(WebhookDelivery & { attempt_log: DeliveryAttempt[] })[]>;
+  /** Deletes finished deliveries (and their attempts) created before `before` (epoch ms). */
+  pruneDeliveries(before: number): MaybePromise<number>;
+}
+
+/** Where the dispatcher reads DA events: the DA store's outbox (engine/da/da-store.ts) or PostgreSQL's. */
+export interface DaEventSource {
+  /** The position of the latest event written (0 when none). */
+  lastEventSeq(): MaybePromise<number>;
+  /** Up to `limit` events after position `afterSeq`, oldest first. */
+  eventsAfter(afterSeq: number, limit: number): MaybePromise<DaEvent[]>;
+  /** Deletes events through `throughSeq` created before `before`. */
+  pruneEvents(throughSeq: number, before: Date): MaybePromise<number>;
+}
+
 /** Subscriptions and deliveries on one SQLite database (the server store's). */
-export class WebhookStore {
+export class WebhookStore implements WebhookRepository {
   private readonly s;
   private readonly dueStatements = new Map<string, Database.Statement>();
 
@@ -227,6 +282,17 @@ export class WebhookStore {
   /** Takes a due delivery for sending until `leaseUntil`; false when another worker took it first. */
   claim(d: WebhookDelivery, leaseUntil: number): boolean {
     return this.s.claim.run(leaseUntil, d.id, d.next_attempt_at).changes === 1;
+  }
+
+  claimDue(now: number, limit: number, skip: readonly string[], leaseUntil: number, accept?: (d: WebhookDelivery) => boolean): WebhookDelivery[] {
+    // A conditional UPDATE per delivery (claim): a delivery another process took meanwhile is left out.
+    const out: WebhookDelivery[] = [];
+    for (const d of this.due(now, limit, skip)) {
+      if (accept && !accept(d)) continue;
+      if (!this.claim(d, leaseUntil)) continue;
+      out.push({ ...d, next_attempt_at: leaseUntil });
+    }
+    return out;
   }
 
   /**

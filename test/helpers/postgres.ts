@@ -1,0 +1,72 @@
+/**
+ * A throwaway PostgreSQL cluster for tests (scripts/pg-cluster.sh: initdb in a temporary directory, a Unix
+ * socket, no TCP), or the reason there is none, for the PostgreSQL half of a test to skip naming it.
+ * Each test takes a fresh database of its own (`fresh()`), so tests never see each other's rows.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
+
+const run = promisify(execFile);
+const SCRIPT = fileURLToPath(new URL('../../scripts/pg-cluster.sh', import.meta.url));
+
+/** Why PostgreSQL tests cannot run here, or '' when they can. */
+export function postgresMissing(): string {
+  const root = '/usr/lib/postgresql';
+  const found = existsSync(root) && readdirSync(root).some((v) => existsSync(join(root, v, 'bin', 'initdb')));
+  return found ? '' : 'PostgreSQL is not installed (apt-get install postgresql; .ci/run installs it)';
+}
+
+/** A running cluster. */
+export interface TestPostgres {
+  /** The URL of the cluster's `propintel` database. */
+  url: string;
+  /** A new empty database on the cluster; its URL. */
+  fresh(): Promise<string>;
+}
+
+let counter = 0;
+
+/**
+ * Starts a cluster before the file's tests and stops it after; the returned state holds it, or why there
+ * is none (for `ctx.skip(state.missing)`).
+ */
+export function usePostgres(): { pg?: TestPostgres; missing: string } {
+  const state: { pg?: TestPostgres; missing: string } = { missing: postgresMissing() };
+  let dir = '';
+  beforeAll(async () => {
+    if (state.missing) return;
+    dir = mkdtempSync(join(tmpdir(), 'propintel-pg-'));
+    try {
+      const { stdout } = await run(SCRIPT, ['start', dir]);
+      const url = stdout.trim().split('\n').pop()!;
+      state.pg = {
+        url,
+        fresh: async () => {
+          const name = `t${process.pid}_${++counter}`;
+          const c = new pg.Client({ connectionString: url });
+          await c.connect();
+          try {
+            await c.query(`CREATE DATABASE ${name}`);
+          } finally {
+            await c.end();
+          }
+          return url.replace('/propintel?', `/${name}?`);
+        },
+      };
+    } catch (err) {
+      state.missing = `the PostgreSQL test cluster did not start: ${(err as Error).message.split('\n').slice(0, 3).join(' ')}`;
+    }
+  }, 120_000);
+  afterAll(async () => {
+    if (!dir) return;
+    await run(SCRIPT, ['stop', dir]).catch(() => {});
+    rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+  return state;
+}
