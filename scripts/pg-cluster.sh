@@ -49,7 +49,7 @@ case "$cmd" in
     echo "$url"
     ;;
   stop)
-    if [ -f "$dir/data/postmaster.pid" ]; then as_pg "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null; fi
+    if [ -f "$dir/data/postmaster.pid" ]; then as_pg "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null; fi
     ;;
   url)
     echo "$url"

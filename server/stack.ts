@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { daTablesOfDirectory } from '../engine/da/da-sync.js';
 import { createEngine, type Engine } from '../engine/engine.js';
 import { PACKAGE_ROOT, VERSION } from '../engine/version.js';
@@ -34,6 +34,11 @@ export function datasetFingerprint(dir: string): string {
     if (existsSync(p)) h.update(f).update(readFileSync(p));
   }
   return h.digest('hex').slice(0, 16);
+}
+
+/** Opens the store a `--db` value names: a `postgres://` URL (PostgreSQL, migrated) or a SQLite file. */
+export async function openServerStore(db: string): Promise<ServerStore> {
+  return isPostgresUrl(db) ? PgStore.open(db, { max: 4 }) : SqliteStore.open(db === ':memory:' ? db : resolve(db));
 }
 
 /** Options of {@link openStack}. */

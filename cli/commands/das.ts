@@ -3,13 +3,18 @@
  * `stats` print the same JSON documents as the HTTP endpoints (engine/da/da-listing.ts), on a dataset
  * directory or on the store `serve` uses; `import` loads a file of records into that store.
  */
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
 import { DA_LIST_PARAMETERS, DA_NEARBY_PARAMETERS, daStats, getDa, listCategories, listCouncils, listDas, nearbyDas } from '../../engine/da/da-listing.js';
 import { importDaFile, type DaImportReport } from '../../engine/da/da-import.js';
 import { DaStore } from '../../engine/da/da-store.js';
-import { daStoreFromDirectory } from '../../engine/da/da-sync.js';
+import { daStoreFromDirectory, daTablesOfDirectory } from '../../engine/da/da-sync.js';
 import { defaultStorePath } from '../../server/stack.js';
+import { DaReplica, loadDaTables } from '../../server/store/pg/da-replica.js';
+import { isPostgresUrl } from '../../server/store/pg/pg-connect.js';
+import { PgStore } from '../../server/store/pg/pg-store.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type CommandIO } from '../command.js';
 import { parseFlags, type FlagSpec } from '../args.js';
 
@@ -37,6 +42,8 @@ const USAGE = [
   `  --data DIR    a dataset directory's DA records, in memory (default: the sample world in ${defaultDataDir()})`,
   `  --db FILE     the store serve uses (SQLite; $PROPINTEL_DB or ${defaultStorePath()} for import); with --data`,
   '                as well, that dataset\'s records are loaded into it first, as serve does',
+  '  --db URL      postgres://...: the records replicas share. import writes there (every replica lists the',
+  '                records at once); the queries read a temporary local copy',
   '',
   'import reads JSON lines or CSV: our fields, the listing\'s names (an export re-imports), or PlanningAlerts\'',
   'export (authority, council_reference, address, description, date_received, date_scraped, info_url, optional',
@@ -82,10 +89,55 @@ function allowedFlags(action: string): string[] {
 async function openStore(values: Record<string, unknown>, io: CommandIO): Promise<DaStore> {
   const db = values.db as string | undefined;
   const data = values.data as string | undefined;
+  if (isPostgresUrl(db)) {
+    if (data) throw new UsageError('--data applies to a SQLite store; with a PostgreSQL --db, load a dataset\'s DAs with `das import --db URL --data DIR FILE` or by starting a replica on it');
+    return readPostgres(db);
+  }
   if (db && !data) return DaStore.open(resolve(db));
   const dir = resolve(data ?? defaultDataDir());
   if (!data) await ensureSampleWorld(dir, (line) => io.stderr(`${line}\n`));
   return daStoreFromDirectory(dir, db ? resolve(db) : ':memory:');
+}
+
+/**
+ * The records of a shared PostgreSQL database, for the query actions: copied into a temporary local store
+ * (as a replica keeps its copy, server/store/pg/da-replica.ts) and answered from it. The copy is deleted
+ * when the store closes.
+ */
+async function readPostgres(url: string): Promise<DaStore> {
+  const pg = await PgStore.open(url, { max: 2 });
+  const dir = mkdtempSync(join(tmpdir(), 'propintel-das-'));
+  try {
+    const replica = DaReplica.open(pg.das, join(dir, 'das.sqlite'));
+    await replica.catchUp();
+    const local = replica.local;
+    const close = local.close.bind(local);
+    local.close = () => {
+      close();
+      rmSync(dir, { recursive: true, force: true });
+    };
+    return local;
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  } finally {
+    await pg.close();
+  }
+}
+
+/** `das import --db postgres://...`: into the shared records (and, with --data, the dataset's DA files first). */
+async function importToPostgres(url: string, file: string, values: Record<string, unknown>, format: string | undefined, io: CommandIO): Promise<number> {
+  const pg = await PgStore.open(url, { max: 2 });
+  try {
+    if (values.data) await loadDaTables(pg.das, await daTablesOfDirectory(resolve(values.data as string)));
+    const report = await importDaFile(pg.das, resolve(file), { format: format as 'csv' | 'jsonl' | undefined, source: values.source as string | undefined, skipInvalid: !!values['skip-invalid'] });
+    if (values.json) io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+    else printImport(report, io);
+    if (!values.json) io.stderr(`  store: PostgreSQL at ${pg.where} (every replica lists the records at once)\n`);
+    return report.applied ? EXIT_OK : EXIT_FAILURE;
+  } finally {
+    await pg.close();
+  }
 }
 
 function printImport(r: DaImportReport, io: CommandIO): void {
@@ -117,7 +169,9 @@ export const dasCommand: Command = {
       if (stray.length) throw new UsageError(`--${stray[0]} does not apply to das import`);
       const format = values.format as string | undefined;
       if (format !== undefined && format !== 'csv' && format !== 'jsonl') throw new UsageError(`--format must be csv or jsonl, got ${JSON.stringify(format)}`);
-      const db = resolve((values.db as string | undefined) ?? defaultStorePath());
+      const dbArg = (values.db as string | undefined) ?? defaultStorePath();
+      if (isPostgresUrl(dbArg)) return importToPostgres(dbArg, rest[0], values, format, io);
+      const db = resolve(dbArg);
       const store = values.data ? await daStoreFromDirectory(resolve(values.data as string), db) : DaStore.open(db);
       try {
         const report = await importDaFile(store, resolve(rest[0]), { format: format as 'csv' | 'jsonl' | undefined, source: values.source as string | undefined, skipInvalid: !!values['skip-invalid'] });

@@ -2,10 +2,8 @@
  * `propintel keys`: make, list, top up and revoke API keys in the server's store. The store is the one the
  * running server reads on every request, so a change takes effect at once.
  */
-import { resolve } from 'node:path';
 import { KeySpecError, createKey, publicKeyView, type KeySpec } from '../../server/keys/key-admin.js';
-import { SqliteStore } from '../../server/store/sqlite-store.js';
-import { defaultStorePath } from '../../server/stack.js';
+import { defaultStorePath, openServerStore } from '../../server/stack.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command } from '../command.js';
 import { numberFlag, parseFlags } from '../args.js';
 
@@ -13,10 +11,10 @@ const USAGE = [
   'propintel keys create [--components all|none|LIST] [--geometry] [--quota N] [--period calendar|anchored]',
   '                      [--effective-date YYYY-MM-DD] [--onboarding-until YYYY-MM-DD] [--label TEXT]',
   '                      [--da-daily-limit N] [--childcare-states LIST] [--childcare-expires YYYY-MM-DD]',
-  '                      [--childcare-add-on NAME] [--childcare-daily-limit N] [--sql] [--db FILE]',
-  'propintel keys list [--db FILE]',
-  'propintel keys revoke ID [--db FILE]',
-  'propintel keys set-quota ID N [--db FILE]',
+  '                      [--childcare-add-on NAME] [--childcare-daily-limit N] [--sql] [--db FILE|URL]',
+  'propintel keys list [--db FILE|URL]',
+  'propintel keys revoke ID [--db FILE|URL]',
+  'propintel keys set-quota ID N [--db FILE|URL]',
   '',
   'create prints a JSON object whose `key` field is the secret: it is shown once and stored only as a hash.',
   '',
@@ -31,7 +29,7 @@ const USAGE = [
   '                            without it the key has no DA listing (Starter plan: 1000)',
   '  --childcare-daily-limit N childcare requests a day (default 1000), counted apart from --da-daily-limit',
   '  --sql                     the read-only SQL endpoint (POST /v1/sql, MCP sql_query) too; needs --da-daily-limit',
-  `  --db FILE                 the store (default $PROPINTEL_DB or ${defaultStorePath()})`,
+  `  --db FILE|URL             the store (default $PROPINTEL_DB or ${defaultStorePath()}), or postgres://...`,
 ].join('\n');
 
 const list = (v: string | undefined) => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean));
@@ -68,7 +66,7 @@ export const keysCommand: Command = {
       const misplaced = createOnly.filter((f) => values[f] !== undefined);
       if (misplaced.length) throw new UsageError(`--${misplaced[0]} applies to keys create only`);
     }
-    const store = SqliteStore.open(resolve(values.db ?? defaultStorePath()));
+    const store = await openServerStore(values.db ?? defaultStorePath());
     try {
       switch (action) {
         case 'create': {

@@ -12,7 +12,18 @@ import { basename } from 'node:path';
 import { EngineError } from '../errors.js';
 import { readRecords } from '../vector/records.js';
 import { parseDaRows, type RejectedRow } from './da-record.js';
-import type { DaStore, UpsertOutcome } from './da-store.js';
+import type { DaDraft } from './da-record.js';
+import type { UpsertOutcome, UpsertResult } from './da-store.js';
+
+/**
+ * Where an import writes: a DA store (engine/da/da-store.ts), or the records a PostgreSQL database shares
+ * between replicas (server/store/pg/pg-da-log.ts).
+ */
+export interface DaImportTarget {
+  upsert(drafts: readonly DaDraft[]): UpsertResult | Promise<UpsertResult>;
+  /** Rebuilds indexes after a large import (a local store's radius snapshot). */
+  compact?(): void;
+}
 
 /** Options of {@link importDaFile}. */
 export interface DaImportOptions {
@@ -55,7 +66,7 @@ const REQUIRED: { what: string; any: string[] }[] = [
 const COMPACT_AFTER = 10_000;
 
 /** Imports one file into `store` (see the module comment). */
-export async function importDaFile(store: DaStore, file: string, options: DaImportOptions = {}): Promise<DaImportReport> {
+export async function importDaFile(store: DaImportTarget, file: string, options: DaImportOptions = {}): Promise<DaImportReport> {
   const format = options.format ?? (/\.(jsonl|ndjson)$/i.test(file) ? 'jsonl' : /\.csv$/i.test(file) ? 'csv' : null);
   if (!format) throw new EngineError('INVALID_ARGUMENT', `${file}: cannot tell the format from the name; use a .csv or .jsonl file, or name the format`, { parameter: 'format', file });
   const set = await readRecords(file, { format });
@@ -67,9 +78,9 @@ export async function importDaFile(store: DaStore, file: string, options: DaImpo
   const parsed = parseDaRows(set.rows, source, { now: options.now, lines: set.lines });
   const report: DaImportReport = { file, format, rows: set.rows.length, applied: false, added: 0, changed: 0, refreshed: 0, unchanged: 0, rejected: parsed.rejected, outcomes: [] };
   if (parsed.rejected.length && !options.skipInvalid) return report;
-  const r = store.upsert(parsed.drafts);
+  const r = await store.upsert(parsed.drafts);
   Object.assign(report, { applied: true, added: r.added, changed: r.changed, refreshed: r.refreshed, unchanged: r.unchanged });
   report.outcomes = r.outcomes.map((o, i) => ({ row: parsed.rows[i], id: o.id, outcome: o.outcome }));
-  if (r.added + r.changed + r.refreshed > COMPACT_AFTER) store.compact();
+  if (r.added + r.changed + r.refreshed > COMPACT_AFTER) store.compact?.();
   return report;
 }

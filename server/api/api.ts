@@ -169,7 +169,7 @@ export interface ApiOptions {
   /** The state at a point (childcare site analysis); default the service's own `stateAt`, else none. */
   stateAt?: (lng: number, lat: number) => StateCode | null;
   /** Webhooks: the delivery worker (for pings) and the address rules (default: public https URLs only). */
-  webhooks?: Pick<WebhookContext, 'dispatcher' | 'allowPrivate' | 'resolve'> & {
+  webhooks?: Partial<Pick<WebhookContext, 'dispatcher' | 'allowPrivate' | 'resolve'>> & {
     /** Where new subscriptions take their starting event position; default the DA store's own outbox. */
     events?: () => DaEventSource;
   };

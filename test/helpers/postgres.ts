@@ -28,6 +28,10 @@ export interface TestPostgres {
   url: string;
   /** A new empty database on the cluster; its URL. */
   fresh(): Promise<string>;
+  /** Stops the server at once (the database is lost to its clients until `start`). */
+  stop(): Promise<void>;
+  /** Starts it again on the same directory and socket. */
+  start(): Promise<void>;
 }
 
 let counter = 0;
@@ -57,6 +61,12 @@ export function usePostgres(): { pg?: TestPostgres; missing: string } {
             await c.end();
           }
           return url.replace('/propintel?', `/${name}?`);
+        },
+        stop: async () => {
+          await run(SCRIPT, ['stop', dir]);
+        },
+        start: async () => {
+          await run(SCRIPT, ['start', dir]);
         },
       };
     } catch (err) {

@@ -3,7 +3,7 @@
 // package (the Standard Webhooks reference library), not with our own code.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,65 +16,11 @@ import { startServer, type StartedServer } from '../../server/http-server.js';
 import { createKey } from '../../server/keys/key-admin.js';
 import { SqliteStore } from '../../server/store/sqlite-store.js';
 import { WebhookDispatcher } from '../../server/webhooks/webhook-dispatcher.js';
+import { Receiver } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = tempDir('propintel-webhooks-');
-
-/** What the receiver got. */
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A local HTTP receiver: records every request; `answer` decides each response (default 200). */
-class Receiver {
-  readonly got: Received[] = [];
-  answer: (r: Received, nth: number) => { status: number; headers?: Record<string, string> } | 'hang' = () => ({ status: 200 });
-  private server!: Server;
-  url = '';
-  private readonly waiters: { n: number; path?: string; resolve: () => void }[] = [];
-
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const r = { path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-        this.got.push(r);
-        const a = this.answer(r, this.got.filter((g) => g.path === r.path).length);
-        for (const w of this.waiters.splice(0)) {
-          if (this.count(w.path) >= w.n) w.resolve();
-          else this.waiters.push(w);
-        }
-        if (a === 'hang') return;
-        res.writeHead(a.status, a.headers).end('{"ok": true, "echo": "never shown to the subscriber"}');
-      });
-    });
-    this.server.listen(0, '127.0.0.1');
-    await once(this.server, 'listening');
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  count(path?: string): number {
-    return path === undefined ? this.got.length : this.got.filter((g) => g.path === path).length;
-  }
-
-  /** Resolves once `n` requests (to `path`, when given) have arrived; fails after `ms`. */
-  waitFor(n: number, path?: string, ms = 10_000): Promise<void> {
-    if (this.count(path) >= n) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`receiver: ${this.count(path)} of ${n} requests${path ? ` to ${path}` : ''} after ${ms} ms`)), ms);
-      this.waiters.push({ n, path, resolve: () => (clearTimeout(t), resolve()) });
-    });
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise((r) => this.server.close(r));
-  }
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const row = (ref: string, extra: Record<string, unknown> = {}) => ({ council: 'Merri-bek City Council', council_reference: ref, state: 'VIC', address: `${ref.length} Sydney Rd`, suburb: 'Brunswick', description: 'Construction of a childcare centre', status: 'Received', lodged: '2026-11-01', lat: -37.77, lng: 144.96, ...extra });
