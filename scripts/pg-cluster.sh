@@ -36,7 +36,13 @@ url="postgres://postgres@/propintel?host=$dir"
 case "$cmd" in
   start)
     mkdir -p "$dir"
-    if [ "$(id -u)" = 0 ]; then chown postgres "$dir"; fi
+    if [ "$(id -u)" = 0 ]; then
+      chown postgres "$dir"
+      if ! runuser -u postgres -- test -w "$dir"; then
+        echo "the postgres user cannot reach $dir: every parent directory must be searchable by it (use a fresh directory under /tmp)" >&2
+        exit 1
+      fi
+    fi
     if [ ! -f "$dir/data/PG_VERSION" ]; then
       as_pg "$bin/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
         || { cat "$dir/initdb.log" >&2; exit 1; }

@@ -120,6 +120,7 @@ async function openReplicaStack(options: StackOptions): Promise<Stack> {
   let replica: DaReplica | undefined;
   try {
     mkdirSync(dir, { recursive: true });
+    await store.das.rederiveIfStale();
     await loadDaTables(store.das, await daTablesOfDirectory(options.datasets));
     const file = join(dir, 'replica.sqlite');
     replica = DaReplica.open(store.das, file);

@@ -1,9 +1,11 @@
 /**
- * A server in its own process for the server benchmark: the engine on the sample world, an in-memory store
- * with one unmetered-in-practice key, and the chosen transport on a free port. Prints one JSON line when
- * ready ({ url, key, sandbox, addresses }) and shuts down gracefully on SIGTERM.
+ * A server in its own process for the server benchmarks: the engine on the sample world, a store (in memory,
+ * or a shared PostgreSQL database for the replicas benchmark) with one unmetered-in-practice key (or the one
+ * given), and the chosen transport on a free port. Prints one JSON line when ready
+ * ({ url, key, sandbox, addresses }) and shuts down gracefully on SIGTERM.
  *
  *   node dist/bench/lib/server-process.js --transport uws|node [--threads N] [--addresses N]
+ *     [--db postgres://... --replica-dir DIR --key SECRET]
  */
 import { parseArgs } from 'node:util';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
@@ -12,12 +14,22 @@ import { startServer } from '../../server/http-server.js';
 import { createKey } from '../../server/keys/key-admin.js';
 import { openStack } from '../../server/stack.js';
 
-const { values } = parseArgs({ options: { transport: { type: 'string', default: 'uws' }, threads: { type: 'string' }, addresses: { type: 'string', default: '0' } } });
+const { values } = parseArgs({
+  options: {
+    transport: { type: 'string', default: 'uws' },
+    threads: { type: 'string' },
+    addresses: { type: 'string', default: '0' },
+    db: { type: 'string', default: ':memory:' },
+    'replica-dir': { type: 'string' },
+    key: { type: 'string' },
+  },
+});
 const dir = defaultDataDir();
 await ensureSampleWorld(dir);
-const stack = await openStack({ datasets: dir, db: ':memory:', threads: values.threads ? Number(values.threads) : undefined, persistentCache: false });
-const { key } = await createKey(stack.store, { components: 'all', geometry: true, quota: 10_000_000 });
-const server = await startServer({ service: stack.engine, store: stack.store, port: 0, transport: values.transport === 'node' ? 'node' : 'uws' });
+const stack = await openStack({ datasets: dir, db: values.db!, replicaDir: values['replica-dir'], threads: values.threads ? Number(values.threads) : undefined, persistentCache: false });
+// A key made by the caller (replicas share one, on their shared database), or a fresh one.
+const key = values.key ?? (await createKey(stack.store, { components: 'all', geometry: true, quota: 10_000_000 })).key;
+const server = await startServer({ ...stack.serverOptions, service: stack.engine, store: stack.store, port: 0, transport: values.transport === 'node' ? 'node' : 'uws' });
 const sandbox = (await stack.engine.sandbox()).map((s) => s.address);
 // Distinct street addresses, not sandbox ones, spread over the states: first lookups for the cold rows.
 const want = Number(values.addresses);

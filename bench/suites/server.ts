@@ -14,109 +14,15 @@
  * 20 ms at 64 connections on 2 cores. On two cores wrk and the server share the machine; the server's
  * piscina workers sit idle on the cached path.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { getDefaultMaxTime } from '../lib/measure.js';
+import { firstLookups, median, startServerProcess, stop, wrk, wrkAvailable, type Ready, type WrkResult } from '../lib/load.js';
 import type { BenchRow, BenchSuite } from '../lib/report.js';
 
 const CONNECTIONS = 64;
 
-interface Ready {
-  url: string;
-  key: string;
-  sandbox: string[];
-  addresses: string[];
-}
-
-interface Server {
-  child: ChildProcess;
-  ready: Ready;
-}
-
-function wrkAvailable(): string | null {
-  const probe = () => /wrk/.test(spawnSync('wrk', ['-v'], { encoding: 'utf8' }).stdout ?? '');
-  if (probe()) return null;
-  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return 'wrk is not installed and this is not root (apt-get install wrk)';
-  process.stdout.write('  installing wrk (apt-get install -y wrk) ...\n');
-  spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'wrk'], { stdio: 'ignore', timeout: 600_000 });
-  return probe() ? null : 'apt-get install wrk failed';
-}
-
-function startServerProcess(transport: 'uws' | 'node', addresses = 0): Promise<Server> {
-  const script = fileURLToPath(new URL('../lib/server-process.js', import.meta.url));
-  const child = spawn(process.execPath, [script, '--transport', transport, '--addresses', String(addresses)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d;
-      const nl = out.indexOf('\n');
-      if (nl >= 0) resolve({ child, ready: JSON.parse(out.slice(0, nl)) as Ready });
-    });
-    child.once('exit', (code) => reject(new Error(`the ${transport} server process exited (${code}) before it was ready`)));
-  });
-}
-
-async function stop(s: Server): Promise<void> {
-  const exited = new Promise((r) => s.child.once('exit', r));
-  s.child.kill('SIGTERM');
-  await exited;
-}
-
-/** Milliseconds from a wrk latency like 6.61ms, 850.00us or 1.02s. */
-function wrkMs(v: string, unit: string): number {
-  const n = Number(v);
-  return unit === 'us' ? n / 1000 : unit === 's' ? n * 1000 : unit === 'm' ? n * 60_000 : n;
-}
-
-interface WrkResult {
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
-function wrk(url: string, seconds: number, headers: Record<string, string>): WrkResult {
-  const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '--timeout', '10s'];
-  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
-  const r = spawnSync('wrk', [...args, url], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`wrk failed: ${r.stderr || r.stdout}`);
-  const out = r.stdout;
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
-  const lat = (p: string) => {
-    const m = new RegExp(`\\s${p}%\\s+([\\d.]+)(us|ms|s|m)`).exec(out);
-    return m ? wrkMs(m[1], m[2]) : NaN;
-  };
-  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
-  const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
-  return { rps, p50: lat('50'), p99: lat('99'), errors: non2xx + (sock ? sock.slice(1).reduce((a, b) => a + Number(b), 0) : 0) };
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-}
-
 /** 64 concurrent clients, each taking the next address: first lookups of the full payload. */
-async function coldLoad(ready: Ready): Promise<{ rps: number; p50: number; p99: number; n: number; failed: number }> {
-  const latencies: number[] = [];
-  let next = 0;
-  let failed = 0;
-  const t0 = performance.now();
-  const client = async () => {
-    while (next < ready.addresses.length) {
-      const a = ready.addresses[next++];
-      const t = performance.now();
-      const res = await fetch(`${ready.url}/api/v1/property?address=${encodeURIComponent(a)}`, { headers: { authorization: `Bearer ${ready.key}` } });
-      await res.arrayBuffer();
-      if (res.status !== 200) failed++;
-      latencies.push(performance.now() - t);
-    }
-  };
-  await Promise.all(Array.from({ length: CONNECTIONS }, client));
-  const seconds = (performance.now() - t0) / 1000;
-  return { rps: latencies.length / seconds, p50: pct(latencies, 50), p99: pct(latencies, 99), n: latencies.length, failed };
+function coldLoad(ready: Ready) {
+  return firstLookups([ready], ready.addresses, CONNECTIONS);
 }
 
 export const serverSuite: BenchSuite = {

@@ -4,23 +4,15 @@
  * Each test takes a fresh database of its own (`fresh()`), so tests never see each other's rows.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import pg from 'pg';
+import { createDatabase, PG_CLUSTER_SCRIPT, postgresMissing } from '../../server/store/pg/pg-local.js';
 import { afterAll, beforeAll } from 'vitest';
 
 const run = promisify(execFile);
-const SCRIPT = fileURLToPath(new URL('../../scripts/pg-cluster.sh', import.meta.url));
-
-/** Why PostgreSQL tests cannot run here, or '' when they can. */
-export function postgresMissing(): string {
-  const root = '/usr/lib/postgresql';
-  const found = existsSync(root) && readdirSync(root).some((v) => existsSync(join(root, v, 'bin', 'initdb')));
-  return found ? '' : 'PostgreSQL is not installed (apt-get install postgresql; .ci/run installs it)';
-}
+const SCRIPT = PG_CLUSTER_SCRIPT;
 
 /** A running cluster. */
 export interface TestPostgres {
@@ -51,17 +43,7 @@ export function usePostgres(): { pg?: TestPostgres; missing: string } {
       const url = stdout.trim().split('\n').pop()!;
       state.pg = {
         url,
-        fresh: async () => {
-          const name = `t${process.pid}_${++counter}`;
-          const c = new pg.Client({ connectionString: url });
-          await c.connect();
-          try {
-            await c.query(`CREATE DATABASE ${name}`);
-          } finally {
-            await c.end();
-          }
-          return url.replace('/propintel?', `/${name}?`);
-        },
+        fresh: () => createDatabase(url, `t${process.pid}_${++counter}`),
         stop: async () => {
           await run(SCRIPT, ['stop', dir]);
         },

@@ -11,6 +11,7 @@ import { DaStore, parseDaRows, type DaDraft } from '../../engine/da/index.js';
 import { createKey, publicKeyView } from '../../server/keys/key-admin.js';
 import { DaReplica } from '../../server/store/pg/da-replica.js';
 import { PgStore } from '../../server/store/pg/pg-store.js';
+import { PG_SCHEMA_VERSION } from '../../server/store/pg/pg-schema.js';
 import { SqliteStore } from '../../server/store/sqlite-store.js';
 import type { ServerStore } from '../../server/store/store.js';
 import type { NewDelivery, WebhookSubscription } from '../../server/webhooks/webhook-store.js';
@@ -107,6 +108,25 @@ describe.each(backends)('the $name store', (backend) => {
       expect(await s.keyById(record.id)).toMatchObject({ quota: 5, revoked_at: '2026-11-25T00:00:00.000Z' });
       expect(await s.revokeKey('000000000000', new Date())).toBe(false);
     });
+  });
+
+  it('a key revoked or topped up through one connection is seen by another within moments (cached or not)', async (ctx) => {
+    if (backend.missing()) return ctx.skip(backend.missing());
+    const [x, y] = await backend.open(2);
+    const { record } = await createKey(x, { quota: 4 });
+    expect(await y.keyById(record.id)).toMatchObject({ quota: 4, revoked_at: null }); // now held by y
+    expect(await x.setQuota(record.id, 9)).toBe(true);
+    // Well inside the 5 s a replica may hold a key: the change arrives by notification.
+    const seen = async (check: (k: Awaited<ReturnType<ServerStore['keyById']>>) => boolean) => {
+      for (let i = 0; i < 100; i++) {
+        if (check(await y.keyById(record.id))) return true;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return false;
+    };
+    expect(await seen((k) => k?.quota === 9)).toBe(true);
+    expect(await x.revokeKey(record.id, new Date('2026-11-25T00:00:00Z'))).toBe(true);
+    expect(await seen((k) => k?.revoked_at === '2026-11-25T00:00:00.000Z')).toBe(true);
   });
 
   describe('the meter', () => {
@@ -303,6 +323,36 @@ describe('DA records on PostgreSQL', () => {
     expect(pe.length).toBeGreaterThan(800);
     expect(await pg.das.lastEventSeq()).toBe(pe[pe.length - 1].seq);
     expect(await pg.das.size()).toBe(local.size);
+  });
+
+  it('re-derives records written by older rules, once', async (ctx) => {
+    if (postgres.missing) return ctx.skip(postgres.missing);
+    const pg = await PgStore.open(await postgres.pg!.fresh());
+    opened.push(pg);
+    const ds = drafts(300, 31);
+    await pg.das.upsert(ds);
+    expect(await pg.das.rederiveIfStale()).toBe(0); // written by this code's rules
+    const right = (await pg.query<{ id: number; trade_category: string; status_group: string }>('SELECT id, trade_category, status_group FROM das ORDER BY id')).rows;
+    // As an older propintel would have left them: other categories and groups, an older version.
+    await pg.query("UPDATE das SET trade_category = 'other', status_group = 'other' WHERE id % 2 = 0");
+    await pg.query("UPDATE propintel_meta SET value = '1' WHERE key = 'da_derivation_version'");
+    const head = await pg.das.headSeq();
+    const n = await pg.das.rederiveIfStale();
+    expect(n).toBe(right.filter((r) => r.id % 2 === 0 && (r.trade_category !== 'other' || r.status_group !== 'other')).length);
+    expect((await pg.query('SELECT id, trade_category, status_group FROM das ORDER BY id')).rows).toEqual(right);
+    expect(await pg.das.headSeq()).toBe(head + n); // new positions: replicas' copies follow
+    expect(await pg.das.rederiveIfStale()).toBe(0);
+  });
+
+  it('migrate once when several replicas start together, and refuse a database from a newer propintel', async (ctx) => {
+    if (postgres.missing) return ctx.skip(postgres.missing);
+    const url = await postgres.pg!.fresh();
+    const stores = await Promise.all(Array.from({ length: 4 }, () => PgStore.open(url, { max: 2 })));
+    opened.push(...stores);
+    expect(new Set(stores.map((s) => s.instance)).size).toBe(1);
+    expect((await stores[0].query("SELECT value FROM propintel_meta WHERE key = 'schema_version'")).rows).toEqual([{ value: String(PG_SCHEMA_VERSION) }]);
+    await stores[0].query("UPDATE propintel_meta SET value = '999' WHERE key = 'schema_version'");
+    await expect(PgStore.open(url)).rejects.toThrow(/schema version 999; this propintel reads 1 \(upgrade propintel\)/);
   });
 
   it('a replica\'s local copy answers every query as a store loaded directly, and follows later writes', async (ctx) => {

@@ -12,7 +12,7 @@
 import type pg from 'pg';
 import { DA_DERIVATION_VERSION, compareWithStored, CONTENT_COLUMNS, recordOfRow, rowValues, type DaRow } from '../../../engine/da/da-schema.js';
 import { eventOf, EVENT_RETENTION_MS, newEventId, type DaEvent, type DaEventType } from '../../../engine/da/da-events.js';
-import type { DaDraft } from '../../../engine/da/da-record.js';
+import { daListingItem, parseDaRows, type DaDraft } from '../../../engine/da/da-record.js';
 import type { UpsertOutcome, UpsertResult } from '../../../engine/da/da-store.js';
 import type { DaEventSource } from '../../webhooks/webhook-store.js';
 import { storeError } from './pg-connect.js';
@@ -167,7 +167,6 @@ export class PgDaLog implements DaEventSource {
           [source.name, source.fingerprint, drafts.length, now],
         );
       }
-      await client.query("INSERT INTO propintel_meta (key, value) VALUES ('da_derivation_version', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [String(DA_DERIVATION_VERSION)]);
       await client.query('COMMIT');
       return result;
     } catch (err) {
@@ -176,6 +175,29 @@ export class PgDaLog implements DaEventSource {
     } finally {
       client.release();
     }
+  }
+
+  /**
+   * Re-derives every record (category, status group, bands, ...) when the database was written by other
+   * rules (an older propintel), as the SQLite store does when it opens: through {@link upsert}, so changed
+   * records get new positions (every replica's copy follows) and status changes their events. Replicas
+   * starting together may each run it; the second finds everything unchanged. Returns the records changed.
+   */
+  async rederiveIfStale(): Promise<number> {
+    const v = (await this.q<{ value: string }>("SELECT value FROM propintel_meta WHERE key = 'da_derivation_version'")).rows[0]?.value;
+    if (Number(v) === DA_DERIVATION_VERSION) return 0;
+    let last = 0;
+    let changed = 0;
+    for (;;) {
+      const rows = (await this.q<DaRow>('SELECT * FROM das WHERE id > $1 ORDER BY id LIMIT 5000', [last])).rows.map((r) => ({ ...r, id: Number(r.id) }));
+      if (!rows.length) break;
+      last = rows[rows.length - 1].id;
+      const { drafts } = parseDaRows(rows.map(recordOfRow).map((r) => ({ ...daListingItem(r), id: r.id })), 'rederive');
+      const r = await this.upsert(drafts);
+      changed += r.changed + r.refreshed;
+    }
+    await this.q("INSERT INTO propintel_meta (key, value) VALUES ('da_derivation_version', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [String(DA_DERIVATION_VERSION)]);
+    return changed;
   }
 
   async lastEventSeq(): Promise<number> {

@@ -10,6 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import { DA_DERIVATION_VERSION } from '../../../engine/da/da-schema.js';
 
 /** The advisory lock key of migrations (any fixed number: 'prop' in ASCII). */
 const MIGRATION_LOCK = 0x70726f70;
@@ -118,7 +119,8 @@ export async function migrate(pool: pg.Pool): Promise<{ from: number; to: number
           throw new Error(`PostgreSQL migration ${i + 1} failed: ${(err as Error).message}`);
         }
       }
-      await client.query(`INSERT INTO propintel_meta (key, value) VALUES ('instance', $1), ('da_seq', '0') ON CONFLICT DO NOTHING`, [randomUUID()]);
+      // A new database holds records derived by this code's rules (pg-da-log.ts re-derives older ones).
+      await client.query(`INSERT INTO propintel_meta (key, value) VALUES ('instance', $1), ('da_seq', '0'), ('da_derivation_version', $2) ON CONFLICT DO NOTHING`, [randomUUID(), String(DA_DERIVATION_VERSION)]);
       const inst = await client.query<{ value: string }>("SELECT value FROM propintel_meta WHERE key = 'instance'");
       return { from, to: PG_SCHEMA_VERSION, instance: inst.rows[0].value };
     } finally {

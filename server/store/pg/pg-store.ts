@@ -11,7 +11,7 @@
  *
  * The engine's caches are per replica (see {@link PgStore.cache}).
  */
-import type pg from 'pg';
+import pg from 'pg';
 import { TtlCache, type Cache } from '../../../engine/cache/ttl-cache.js';
 import type { ApiKeyRecord, ChargeOutcome, LimitOutcome, ServerStore } from '../store.js';
 import { connectPostgres, describePostgres, storeError, type PgConnectOptions } from './pg-connect.js';
@@ -40,6 +40,12 @@ const toRecord = (r: KeyRow): ApiKeyRecord => ({ ...r, period: r.period as ApiKe
 
 /** Options of {@link PgStore.open}. */
 export interface PgStoreOptions extends PgConnectOptions {
+  /**
+   * How long a replica may answer a key from memory, ms (default 5,000; 0 reads the database every time).
+   * Changes reach every replica at once by NOTIFY; this bounds only a notification lost while the listening
+   * connection reconnects (while it is down, nothing is cached).
+   */
+  keyCacheMs?: number;
   /** Entries of each cache namespace's in-memory tier (default 2,000). */
   memoryEntries?: number;
   /** Estimated bytes each cache namespace may hold (default 64 MiB). */
@@ -52,11 +58,45 @@ export class PgStore implements ServerStore {
   private webhookStore: PgWebhookStore | null = null;
   private requestsCounted = 0;
   private closed = false;
+  private readonly keyCache = new Map<string, { record: ApiKeyRecord | undefined; at: number }>();
+  private listener: pg.Client | null = null;
+  private listening = false;
   /** The DA records and their event outbox. */
   readonly das: PgDaLog;
 
-  private constructor(readonly pool: pg.Pool, readonly where: string, readonly instance: string, private readonly options: PgStoreOptions) {
+  private constructor(readonly pool: pg.Pool, readonly where: string, readonly instance: string, private readonly url: string, private readonly options: PgStoreOptions) {
     this.das = new PgDaLog(pool, where, instance);
+  }
+
+  /**
+   * Listens for key changes (NOTIFY propintel_keys) on a connection of its own; while it is up, keys are
+   * answered from memory. A lost connection empties the cache and is retried every second.
+   */
+  private async listen(): Promise<void> {
+    if (this.closed || (this.options.keyCacheMs ?? 5000) <= 0) return;
+    const client = new pg.Client({ connectionString: this.url, application_name: 'propintel-listen' });
+    const lost = () => {
+      if (this.listener !== client) return;
+      this.listener = null;
+      this.listening = false;
+      this.keyCache.clear();
+      client.end().catch(() => {});
+      if (!this.closed) setTimeout(() => void this.listen(), 1000).unref();
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    client.on('notification', (n) => {
+      if (n.channel === 'propintel_keys' && n.payload) this.keyCache.delete(n.payload);
+    });
+    this.listener = client;
+    try {
+      await client.connect();
+      await client.query('LISTEN propintel_keys');
+      this.keyCache.clear();
+      this.listening = true;
+    } catch {
+      lost();
+    }
   }
 
   /**
@@ -67,7 +107,9 @@ export class PgStore implements ServerStore {
     const pool = await connectPostgres(url, options);
     try {
       const { instance } = await migrate(pool);
-      return new PgStore(pool, describePostgres(url), instance, options);
+      const store = new PgStore(pool, describePostgres(url), instance, url, options);
+      await store.listen();
+      return store;
     } catch (err) {
       await pool.end().catch(() => {});
       throw err;
@@ -84,28 +126,52 @@ export class PgStore implements ServerStore {
   }
 
   async insertKey(r: ApiKeyRecord): Promise<void> {
+    this.changedKey(r.id);
     await this.query(
       `INSERT INTO api_keys (id, hash, label, components, geometry, quota, period, effective_date, onboarding_until, da_daily_limit, childcare, sql, created_at, revoked_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
       [r.id, r.hash, r.label, JSON.stringify(r.components), r.geometry, r.quota, r.period, r.effective_date, r.onboarding_until, r.da_daily_limit, r.childcare ? JSON.stringify(r.childcare) : null, r.sql, r.created_at, r.revoked_at],
     );
+    // A replica that was asked for this id before it existed forgets its "no such key".
+    await this.query("SELECT pg_notify('propintel_keys', $1)", [r.id]);
+    this.changedKey(r.id);
   }
 
   async keyById(id: string): Promise<ApiKeyRecord | undefined> {
+    const ttl = this.options.keyCacheMs ?? 5000;
+    const hit = this.listening ? this.keyCache.get(id) : undefined;
+    if (hit && Date.now() - hit.at < ttl) return hit.record && { ...hit.record, components: [...hit.record.components] };
     const r = await this.query<KeyRow>('SELECT * FROM api_keys WHERE id = $1', [id]);
-    return r.rows.length ? toRecord(r.rows[0]) : undefined;
+    const record = r.rows.length ? toRecord(r.rows[0]) : undefined;
+    if (this.listening) {
+      if (this.keyCache.size >= 10_000) this.keyCache.clear();
+      this.keyCache.set(id, { record, at: Date.now() });
+    }
+    return record && { ...record, components: [...record.components] };
+  }
+
+  /** Forgets key `id` here; other replicas hear of the change by NOTIFY, sent when it commits. */
+  private changedKey(id: string): void {
+    this.keyCache.delete(id);
   }
 
   async listKeys(): Promise<ApiKeyRecord[]> {
     return (await this.query<KeyRow>('SELECT * FROM api_keys ORDER BY created_at, id')).rows.map(toRecord);
   }
 
+  // A change and its notification in one statement: the NOTIFY is sent when (and only if) it commits.
   async revokeKey(id: string, at: Date): Promise<boolean> {
-    return (await this.query('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [at.toISOString(), id])).rowCount === 1;
+    this.changedKey(id);
+    const r = await this.query('WITH u AS (UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING id) SELECT pg_notify(\'propintel_keys\', id) FROM u', [at.toISOString(), id]);
+    this.changedKey(id);
+    return r.rowCount === 1;
   }
 
   async setQuota(id: string, quota: number): Promise<boolean> {
-    return (await this.query('UPDATE api_keys SET quota = $1 WHERE id = $2 AND revoked_at IS NULL', [quota, id])).rowCount === 1;
+    this.changedKey(id);
+    const r = await this.query('WITH u AS (UPDATE api_keys SET quota = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING id) SELECT pg_notify(\'propintel_keys\', id) FROM u', [quota, id]);
+    this.changedKey(id);
+    return r.rowCount === 1;
   }
 
   async charge(keyId: string, periodKey: string, addressKey: string, quota: number, at: Date): Promise<ChargeOutcome> {
@@ -183,6 +249,10 @@ export class PgStore implements ServerStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    const l = this.listener;
+    this.listener = null;
+    this.listening = false;
+    await l?.end().catch(() => {});
     await this.pool.end();
   }
 }
