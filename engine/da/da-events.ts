@@ -67,9 +67,20 @@ CREATE INDEX IF NOT EXISTS da_events_created ON da_events (created_at);
 /** Events older than this are deleted by later imports, whether or not a webhook worker has read them. */
 export const EVENT_RETENTION_MS = 7 * 24 * 3600 * 1000;
 
-/** A new event id: `evt_` and 16 characters of base64url (96 random bits). */
+let entropy = Buffer.alloc(0);
+let taken = 0;
+
+/**
+ * A new event id: `evt_` and 16 characters of base64url (96 random bits). The random bytes are drawn 12 KiB
+ * at a time: one `randomBytes` call per event cost 20 us, a fifth of a large import.
+ */
 export function newEventId(): string {
-  return `evt_${randomBytes(12).toString('base64url')}`;
+  if (taken + 12 > entropy.length) {
+    entropy = randomBytes(12 * 1024);
+    taken = 0;
+  }
+  taken += 12;
+  return `evt_${entropy.toString('base64url', taken - 12, taken)}`;
 }
 
 type EventRow = Pick<DaRow, 'council_reference' | 'council_name' | 'state' | 'address' | 'address_suburb' | 'trade_category' | 'status' | 'status_group' | 'lodgement_date' | 'latitude' | 'longitude'>;

@@ -20,8 +20,14 @@ import { storeError } from './pg-connect.js';
 /** The advisory lock writes take ('das' in ASCII). */
 const WRITE_LOCK = 0x646173;
 
-/** Rows per INSERT statement (38 parameters each, under PostgreSQL's 65,535). */
-const CHUNK = 1000;
+/** Rows per INSERT statement. */
+const CHUNK = 5000;
+
+/** The PostgreSQL types of the non-text columns of `das` (pg-schema.ts). */
+const COLUMN_TYPES: Record<string, string> = {
+  id: 'bigint', seq: 'bigint', is_residential: 'integer', cost_of_development: 'double precision', number_of_dwellings: 'integer', lot_count: 'integer',
+  storeys: 'integer', latitude: 'double precision', longitude: 'double precision',
+};
 
 /** A record as replicated: its id and every content column. */
 export type ReplicatedRow = Record<(typeof CONTENT_COLUMNS)[number], string | number | null> & { id: number; seq: number };
@@ -144,12 +150,13 @@ export class PgDaLog implements DaEventSource {
       const last = new Map<number, ReplicatedRow>();
       for (const w of writes) last.set(w.id, w);
       const rows = [...last.values()];
+      // One array per column, unnested: 38 parameters a statement rather than 38 per row.
       const cols = ['id', ...CONTENT_COLUMNS, 'seq'];
+      const sql = `INSERT INTO das (${cols.join(', ')}) SELECT * FROM unnest(${cols.map((c, i) => `$${i + 1}::${COLUMN_TYPES[c] ?? 'text'}[]`).join(', ')})
+        ON CONFLICT (id) DO UPDATE SET ${cols.slice(1).map((c) => `${c} = excluded.${c}`).join(', ')}`;
       for (let i = 0; i < rows.length; i += CHUNK) {
-        const part = rows.slice(i, i + CHUNK);
-        const params: unknown[] = [];
-        const tuples = part.map((r) => `(${cols.map((c) => `$${params.push((r as Record<string, unknown>)[c])}`).join(', ')})`);
-        await client.query(`INSERT INTO das (${cols.join(', ')}) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO UPDATE SET ${cols.slice(1).map((c) => `${c} = excluded.${c}`).join(', ')}`, params);
+        const part = rows.slice(i, i + CHUNK) as unknown as Record<string, unknown>[];
+        await client.query(sql, cols.map((c) => part.map((r) => r[c])));
       }
       for (let i = 0; i < events.length; i += 5000) {
         const part = events.slice(i, i + 5000);
