@@ -53,6 +53,8 @@ export const PAYLOAD_PATHS = [
   // administrative, public housing, other layers (2.1)
   'administrative.lga',
   'administrative.electorate',
+  // State and territory boundaries (ABS STE): they locate a point's state where no council area does; no block.
+  'administrative.state',
   'public_housing.sa2',
   'public_housing.sa1',
   'other_layers.sa2_approval',

@@ -26,8 +26,9 @@ type Mapper = (p: Record<string, unknown>) => PlanningCore;
 const core = (feature_type: string, code: unknown, name: unknown, description: unknown, scheme: unknown): PlanningCore => ({ feature_type, code: str(code), name: str(name), description: str(description), scheme: str(scheme) });
 
 const SCHEMAS: Record<string, Mapper> = {
-  vicmap_planning_zone: (p) => core('zone', p.ZONE_CODE, p.ZONE_DESC, null, p.LGA ? `${title(String(p.LGA))} Planning Scheme` : null),
-  vicmap_planning_overlay: (p) => core('overlay', p.ZONE_CODE, p.ZONE_DESC, null, p.LGA ? `${title(String(p.LGA))} Planning Scheme` : null),
+  // ZONE_DESC in Vicmap DataMart extracts; ZONE_DESCR where a Shapefile export cut it to ten characters.
+  vicmap_planning_zone: (p) => core('zone', p.ZONE_CODE, p.ZONE_DESC ?? p.ZONE_DESCR, null, p.LGA ? `${title(String(p.LGA))} Planning Scheme` : null),
+  vicmap_planning_overlay: (p) => core('overlay', p.ZONE_CODE, p.ZONE_DESC ?? p.ZONE_DESCR, null, p.LGA ? `${title(String(p.LGA))} Planning Scheme` : null),
   nsw_lep_zoning: (p) => core('zone', p.SYM_CODE, p.LAY_CLASS, p.PURPOSE, p.EPI_NAME),
   nsw_lep_overlay: (p) => core('overlay', p.MAP_TYPE, p.LAY_CLASS, p.H_NAME ?? p.CLASS ?? (p.HEIGHT_M !== undefined ? `Maximum height ${p.HEIGHT_M} m` : null), p.EPI_NAME),
   qld_city_plan_zone: (p) => core('zone', p.ZONE_CODE, p.ZONE_DESC, p.ZONE_PREC, p.PLAN),

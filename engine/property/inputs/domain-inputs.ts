@@ -42,12 +42,40 @@ const features = (layers: VectorLayer[]) => layers.flatMap((l) => l.features);
 
 /** The state whose LGA polygons contain (lon, lat), or null (undetermined). */
 export function stateAt(store: DataStore, lon: number, lat: number): StateCode | null {
-  for (const l of store.vectorsFor('administrative.lga')) {
-    if (!l.polygons || l.polygons.index.containing(lon, lat).length === 0) continue;
-    if (l.file.state) return l.file.state;
-    const f = l.features[l.polygons.featureOf[l.polygons.index.containing(lon, lat)[0]]];
-    const s = String(f.properties?.STATE ?? f.properties?.state ?? '').toUpperCase();
-    if ((STATES as readonly string[]).includes(s)) return s as StateCode;
+  // Council areas first (they are held where the data is), then state boundaries (ABS STE).
+  for (const path of ['administrative.lga', 'administrative.state'] as const) {
+    for (const l of store.vectorsFor(path)) {
+      if (!l.polygons) continue;
+      const hit = l.polygons.index.containing(lon, lat);
+      if (hit.length === 0) continue;
+      if (l.file.state) return l.file.state;
+      const s = stateOfProperties(l.features[l.polygons.featureOf[hit[0]]].properties ?? {});
+      if (s) return s;
+    }
+  }
+  return null;
+}
+
+/** ABS state and territory codes (STE_CODE21; 9 is Other Territories, not a state this engine holds). */
+const ABS_STATE_CODES: Record<string, StateCode> = { '1': 'NSW', '2': 'VIC', '3': 'QLD', '4': 'SA', '5': 'WA', '6': 'TAS', '7': 'NT', '8': 'ACT' };
+const STATE_NAMES: Record<string, StateCode> = {
+  'new south wales': 'NSW', victoria: 'VIC', queensland: 'QLD', 'south australia': 'SA', 'western australia': 'WA', tasmania: 'TAS', 'northern territory': 'NT', 'australian capital territory': 'ACT',
+};
+
+/**
+ * The state a boundary feature names: our `state`/`STATE` code, or the ABS fields (STE_CODE21 / STATE_CODE
+ * numeric codes, STE_NAME21 / STATE_NAME names), as the ASGS files and their derivatives publish them.
+ */
+export function stateOfProperties(p: Record<string, unknown>): StateCode | null {
+  const code = String(p.STATE ?? p.state ?? '').toUpperCase();
+  if ((STATES as readonly string[]).includes(code)) return code as StateCode;
+  for (const k of ['STE_NAME21', 'STE_NAME16', 'STATE_NAME', 'state_name']) {
+    const n = STATE_NAMES[String(p[k] ?? '').trim().toLowerCase()];
+    if (n) return n;
+  }
+  for (const k of ['STE_CODE21', 'STE_CODE16', 'STATE_CODE', 'state_code']) {
+    const c = ABS_STATE_CODES[String(p[k] ?? '').trim()];
+    if (c) return c;
   }
   return null;
 }
