@@ -22,6 +22,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'mcp', summary: 'the DA listing as an MCP server over stdio (seven tools, SQL included)', load: async () => (await import('./commands/mcp.js')).mcpCommand },
   { name: 'webhooks', summary: 'run the webhook delivery worker on its own', load: async () => (await import('./commands/webhooks.js')).webhooksCommand },
   { name: 'sample-world', summary: 'generate the synthetic sample world (a dataset directory)', load: async () => (await import('./commands/sample-world.js')).sampleWorldCommand },
+  { name: 'catalogue', summary: 'start, add sources to, check and show a dataset catalogue', load: async () => (await import('./commands/catalogue.js')).catalogueCommand },
   { name: 'realdata', summary: 'build a real-data catalogue (inner Melbourne, Bendigo, Merewether) and look up real points', load: async () => (await import('./commands/realdata.js')).realdataCommand },
   { name: 'lookup', summary: 'the property payload for one address or point, as JSON', load: async () => (await import('./commands/lookup.js')).lookupCommand },
   { name: 'samples', summary: 'regenerate the canned /api/v1/property/sample responses', load: async () => (await import('./commands/samples.js')).samplesCommand },

@@ -28,7 +28,7 @@ function nonEmptyString(v: unknown): v is string {
 }
 
 /** Reads the legacy GeoJSON `crs` member from the head of a file, without parsing the whole file. */
-async function geojsonDeclaredCrs(file: string): Promise<string | null> {
+export async function geojsonDeclaredCrs(file: string): Promise<string | null> {
   const fh = await open(file, 'r');
   try {
     const buf = Buffer.alloc(4096);

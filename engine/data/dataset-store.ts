@@ -161,6 +161,15 @@ async function loadFile(dir: string, source: CatalogueSource, file: SourceFile, 
   }
 }
 
+/**
+ * What loading `source`'s files would raise in {@link DataStore.open}, with the same messages, without
+ * keeping the data (`propintel catalogue add` and `check`). Empty when every file loads.
+ */
+export async function sourceFileProblems(dir: string, source: CatalogueSource): Promise<string[]> {
+  const settled = await Promise.allSettled(source.files.map((f) => loadFile(dir, source, f, false)));
+  return settled.flatMap((r) => (r.status === 'rejected' ? [`${source.id}: ${(r.reason as Error).message}`] : []));
+}
+
 /** The loaded datasets of one directory. */
 export class DataStore {
   private constructor(
