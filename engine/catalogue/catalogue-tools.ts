@@ -9,6 +9,7 @@ import { sourceFileProblems } from '../data/dataset-store.js';
 import { isEngineError } from '../errors.js';
 import { normaliseCrs, isSupportedCrs } from '../geo/crs.js';
 import { openRaster } from '../raster/geotiff-reader.js';
+import { crsOfPrj } from '../vector/shapefile-reader.js';
 import { CATALOGUE_VERSION, type CatalogueSource, type CoverageExtent, type SourceFormat } from './catalogue.js';
 import type { CatalogueProblem } from './catalogue-error.js';
 import { CATALOGUE_FILE, geojsonDeclaredCrs, validateCatalogue } from './load-catalogue.js';
@@ -37,6 +38,7 @@ export function detectFormat(path: string): SourceFormat | null {
   if (ext === '.csv') return 'csv';
   if (ext === '.jsonl' || ext === '.ndjson') return 'jsonl';
   if (ext === '.tif' || ext === '.tiff') return 'geotiff';
+  if (ext === '.shp') return 'shapefile';
   return null;
 }
 
@@ -49,6 +51,12 @@ export async function detectCrs(path: string, format: SourceFormat): Promise<{ c
     const r = await openRaster(path);
     await r.close();
     return { crs: r.info.crs, how: 'GeoTIFF GeoKeys' };
+  }
+  if (format === 'shapefile') {
+    const prj = ['.prj', '.PRJ'].map((e) => path.replace(/\.shp$/i, e)).find((p) => existsSync(p));
+    if (!prj) return { crs: '', how: 'no .prj' };
+    const crs = crsOfPrj(readFileSync(prj, 'utf8'));
+    return crs ? { crs, how: 'the .prj' } : { crs: '', how: 'a .prj this reader does not recognise' };
   }
   if (format === 'geojson') {
     const own = await geojsonDeclaredCrs(path);
@@ -109,7 +117,7 @@ export async function addSource(dir: string, spec: AddSourceSpec): Promise<{ sou
   const src = resolve(spec.file);
   if (!existsSync(src)) throw new CatalogueToolError(`cannot add ${spec.file}`, [`--file: file not found: ${spec.file}`]);
   const format = (spec.format as SourceFormat | undefined) ?? detectFormat(src);
-  if (!format) throw new CatalogueToolError(`cannot add ${spec.file}`, [`--file: cannot tell the format of ${basename(src)} from its name (GeoJSON, CSV, JSON lines, GeoTIFF or a tile directory); name it with --format`]);
+  if (!format) throw new CatalogueToolError(`cannot add ${spec.file}`, [`--file: cannot tell the format of ${basename(src)} from its name (GeoJSON, Shapefile, CSV, JSON lines, GeoTIFF or a tile directory); name it with --format`]);
   const state = spec.state?.toUpperCase();
   if (state && !(STATES as readonly string[]).includes(state)) problems.push(`--state: unknown state ${JSON.stringify(spec.state)}; one of ${STATES.join(', ')}`);
   if (spec.coverage !== 'partial' && spec.coverage !== 'complete') problems.push(`--coverage: must be partial or complete, got ${JSON.stringify(spec.coverage)}`);
@@ -126,7 +134,8 @@ export async function addSource(dir: string, spec: AddSourceSpec): Promise<{ sou
   }
   const declared = spec.crs ? normaliseCrs(spec.crs) : null;
   if (spec.crs && (!declared || !isSupportedCrs(declared))) problems.push(`--crs: unsupported CRS ${JSON.stringify(spec.crs)}`);
-  else if (declared && detected.how !== 'no crs member: GeoJSON is lon/lat (RFC 7946)' && declared !== detected.crs && format !== 'csv' && format !== 'jsonl') {
+  else if (!declared && format === 'shapefile' && !detected.crs) problems.push(`--crs: ${basename(src)} has ${detected.how}: say which CRS its coordinates are in with --crs EPSG:N`);
+  else if (declared && detected.crs && detected.how !== 'no crs member: GeoJSON is lon/lat (RFC 7946)' && declared !== detected.crs && format !== 'csv' && format !== 'jsonl') {
     problems.push(`--crs: declared ${declared} but ${basename(src)} says ${detected.crs} (${detected.how})`);
   }
   if (problems.length) throw new CatalogueToolError(`cannot add ${spec.file}`, problems);
@@ -145,7 +154,7 @@ export async function addSource(dir: string, spec: AddSourceSpec): Promise<{ sou
     geometry_redistribution: spec.geometryRedistribution ?? true,
     currency: { last_fetched_at: now.toISOString().replace(/\.\d{3}Z$/, 'Z'), established: 'added with propintel catalogue add', repull: 'by hand' },
     format,
-    files: [{ path: rel.split(sep).join('/'), ...(state ? { state: state as StateCode } : {}), ...(declared ?? (format === 'geotiff' ? detected.crs : null) ? { crs: declared ?? detected.crs } : {}) }],
+    files: [{ path: rel.split(sep).join('/'), ...(state ? { state: state as StateCode } : {}), ...(declared ?? (format === 'geotiff' || format === 'shapefile' ? detected.crs || null : null) ? { crs: declared ?? detected.crs } : {}) }],
     ...(spec.schema ? { schema: spec.schema } : {}),
   };
   // Copy first (the check reads the file where the catalogue will name it), and remove it again on failure.
@@ -155,6 +164,13 @@ export async function addSource(dir: string, spec: AddSourceSpec): Promise<{ sou
     if (existsSync(target)) throw new CatalogueToolError(`cannot add ${spec.file}`, [`--file: ${rel} exists already in ${root}`]);
     mkdirSync(join(target, '..'), { recursive: true });
     copyFileSync(src, target);
+    // A Shapefile is several files: its index, attributes, projection and code page go along.
+    if (format === 'shapefile') {
+      for (const ext of ['.shx', '.dbf', '.prj', '.cpg']) {
+        const side = src.replace(/\.shp$/i, ext);
+        if (existsSync(side)) copyFileSync(side, target.replace(/\.shp$/i, ext));
+      }
+    }
   }
   const fail = async (lines: string[]): Promise<never> => {
     if (copied) (await import('node:fs')).rmSync(target, { force: true });

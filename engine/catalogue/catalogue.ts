@@ -31,10 +31,10 @@ export const OBLIGATION_STATUSES = [
 export type ObligationStatus = (typeof OBLIGATION_STATUSES)[number];
 
 /**
- * File formats the engine loads. `mvt`: a directory of Mapbox Vector Tiles laid out `z/x/y.mvt` (or `.pbf`), as
+ * File formats the engine loads. `shapefile`: the `.shp` path, its `.dbf`, `.prj` and `.cpg` beside it. `mvt`: a directory of Mapbox Vector Tiles laid out `z/x/y.mvt` (or `.pbf`), as
  * tiled vector services publish them; the file entry's `tile_layer` names the layer inside the tiles.
  */
-export const SOURCE_FORMATS = ['geojson', 'csv', 'jsonl', 'geotiff', 'mvt'] as const;
+export const SOURCE_FORMATS = ['geojson', 'csv', 'jsonl', 'geotiff', 'mvt', 'shapefile'] as const;
 /** One of {@link SOURCE_FORMATS}. */
 export type SourceFormat = (typeof SOURCE_FORMATS)[number];
 

@@ -14,6 +14,7 @@ import type { PayloadPath } from '../catalogue/payload-paths.js';
 import type { StateCode } from '../catalogue/states.js';
 import { EngineError } from '../errors.js';
 import { openRaster, type RasterInfo } from '../raster/geotiff-reader.js';
+import { readShapefileLayer } from '../vector/shapefile-reader.js';
 import { readGeoJsonLayer } from '../vector/geojson-reader.js';
 import { readVectorTileLayer } from '../vector/mvt-reader.js';
 import { PointIndex } from '../vector/point-index.js';
@@ -124,6 +125,10 @@ async function loadFile(dir: string, source: CatalogueSource, file: SourceFile, 
   switch (format) {
     case 'geojson': {
       const layer = await readGeoJsonLayer(path, { crs: file.crs });
+      return { kind: 'vector', source, file, features: layer.features, ...indexVector(layer.features, shared) };
+    }
+    case 'shapefile': {
+      const layer = await readShapefileLayer(path, { crs: file.crs });
       return { kind: 'vector', source, file, features: layer.features, ...indexVector(layer.features, shared) };
     }
     case 'mvt': {

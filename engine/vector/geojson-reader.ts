@@ -65,7 +65,14 @@ export function parseGeoJsonLayer(text: string, file: string, options: ReadGeoJs
   if (inFile && declared && inFile !== declared) {
     throw invalidData(file, `inconsistent CRS: the file's "crs" member says ${inFile} but the catalogue declares ${declared}`, { crs: inFile, declared });
   }
-  const sourceCrs = inFile ?? declared ?? LONLAT;
+  return layerFromFeatures(raw, file, inFile ?? declared ?? LONLAT);
+}
+
+/**
+ * Validates GeoJSON-shaped features read from any format (GeoJSON, a Shapefile) and reprojects them from
+ * `sourceCrs` to lon/lat: the one path every vector reader ends in, so every format is checked alike.
+ */
+export function layerFromFeatures(raw: readonly unknown[], file: string, sourceCrs: string): GeoJsonLayer {
   const geographic = isGeographic(sourceCrs);
   const features: Feature<Geometry>[] = [];
   let nulls = 0;
