@@ -10,6 +10,7 @@ import { isEngineError } from '../errors.js';
 import { normaliseCrs, isSupportedCrs } from '../geo/crs.js';
 import { openRaster } from '../raster/geotiff-reader.js';
 import { crsOfPrj } from '../vector/shapefile-reader.js';
+import { geoPackageTables } from '../vector/geopackage-reader.js';
 import { CATALOGUE_VERSION, type CatalogueSource, type CoverageExtent, type SourceFormat } from './catalogue.js';
 import type { CatalogueProblem } from './catalogue-error.js';
 import { CATALOGUE_FILE, geojsonDeclaredCrs, validateCatalogue } from './load-catalogue.js';
@@ -39,6 +40,7 @@ export function detectFormat(path: string): SourceFormat | null {
   if (ext === '.jsonl' || ext === '.ndjson') return 'jsonl';
   if (ext === '.tif' || ext === '.tiff') return 'geotiff';
   if (ext === '.shp') return 'shapefile';
+  if (ext === '.gpkg') return 'geopackage';
   return null;
 }
 
@@ -46,7 +48,13 @@ export function detectFormat(path: string): SourceFormat | null {
  * The CRS a file declares: a GeoTIFF's GeoKeys, a GeoJSON `crs` member (else RFC 7946's lon/lat), lon/lat
  * for CSV and JSON lines coordinates and for vector tiles decoded to lon/lat.
  */
-export async function detectCrs(path: string, format: SourceFormat): Promise<{ crs: string; how: string }> {
+export async function detectCrs(path: string, format: SourceFormat, table?: string): Promise<{ crs: string; how: string }> {
+  if (format === 'geopackage') {
+    const tables = geoPackageTables(path);
+    const t = table ? tables.find((x) => x.table === table) : tables.length === 1 ? tables[0] : undefined;
+    if (!t) throw new Error(table ? `${basename(path)} has no feature table ${JSON.stringify(table)}; it holds ${tables.map((x) => x.table).join(', ') || 'none'}` : `${basename(path)} holds ${tables.length} feature tables (${tables.map((x) => x.table).join(', ')}): name one with --table`);
+    return t.crs ? { crs: t.crs, how: `table ${t.table}'s spatial reference` } : { crs: '', how: `table ${t.table}'s spatial reference (${t.srsName ?? 'undefined'}), not an EPSG one` };
+  }
   if (format === 'geotiff') {
     const r = await openRaster(path);
     await r.close();
@@ -89,6 +97,8 @@ export interface AddSourceSpec {
   title?: string;
   custodian?: string;
   format?: string;
+  /** GeoPackage: the feature table. */
+  table?: string;
   geometryRedistribution?: boolean;
   obligation?: CatalogueSource['obligation_status'];
   now?: Date;
@@ -117,7 +127,7 @@ export async function addSource(dir: string, spec: AddSourceSpec): Promise<{ sou
   const src = resolve(spec.file);
   if (!existsSync(src)) throw new CatalogueToolError(`cannot add ${spec.file}`, [`--file: file not found: ${spec.file}`]);
   const format = (spec.format as SourceFormat | undefined) ?? detectFormat(src);
-  if (!format) throw new CatalogueToolError(`cannot add ${spec.file}`, [`--file: cannot tell the format of ${basename(src)} from its name (GeoJSON, Shapefile, CSV, JSON lines, GeoTIFF or a tile directory); name it with --format`]);
+  if (!format) throw new CatalogueToolError(`cannot add ${spec.file}`, [`--file: cannot tell the format of ${basename(src)} from its name (GeoJSON, Shapefile, GeoPackage, CSV, JSON lines, GeoTIFF or a tile directory); name it with --format`]);
   const state = spec.state?.toUpperCase();
   if (state && !(STATES as readonly string[]).includes(state)) problems.push(`--state: unknown state ${JSON.stringify(spec.state)}; one of ${STATES.join(', ')}`);
   if (spec.coverage !== 'partial' && spec.coverage !== 'complete') problems.push(`--coverage: must be partial or complete, got ${JSON.stringify(spec.coverage)}`);
@@ -128,13 +138,13 @@ export async function addSource(dir: string, spec: AddSourceSpec): Promise<{ sou
   if (sources.some((s) => s.id === spec.id)) problems.push(`--id: a source ${spec.id} exists already`);
   let detected: { crs: string; how: string };
   try {
-    detected = await detectCrs(src, format);
+    detected = await detectCrs(src, format, spec.table);
   } catch (err) {
     throw new CatalogueToolError(`cannot add ${spec.file}`, [...problems, `--file: ${(err as Error).message}`]);
   }
   const declared = spec.crs ? normaliseCrs(spec.crs) : null;
   if (spec.crs && (!declared || !isSupportedCrs(declared))) problems.push(`--crs: unsupported CRS ${JSON.stringify(spec.crs)}`);
-  else if (!declared && format === 'shapefile' && !detected.crs) problems.push(`--crs: ${basename(src)} has ${detected.how}: say which CRS its coordinates are in with --crs EPSG:N`);
+  else if (!declared && (format === 'shapefile' || format === 'geopackage') && !detected.crs) problems.push(`--crs: ${basename(src)} has ${detected.how}: say which CRS its coordinates are in with --crs EPSG:N`);
   else if (declared && detected.crs && detected.how !== 'no crs member: GeoJSON is lon/lat (RFC 7946)' && declared !== detected.crs && format !== 'csv' && format !== 'jsonl') {
     problems.push(`--crs: declared ${declared} but ${basename(src)} says ${detected.crs} (${detected.how})`);
   }
@@ -154,7 +164,7 @@ export async function addSource(dir: string, spec: AddSourceSpec): Promise<{ sou
     geometry_redistribution: spec.geometryRedistribution ?? true,
     currency: { last_fetched_at: now.toISOString().replace(/\.\d{3}Z$/, 'Z'), established: 'added with propintel catalogue add', repull: 'by hand' },
     format,
-    files: [{ path: rel.split(sep).join('/'), ...(state ? { state: state as StateCode } : {}), ...(declared ?? (format === 'geotiff' || format === 'shapefile' ? detected.crs || null : null) ? { crs: declared ?? detected.crs } : {}) }],
+    files: [{ path: rel.split(sep).join('/'), ...(state ? { state: state as StateCode } : {}), ...(declared ?? (format === 'geotiff' || format === 'shapefile' || format === 'geopackage' ? detected.crs || null : null) ? { crs: declared ?? detected.crs } : {}), ...(spec.table ? { table: spec.table } : {}) }],
     ...(spec.schema ? { schema: spec.schema } : {}),
   };
   // Copy first (the check reads the file where the catalogue will name it), and remove it again on failure.

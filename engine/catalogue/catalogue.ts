@@ -31,10 +31,11 @@ export const OBLIGATION_STATUSES = [
 export type ObligationStatus = (typeof OBLIGATION_STATUSES)[number];
 
 /**
- * File formats the engine loads. `shapefile`: the `.shp` path, its `.dbf`, `.prj` and `.cpg` beside it. `mvt`: a directory of Mapbox Vector Tiles laid out `z/x/y.mvt` (or `.pbf`), as
+ * File formats the engine loads. `shapefile`: the `.shp` path, its `.dbf`, `.prj` and `.cpg` beside it.
+ * `geopackage`: a `.gpkg` file; the file entry's `table` names the feature table when it holds several. `mvt`: a directory of Mapbox Vector Tiles laid out `z/x/y.mvt` (or `.pbf`), as
  * tiled vector services publish them; the file entry's `tile_layer` names the layer inside the tiles.
  */
-export const SOURCE_FORMATS = ['geojson', 'csv', 'jsonl', 'geotiff', 'mvt', 'shapefile'] as const;
+export const SOURCE_FORMATS = ['geojson', 'csv', 'jsonl', 'geotiff', 'mvt', 'shapefile', 'geopackage'] as const;
 /** One of {@link SOURCE_FORMATS}. */
 export type SourceFormat = (typeof SOURCE_FORMATS)[number];
 
@@ -59,6 +60,8 @@ export interface SourceFile {
   layer?: string;
   /** The file's format when it differs from the source's (a road network with a CSV of crossings). */
   format?: SourceFormat;
+  /** `geopackage` only: the feature table to read (needed when the file holds more than one). */
+  table?: string;
   /** `mvt` only: the layer inside the tiles to read (required for `mvt`). */
   tile_layer?: string;
   /** `mvt` only: the zoom level to read (default: the deepest zoom present). */

@@ -79,6 +79,7 @@ function checkSource(s: Record<string, unknown>, index: number, problems: Catalo
       const isMvt = (f.format ?? s.format) === 'mvt';
       if (isMvt && !nonEmptyString(f.tile_layer)) add(`files[${i}].tile_layer`, 'must name the layer inside the vector tiles');
       if (!isMvt && f.tile_layer !== undefined) add(`files[${i}].tile_layer`, 'only applies to mvt files');
+      if (f.table !== undefined && ((f.format ?? s.format) !== 'geopackage' || !nonEmptyString(f.table))) add(`files[${i}].table`, 'names a GeoPackage feature table: a non-empty string, on geopackage files only');
       if (f.zoom !== undefined && (!isMvt || !Number.isInteger(f.zoom) || (f.zoom as number) < 0 || (f.zoom as number) > 24)) {
         add(`files[${i}].zoom`, isMvt ? `must be an integer zoom 0-24, got ${JSON.stringify(f.zoom)}` : 'only applies to mvt files');
       }

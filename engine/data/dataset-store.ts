@@ -15,6 +15,7 @@ import type { StateCode } from '../catalogue/states.js';
 import { EngineError } from '../errors.js';
 import { openRaster, type RasterInfo } from '../raster/geotiff-reader.js';
 import { readShapefileLayer } from '../vector/shapefile-reader.js';
+import { readGeoPackageLayer } from '../vector/geopackage-reader.js';
 import { readGeoJsonLayer } from '../vector/geojson-reader.js';
 import { readVectorTileLayer } from '../vector/mvt-reader.js';
 import { PointIndex } from '../vector/point-index.js';
@@ -125,6 +126,10 @@ async function loadFile(dir: string, source: CatalogueSource, file: SourceFile, 
   switch (format) {
     case 'geojson': {
       const layer = await readGeoJsonLayer(path, { crs: file.crs });
+      return { kind: 'vector', source, file, features: layer.features, ...indexVector(layer.features, shared) };
+    }
+    case 'geopackage': {
+      const layer = await readGeoPackageLayer(path, { table: file.table, crs: file.crs });
       return { kind: 'vector', source, file, features: layer.features, ...indexVector(layer.features, shared) };
     }
     case 'shapefile': {
