@@ -20,7 +20,7 @@ const USAGE = [
   '        engine will load it before the catalogue changes. Any problem: nothing is written, exit 1.',
   '        --paths are payload paths (planning.zone, hazards.flood, transport.pt_stop, ...);',
   '        Formats: GeoJSON, Shapefile (.shp with its .dbf, .prj, .cpg), GeoPackage (.gpkg), CSV, JSON lines,',
-  '        GeoTIFF, a directory of vector tiles.',
+  '        GeoTIFF, a G-NAF Standard folder (with --state and --paths resolved.address), a vector tile directory.',
   '        --schema names the publisher schema the properties are read with (e.g. vicmap_planning_zone).',
   'check   every problem of the catalogue at once, in the loader\'s words; exit 1 when there is any.',
   'show    the sources by state and payload path, with their coverage.',
@@ -75,11 +75,13 @@ export const catalogueCommand: Command = {
             licence: values.licence!, attribution: values.attribution!, schema: values.schema, crs: values.crs, title: values.title, custodian: values.custodian, format: values.format, table: values.table,
             geometryRedistribution: values['no-geometry-redistribution'] ? false : undefined,
           });
-          io.stdout(`propintel catalogue: added ${r.source.id} (${r.source.paths.join(', ')})\n  file: ${r.copiedTo}\n  format: ${r.format}\n  CRS: ${r.crs} (${r.crsHow})\n  loads as the engine will load it\n`);
+          io.stdout(`propintel catalogue: added ${r.source.id} (${r.source.paths.join(', ')})\n  file: ${r.copiedTo}\n  format: ${r.format}\n  CRS: ${r.crs} (${r.crsHow})\n  loads as the engine will load it\n${r.warnings.map((w) => `  note: ${w}\n`).join('')}`);
           return EXIT_OK;
         }
         case 'check': {
-          const problems = await checkCatalogue(dir);
+          const warnings: string[] = [];
+          const problems = await checkCatalogue(dir, warnings);
+          for (const w of warnings) io.stdout(`  note: ${w}\n`);
           if (!problems.length) {
             io.stdout(`propintel catalogue: ${dir}: every source loads\n`);
             return EXIT_OK;

@@ -1,7 +1,8 @@
 /**
  * Address text normalisation and query parsing: case and punctuation, street-type abbreviations (the G-NAF
  * street type authority table's common Australian forms), unit forms ("3/12", "Unit 3 12", "U3 12",
- * "Apt 3, 12"), state names and abbreviations, postcodes.
+ * "Apt 3, 12"), levels ("L2/5", "Level 2 5"), number ranges ("10-12"), state names and abbreviations,
+ * postcodes.
  */
 import type { StateCode } from '../catalogue/states.js';
 
@@ -59,7 +60,8 @@ export function parseQuery(text: string): ParsedQuery {
   let postcode: string | null = null;
   for (let i = 0; i < raw.length; i++) {
     const w = raw[i];
-    const slash = /^([0-9]+[A-Z]?)\/([0-9]+[A-Z]?(?:-[0-9]+)?)$/.exec(w);
+    // "3/12", "3A/10-12", and a level in G-NAF's short form "L2/5" (a level with no flat number).
+    const slash = /^(L?[0-9]+[A-Z]?)\/([0-9]+[A-Z]?(?:-[0-9]+[A-Z]?)?)$/.exec(w);
     if (slash && number === null) {
       unit = slash[1];
       number = slash[2];
@@ -74,6 +76,12 @@ export function parseQuery(text: string): ParsedQuery {
       unit = raw[++i];
       continue;
     }
+    // "Level 2 5 O'Connor Street" or "L2 5 ...": the level stands for the unit (as G-NAF's L2/5 does).
+    const level = /^L([0-9]+[A-Z]?)$/.exec(w);
+    if (unit === null && number === null && (level || (w === 'LEVEL' && /^[0-9]+[A-Z]?$/.test(raw[i + 1] ?? '')))) {
+      unit = `L${level ? level[1] : raw[++i]}`;
+      continue;
+    }
     if (!state && STATE_CODES.has(w) && i > 0) {
       state = w as StateCode;
       continue;
@@ -82,7 +90,7 @@ export function parseQuery(text: string): ParsedQuery {
       postcode = w;
       continue;
     }
-    if (/^[0-9]+[A-Z]?$/.test(w) && number === null) {
+    if (/^[0-9]+[A-Z]?(?:-[0-9]+[A-Z]?)?$/.test(w) && number === null) {
       number = w;
       continue;
     }

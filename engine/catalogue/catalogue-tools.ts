@@ -3,7 +3,7 @@
  * added only when it loads exactly as the engine will load it, and a check lists every problem of a
  * catalogue at once, in the loader's own words.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, extname, join, relative, resolve, sep } from 'node:path';
 import { sourceFileProblems } from '../data/dataset-store.js';
 import { isEngineError } from '../errors.js';
@@ -33,7 +33,10 @@ const problemLines = (err: unknown): string[] => {
 
 /** A file's format, from its name (a directory is a tile pyramid). */
 export function detectFormat(path: string): SourceFormat | null {
-  if (existsSync(path) && statSync(path).isDirectory()) return 'mvt';
+  if (existsSync(path) && statSync(path).isDirectory()) {
+    // A G-NAF Standard folder (STATE_ADDRESS_DETAIL_psv.psv, ...) or a tile pyramid.
+    return readdirSync(path).some((n) => /_ADDRESS_DETAIL_psv\.psv$/i.test(n)) ? 'gnaf' : 'mvt';
+  }
   const ext = extname(path).toLowerCase();
   if (ext === '.geojson' || ext === '.json') return 'geojson';
   if (ext === '.csv') return 'csv';
@@ -71,7 +74,7 @@ export async function detectCrs(path: string, format: SourceFormat, table?: stri
     const n = own ? normaliseCrs(own) : null;
     return n ? { crs: n, how: 'the file\'s crs member' } : { crs: 'EPSG:4326', how: 'no crs member: GeoJSON is lon/lat (RFC 7946)' };
   }
-  return { crs: 'EPSG:4326', how: format === 'mvt' ? 'vector tiles decode to lon/lat' : 'lon/lat coordinate columns' };
+  return { crs: format === 'gnaf' ? 'EPSG:7844' : 'EPSG:4326', how: format === 'mvt' ? 'vector tiles decode to lon/lat' : format === 'gnaf' ? 'G-NAF longitude and latitude (GDA2020 or GDA94 as downloaded)' : 'lon/lat coordinate columns' };
 }
 
 /** Creates `dir` with an empty catalogue (no sources yet); refuses when one exists. */
@@ -120,14 +123,14 @@ function readDoc(dir: string): Record<string, unknown> {
  * file loaded exactly as the engine will, before anything is written. Returns the source and what was
  * detected.
  */
-export async function addSource(dir: string, spec: AddSourceSpec): Promise<{ source: CatalogueSource; format: SourceFormat; crs: string; crsHow: string; copiedTo: string }> {
+export async function addSource(dir: string, spec: AddSourceSpec): Promise<{ source: CatalogueSource; format: SourceFormat; crs: string; crsHow: string; copiedTo: string; warnings: string[] }> {
   const root = resolve(dir);
   const doc = readDoc(root);
   const problems: string[] = [];
   const src = resolve(spec.file);
   if (!existsSync(src)) throw new CatalogueToolError(`cannot add ${spec.file}`, [`--file: file not found: ${spec.file}`]);
   const format = (spec.format as SourceFormat | undefined) ?? detectFormat(src);
-  if (!format) throw new CatalogueToolError(`cannot add ${spec.file}`, [`--file: cannot tell the format of ${basename(src)} from its name (GeoJSON, Shapefile, GeoPackage, CSV, JSON lines, GeoTIFF or a tile directory); name it with --format`]);
+  if (!format) throw new CatalogueToolError(`cannot add ${spec.file}`, [`--file: cannot tell the format of ${basename(src)} from its name (GeoJSON, Shapefile, GeoPackage, CSV, JSON lines, GeoTIFF, a G-NAF Standard folder or a tile directory); name it with --format`]);
   const state = spec.state?.toUpperCase();
   if (state && !(STATES as readonly string[]).includes(state)) problems.push(`--state: unknown state ${JSON.stringify(spec.state)}; one of ${STATES.join(', ')}`);
   if (spec.coverage !== 'partial' && spec.coverage !== 'complete') problems.push(`--coverage: must be partial or complete, got ${JSON.stringify(spec.coverage)}`);
@@ -170,10 +173,12 @@ export async function addSource(dir: string, spec: AddSourceSpec): Promise<{ sou
   // Copy first (the check reads the file where the catalogue will name it), and remove it again on failure.
   const target = join(root, rel);
   const copied = !inside && !existsSync(target);
+  if (format === 'gnaf' && !state) throw new CatalogueToolError(`cannot add ${spec.file}`, ['--state: a G-NAF folder is read one state at a time: name it with --state']);
   if (!inside) {
     if (existsSync(target)) throw new CatalogueToolError(`cannot add ${spec.file}`, [`--file: ${rel} exists already in ${root}`]);
     mkdirSync(join(target, '..'), { recursive: true });
-    copyFileSync(src, target);
+    if (statSync(src).isDirectory()) cpSync(src, target, { recursive: true });
+    else copyFileSync(src, target);
     // A Shapefile is several files: its index, attributes, projection and code page go along.
     if (format === 'shapefile') {
       for (const ext of ['.shx', '.dbf', '.prj', '.cpg']) {
@@ -183,7 +188,7 @@ export async function addSource(dir: string, spec: AddSourceSpec): Promise<{ sou
     }
   }
   const fail = async (lines: string[]): Promise<never> => {
-    if (copied) (await import('node:fs')).rmSync(target, { force: true });
+    if (copied) (await import('node:fs')).rmSync(target, { force: true, recursive: true });
     throw new CatalogueToolError(`not added: ${spec.id} would not load`, lines);
   };
   try {
@@ -191,18 +196,19 @@ export async function addSource(dir: string, spec: AddSourceSpec): Promise<{ sou
   } catch (err) {
     await fail(problemLines(err));
   }
-  const loadProblems = await sourceFileProblems(root, source);
+  const warnings: string[] = [];
+  const loadProblems = await sourceFileProblems(root, source, warnings);
   if (loadProblems.length) await fail(loadProblems);
   doc.sources = [...sources, source];
   writeFileSync(join(root, CATALOGUE_FILE), `${JSON.stringify(doc, null, 2)}\n`);
-  return { source, format, crs: declared ?? detected.crs, crsHow: declared ? 'declared with --crs' : detected.how, copiedTo: rel };
+  return { source, format, crs: declared ?? detected.crs, crsHow: declared ? 'declared with --crs' : detected.how, copiedTo: rel, warnings };
 }
 
 /**
  * Every problem of a catalogue at once: the catalogue's own (fields, paths, states, missing files, CRS), and
  * then, for each source that is valid on its own, what loading its files raises, in the loader's words.
  */
-export async function checkCatalogue(dir: string): Promise<string[]> {
+export async function checkCatalogue(dir: string, warnings?: string[]): Promise<string[]> {
   const root = resolve(dir);
   const doc = readDoc(root);
   const problems: string[] = [];
@@ -218,7 +224,7 @@ export async function checkCatalogue(dir: string): Promise<string[]> {
     } catch {
       continue; // already reported above
     }
-    problems.push(...(await sourceFileProblems(root, s)));
+    problems.push(...(await sourceFileProblems(root, s, warnings)));
   }
   return problems;
 }

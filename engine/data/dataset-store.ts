@@ -15,6 +15,7 @@ import type { StateCode } from '../catalogue/states.js';
 import { EngineError } from '../errors.js';
 import { openRaster, type RasterInfo } from '../raster/geotiff-reader.js';
 import { readShapefileLayer } from '../vector/shapefile-reader.js';
+import { readGnafAddresses } from '../address/gnaf-reader.js';
 import { readGeoPackageLayer } from '../vector/geopackage-reader.js';
 import { readGeoJsonLayer } from '../vector/geojson-reader.js';
 import { readVectorTileLayer } from '../vector/mvt-reader.js';
@@ -61,6 +62,8 @@ export interface RecordTable extends Provenance {
   rows: Record<string, unknown>[];
   /** Point index over rows with lon/lat (or lng/lat): ids map to row positions through `rowOf`. */
   points?: { index: PointIndex; rowOf: Uint32Array };
+  /** What the reader left out and why (a G-NAF address without a geocode), for `catalogue add` and `check`. */
+  warnings?: string[];
 }
 
 /** A raster file, opened and validated (header only). */
@@ -140,27 +143,22 @@ async function loadFile(dir: string, source: CatalogueSource, file: SourceFile, 
       const layer = await readVectorTileLayer(path, file.tile_layer as string, { zoom: file.zoom });
       return { kind: 'vector', source, file, features: layer.features, ...indexVector(layer.features, shared) };
     }
+    case 'gnaf': {
+      if (!file.state) throw new EngineError('INVALID_DATA', `${path}: a G-NAF entry names its state (the tables are per state)`, { file: path });
+      const { rows, report } = await readGnafAddresses(path, file.state);
+      const columns = ['address_id', 'unit', 'number', 'street_name', 'street_type', 'suburb', 'state', 'postcode', 'lon', 'lat'];
+      const warnings = [
+        ...(report.missingGeocode ? [`${report.missingGeocode} address(es) without a default geocode left out (e.g. ${report.missingGeocodeExamples.map((e) => `${e.pid} at line ${e.line}`).join(', ')})`] : []),
+        ...(report.aliasesSkipped || report.retiredSkipped ? [`${report.aliasesSkipped} alias and ${report.retiredSkipped} retired address(es) not indexed`] : []),
+      ];
+      return withPoints({ kind: 'records', source, file, columns, rows, warnings }, shared);
+    }
     case 'csv':
     case 'jsonl': {
       const set = await readRecords(path, { format });
       const missing = missingColumnsError(path, set.columns, source.paths);
       if (missing) throw missing;
-      const table: RecordTable = { kind: 'records', source, file, columns: set.columns, rows: set.rows };
-      const cols = coordinateColumns(set.columns);
-      if (cols) {
-        const pts: number[] = [];
-        const rowOf: number[] = [];
-        set.rows.forEach((r, i) => {
-          const lon = Number(r[cols[0]]);
-          const lat = Number(r[cols[1]]);
-          if (r[cols[0]] !== '' && r[cols[0]] !== null && Number.isFinite(lon) && Number.isFinite(lat)) {
-            pts.push(lon, lat);
-            rowOf.push(i);
-          }
-        });
-        table.points = { index: PointIndex.build(pts, { shared }), rowOf: Uint32Array.from(rowOf) };
-      }
-      return table;
+      return withPoints({ kind: 'records', source, file, columns: set.columns, rows: set.rows }, shared);
     }
     case 'geotiff': {
       const r = await openRaster(path, { crs: file.crs });
@@ -171,12 +169,31 @@ async function loadFile(dir: string, source: CatalogueSource, file: SourceFile, 
   }
 }
 
+/** A record table with its point index over the rows that have coordinates. */
+function withPoints(table: RecordTable, shared: boolean): RecordTable {
+  const cols = coordinateColumns(table.columns);
+  if (!cols) return table;
+  const pts: number[] = [];
+  const rowOf: number[] = [];
+  table.rows.forEach((r, i) => {
+    const lon = Number(r[cols[0]]);
+    const lat = Number(r[cols[1]]);
+    if (r[cols[0]] !== '' && r[cols[0]] !== null && Number.isFinite(lon) && Number.isFinite(lat)) {
+      pts.push(lon, lat);
+      rowOf.push(i);
+    }
+  });
+  table.points = { index: PointIndex.build(pts, { shared }), rowOf: Uint32Array.from(rowOf) };
+  return table;
+}
+
 /**
  * What loading `source`'s files would raise in {@link DataStore.open}, with the same messages, without
  * keeping the data (`propintel catalogue add` and `check`). Empty when every file loads.
  */
-export async function sourceFileProblems(dir: string, source: CatalogueSource): Promise<string[]> {
+export async function sourceFileProblems(dir: string, source: CatalogueSource, warnings?: string[]): Promise<string[]> {
   const settled = await Promise.allSettled(source.files.map((f) => loadFile(dir, source, f, false)));
+  for (const r of settled) if (r.status === 'fulfilled' && r.value.kind === 'records' && r.value.warnings) warnings?.push(...r.value.warnings.map((w) => `${source.id}: ${w}`));
   return settled.flatMap((r) => (r.status === 'rejected' ? [`${source.id}: ${(r.reason as Error).message}`] : []));
 }
 
