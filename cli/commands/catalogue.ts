@@ -8,7 +8,7 @@ const USAGE = [
   'propintel catalogue init DIR [--name NAME]',
   'propintel catalogue add DIR --file F --id ID --paths a,b --coverage partial|complete --licence L --attribution A',
   '                        [--state VIC] [--schema S] [--crs EPSG:N] [--title T] [--custodian C] [--format F]',
-  '                        [--table T (a GeoPackage\'s feature table)]',
+  '                        [--table T (a GeoPackage\'s feature table)] [--layer roads (an OSM file\'s road ways)]',
   '                        [--no-geometry-redistribution]',
   'propintel catalogue check DIR',
   'propintel catalogue show DIR',
@@ -20,7 +20,8 @@ const USAGE = [
   '        engine will load it before the catalogue changes. Any problem: nothing is written, exit 1.',
   '        --paths are payload paths (planning.zone, hazards.flood, transport.pt_stop, ...);',
   '        Formats: GeoJSON, Shapefile (.shp with its .dbf, .prj, .cpg), GeoPackage (.gpkg), CSV, JSON lines,',
-  '        GeoTIFF, a G-NAF Standard folder (with --state and --paths resolved.address), a vector tile directory.',
+  '        GeoTIFF, a G-NAF Standard folder (with --state and --paths resolved.address), OSM XML or PBF',
+  '        (.osm, .osm.pbf), a vector tile directory.',
   '        --schema names the publisher schema the properties are read with (e.g. vicmap_planning_zone).',
   'check   every problem of the catalogue at once, in the loader\'s words; exit 1 when there is any.',
   'show    the sources by state and payload path, with their coverage.',
@@ -48,6 +49,7 @@ export const catalogueCommand: Command = {
         custodian: { type: 'string' },
         format: { type: 'string' },
         table: { type: 'string' },
+        layer: { type: 'string' },
         'no-geometry-redistribution': { type: 'boolean' },
       },
       true,
@@ -57,7 +59,7 @@ export const catalogueCommand: Command = {
     if (!dirArg) throw new UsageError(`catalogue ${action} takes the dataset directory`);
     if (rest.length) throw new UsageError(`unexpected argument(s): ${rest.join(' ')}`);
     const dir = resolve(dirArg);
-    const addOnly = ['file', 'id', 'paths', 'state', 'coverage', 'schema', 'licence', 'attribution', 'crs', 'title', 'custodian', 'format', 'table', 'no-geometry-redistribution'] as const;
+    const addOnly = ['file', 'id', 'paths', 'state', 'coverage', 'schema', 'licence', 'attribution', 'crs', 'title', 'custodian', 'format', 'table', 'layer', 'no-geometry-redistribution'] as const;
     if (action !== 'add') {
       const stray = addOnly.filter((f) => values[f] !== undefined);
       if (stray.length) throw new UsageError(`--${stray[0]} applies to catalogue add only`);
@@ -72,7 +74,7 @@ export const catalogueCommand: Command = {
           if (need.length) throw new UsageError(`catalogue add needs ${need.map((f) => `--${f}`).join(', ')}`);
           const r = await addSource(dir, {
             file: values.file!, id: values.id!, paths: values.paths!.split(',').map((p) => p.trim()).filter(Boolean), state: values.state, coverage: values.coverage!,
-            licence: values.licence!, attribution: values.attribution!, schema: values.schema, crs: values.crs, title: values.title, custodian: values.custodian, format: values.format, table: values.table,
+            licence: values.licence!, attribution: values.attribution!, schema: values.schema, crs: values.crs, title: values.title, custodian: values.custodian, format: values.format, table: values.table, layer: values.layer,
             geometryRedistribution: values['no-geometry-redistribution'] ? false : undefined,
           });
           io.stdout(`propintel catalogue: added ${r.source.id} (${r.source.paths.join(', ')})\n  file: ${r.copiedTo}\n  format: ${r.format}\n  CRS: ${r.crs} (${r.crsHow})\n  loads as the engine will load it\n${r.warnings.map((w) => `  note: ${w}\n`).join('')}`);

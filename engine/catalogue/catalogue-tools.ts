@@ -44,6 +44,7 @@ export function detectFormat(path: string): SourceFormat | null {
   if (ext === '.tif' || ext === '.tiff') return 'geotiff';
   if (ext === '.shp') return 'shapefile';
   if (ext === '.gpkg') return 'geopackage';
+  if (ext === '.osm' || ext === '.pbf') return 'osm';
   return null;
 }
 
@@ -74,7 +75,8 @@ export async function detectCrs(path: string, format: SourceFormat, table?: stri
     const n = own ? normaliseCrs(own) : null;
     return n ? { crs: n, how: 'the file\'s crs member' } : { crs: 'EPSG:4326', how: 'no crs member: GeoJSON is lon/lat (RFC 7946)' };
   }
-  return { crs: format === 'gnaf' ? 'EPSG:7844' : 'EPSG:4326', how: format === 'mvt' ? 'vector tiles decode to lon/lat' : format === 'gnaf' ? 'G-NAF longitude and latitude (GDA2020 or GDA94 as downloaded)' : 'lon/lat coordinate columns' };
+  const how = format === 'mvt' ? 'vector tiles decode to lon/lat' : format === 'gnaf' ? 'G-NAF longitude and latitude (GDA2020 or GDA94 as downloaded)' : format === 'osm' ? 'OpenStreetMap coordinates are WGS 84' : 'lon/lat coordinate columns';
+  return { crs: format === 'gnaf' ? 'EPSG:7844' : 'EPSG:4326', how };
 }
 
 /** Creates `dir` with an empty catalogue (no sources yet); refuses when one exists. */
@@ -102,6 +104,8 @@ export interface AddSourceSpec {
   format?: string;
   /** GeoPackage: the feature table. */
   table?: string;
+  /** The file entry's layer (an OSM file's `roads`). */
+  layer?: string;
   geometryRedistribution?: boolean;
   obligation?: CatalogueSource['obligation_status'];
   now?: Date;
@@ -130,7 +134,7 @@ export async function addSource(dir: string, spec: AddSourceSpec): Promise<{ sou
   const src = resolve(spec.file);
   if (!existsSync(src)) throw new CatalogueToolError(`cannot add ${spec.file}`, [`--file: file not found: ${spec.file}`]);
   const format = (spec.format as SourceFormat | undefined) ?? detectFormat(src);
-  if (!format) throw new CatalogueToolError(`cannot add ${spec.file}`, [`--file: cannot tell the format of ${basename(src)} from its name (GeoJSON, Shapefile, GeoPackage, CSV, JSON lines, GeoTIFF, a G-NAF Standard folder or a tile directory); name it with --format`]);
+  if (!format) throw new CatalogueToolError(`cannot add ${spec.file}`, [`--file: cannot tell the format of ${basename(src)} from its name (GeoJSON, Shapefile, GeoPackage, OSM XML or PBF, CSV, JSON lines, GeoTIFF, a G-NAF Standard folder or a tile directory); name it with --format`]);
   const state = spec.state?.toUpperCase();
   if (state && !(STATES as readonly string[]).includes(state)) problems.push(`--state: unknown state ${JSON.stringify(spec.state)}; one of ${STATES.join(', ')}`);
   if (spec.coverage !== 'partial' && spec.coverage !== 'complete') problems.push(`--coverage: must be partial or complete, got ${JSON.stringify(spec.coverage)}`);
@@ -167,7 +171,7 @@ export async function addSource(dir: string, spec: AddSourceSpec): Promise<{ sou
     geometry_redistribution: spec.geometryRedistribution ?? true,
     currency: { last_fetched_at: now.toISOString().replace(/\.\d{3}Z$/, 'Z'), established: 'added with propintel catalogue add', repull: 'by hand' },
     format,
-    files: [{ path: rel.split(sep).join('/'), ...(state ? { state: state as StateCode } : {}), ...(declared ?? (format === 'geotiff' || format === 'shapefile' || format === 'geopackage' ? detected.crs || null : null) ? { crs: declared ?? detected.crs } : {}), ...(spec.table ? { table: spec.table } : {}) }],
+    files: [{ path: rel.split(sep).join('/'), ...(state ? { state: state as StateCode } : {}), ...(declared ?? (format === 'geotiff' || format === 'shapefile' || format === 'geopackage' ? detected.crs || null : null) ? { crs: declared ?? detected.crs } : {}), ...(spec.table ? { table: spec.table } : {}), ...(spec.layer ? { layer: spec.layer } : {}) }],
     ...(spec.schema ? { schema: spec.schema } : {}),
   };
   // Copy first (the check reads the file where the catalogue will name it), and remove it again on failure.

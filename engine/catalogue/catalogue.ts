@@ -33,10 +33,11 @@ export type ObligationStatus = (typeof OBLIGATION_STATUSES)[number];
 /**
  * File formats the engine loads. `shapefile`: the `.shp` path, its `.dbf`, `.prj` and `.cpg` beside it.
  * `geopackage`: a `.gpkg` file; the file entry's `table` names the feature table when it holds several.
- * `gnaf`: a G-NAF `Standard` folder of pipe-separated tables, read for the file entry's `state`. `mvt`: a directory of Mapbox Vector Tiles laid out `z/x/y.mvt` (or `.pbf`), as
+ * `gnaf`: a G-NAF `Standard` folder of pipe-separated tables, read for the file entry's `state`.
+ * `osm`: an OpenStreetMap extract, XML (`.osm`) or PBF (`.osm.pbf`); `layer: "roads"` keeps the road ways. `mvt`: a directory of Mapbox Vector Tiles laid out `z/x/y.mvt` (or `.pbf`), as
  * tiled vector services publish them; the file entry's `tile_layer` names the layer inside the tiles.
  */
-export const SOURCE_FORMATS = ['geojson', 'csv', 'jsonl', 'geotiff', 'mvt', 'shapefile', 'geopackage', 'gnaf'] as const;
+export const SOURCE_FORMATS = ['geojson', 'csv', 'jsonl', 'geotiff', 'mvt', 'shapefile', 'geopackage', 'gnaf', 'osm'] as const;
 /** One of {@link SOURCE_FORMATS}. */
 export type SourceFormat = (typeof SOURCE_FORMATS)[number];
 

@@ -15,6 +15,7 @@ import type { StateCode } from '../catalogue/states.js';
 import { EngineError } from '../errors.js';
 import { openRaster, type RasterInfo } from '../raster/geotiff-reader.js';
 import { readShapefileLayer } from '../vector/shapefile-reader.js';
+import { readOsmLayer } from '../vector/osm-reader.js';
 import { readGnafAddresses } from '../address/gnaf-reader.js';
 import { readGeoPackageLayer } from '../vector/geopackage-reader.js';
 import { readGeoJsonLayer } from '../vector/geojson-reader.js';
@@ -41,6 +42,8 @@ export interface VectorLayer extends Provenance {
   lines?: SegmentIndex;
   /** Polygon features: index ids map to feature positions through `featureOf`. */
   polygons?: { index: PolygonIndex; featureOf: Uint32Array };
+  /** What the reader could not build and why (an OSM way cut at the extract's edge). */
+  warnings?: string[];
 }
 
 /**
@@ -131,6 +134,10 @@ async function loadFile(dir: string, source: CatalogueSource, file: SourceFile, 
       const layer = await readGeoJsonLayer(path, { crs: file.crs });
       return { kind: 'vector', source, file, features: layer.features, ...indexVector(layer.features, shared) };
     }
+    case 'osm': {
+      const layer = await readOsmLayer(path, { layer: file.layer });
+      return { kind: 'vector', source, file, features: layer.features, warnings: layer.warnings, ...indexVector(layer.features, shared) };
+    }
     case 'geopackage': {
       const layer = await readGeoPackageLayer(path, { table: file.table, crs: file.crs });
       return { kind: 'vector', source, file, features: layer.features, ...indexVector(layer.features, shared) };
@@ -193,7 +200,9 @@ function withPoints(table: RecordTable, shared: boolean): RecordTable {
  */
 export async function sourceFileProblems(dir: string, source: CatalogueSource, warnings?: string[]): Promise<string[]> {
   const settled = await Promise.allSettled(source.files.map((f) => loadFile(dir, source, f, false)));
-  for (const r of settled) if (r.status === 'fulfilled' && r.value.kind === 'records' && r.value.warnings) warnings?.push(...r.value.warnings.map((w) => `${source.id}: ${w}`));
+  for (const r of settled) {
+    if (r.status === 'fulfilled' && r.value.kind !== 'raster' && r.value.warnings) warnings?.push(...r.value.warnings.map((w) => `${source.id}: ${w}`));
+  }
   return settled.flatMap((r) => (r.status === 'rejected' ? [`${source.id}: ${(r.reason as Error).message}`] : []));
 }
 
