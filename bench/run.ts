@@ -22,9 +22,10 @@ import { propertySuite } from './suites/property.js';
 import { serverSuite } from './suites/server.js';
 import { dasSuite } from './suites/das.js';
 import { replicasSuite } from './suites/replicas.js';
+import { importSuite } from './suites/import.js';
 
 /** Every suite, in run order. */
-export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, sampleWorldSuite, contoursSuite, noiseSuite, handSuite, walkabilitySuite, scoresSuite, propertySuite, serverSuite, replicasSuite, dasSuite, webhooksSuite, sqlSuite, mcpSuite, childcareSuite, reportsSuite, tilesSuite];
+export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, sampleWorldSuite, contoursSuite, noiseSuite, handSuite, walkabilitySuite, scoresSuite, propertySuite, serverSuite, replicasSuite, dasSuite, webhooksSuite, sqlSuite, mcpSuite, childcareSuite, reportsSuite, tilesSuite, importSuite];
 
 async function main(argv: string[]): Promise<number> {
   const quick = argv.includes('--quick');
