@@ -65,13 +65,23 @@ function typedLocality(p: Prepared, q: ParsedQuery): string[] {
   return q.words.filter((w) => !FULL_STREET_TYPES.has(w) && w !== p.type && !p.suburbWords.includes(w) && !p.nameWords.some((n) => n === w || (n.length >= 4 && withinOneEdit(w, n))));
 }
 
+/** Every string `w` less one character. */
+function deletions(w: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < w.length; i++) out.push(w.slice(0, i) + w.slice(i + 1));
+  return out;
+}
+
 /** The address index (immutable; rebuild to change). */
 export class AddressIndex {
   private readonly byWord = new Map<string, number[]>();
+  /** The same postings split by house number (`word \0 number`): a query with a number reads only those. */
+  private readonly byWordNumber = new Map<string, number[]>();
   private readonly vocabulary: string[];
   private readonly ids = new Map<string, AddressRecord>();
   private readonly pfis = new Map<string, AddressRecord[]>();
   private readonly points: PointIndex;
+  private deletionIndex?: Map<string, string[]>;
 
   private constructor(private readonly items: Prepared[]) {
     items.forEach((p, i) => {
@@ -79,6 +89,10 @@ export class AddressIndex {
         const list = this.byWord.get(w);
         if (list) list.push(i);
         else this.byWord.set(w, [i]);
+        const key = `${w}\u0000${p.rec.number}`;
+        const numbered = this.byWordNumber.get(key);
+        if (numbered) numbered.push(i);
+        else this.byWordNumber.set(key, [i]);
       }
       this.ids.set(p.rec.id, p.rec);
       if (p.rec.pfi) {
@@ -132,10 +146,21 @@ export class AddressIndex {
     const limit = options.limit ?? 5;
     const q = parseQuery(text);
     const candidates = this.candidateIds(q);
-    const scored: { i: number; score: number }[] = [];
-    for (const i of candidates) scored.push({ i, score: this.score(this.items[i], q) });
-    scored.sort((a, b) => b.score - a.score || this.items[a.i].rec.text.localeCompare(this.items[b.i].rec.text));
-    const top = scored.slice(0, limit + 1);
+    // The best limit + 1, by score and then text: kept in a small sorted buffer rather than sorting every
+    // candidate (a common street name in a large index gives thousands).
+    const order = (a: { i: number; score: number }, b: { i: number; score: number }) => b.score - a.score || this.items[a.i].rec.text.localeCompare(this.items[b.i].rec.text);
+    const top: { i: number; score: number }[] = [];
+    for (const i of candidates) {
+      const c = { i, score: this.score(this.items[i], q) };
+      if (top.length > limit && order(c, top[limit]) >= 0) continue;
+      let k = Math.min(top.length, limit);
+      top[k] = c;
+      while (k > 0 && order(top[k], top[k - 1]) < 0) {
+        [top[k], top[k - 1]] = [top[k - 1], top[k]];
+        k--;
+      }
+      top.length = Math.min(top.length, limit + 1);
+    }
     const cand = (s: { i: number; score: number }): AddressCandidate => {
       const r = this.items[s.i].rec;
       return { address: r.text, confidence: round2(s.score), state: r.state, lat: r.lat, lng: r.lon, id: r.id };
@@ -181,19 +206,48 @@ export class AddressIndex {
 
   /** Candidate positions: addresses whose street name shares a word (or a word one edit away) with the query. */
   private candidateIds(q: ParsedQuery): Set<number> {
-    const out = new Set<number>();
+    const words: string[] = [];
     for (const w of q.words) {
       if (w.length < 2) continue;
-      const exact = this.byWord.get(w);
-      if (exact) for (const i of exact) out.add(i);
-      else if (w.length >= 4) {
-        for (const v of this.vocabulary) if (withinOneEdit(w, v)) for (const i of this.byWord.get(v)!) out.add(i);
-      }
+      if (this.byWord.has(w)) words.push(w);
+      else if (w.length >= 4) words.push(...this.nearWords(w));
     }
-    if (q.number === null) return out;
-    // With a number, keep the addresses with that number first (a big street list stays cheap to score).
-    const withNumber = [...out].filter((i) => this.items[i].rec.number === q.number);
-    return withNumber.length ? new Set(withNumber) : out;
+    if (q.number !== null) {
+      // With a number, the addresses with that number only, when there are any (a big street list stays cheap).
+      const withNumber = new Set<number>();
+      for (const w of words) for (const i of this.byWordNumber.get(`${w}\u0000${q.number}`) ?? []) withNumber.add(i);
+      if (withNumber.size) return withNumber;
+    }
+    const lists = words.map((w) => this.byWord.get(w)!);
+    const out = new Set<number>();
+    for (const list of lists) for (const i of list) out.add(i);
+    return out;
+  }
+
+  /**
+   * The street-name words within one edit of `w` (an insertion, deletion or substitution), found through an
+   * index of every word's one-character deletions (SymSpell's idea) rather than a scan of the vocabulary: a
+   * word one edit from `w` is `w` less a character, has `w` as one of its deletions, or shares a deletion with
+   * it; those candidates are then checked exactly. Built on the first misspelt query.
+   */
+  private nearWords(w: string): string[] {
+    if (!this.deletionIndex) {
+      const index = new Map<string, string[]>();
+      for (const v of this.vocabulary) {
+        for (const d of new Set(deletions(v))) {
+          const list = index.get(d);
+          if (list) list.push(v);
+          else index.set(d, [v]);
+        }
+      }
+      this.deletionIndex = index;
+    }
+    const found = new Set<string>(this.deletionIndex.get(w) ?? []);
+    for (const d of deletions(w)) {
+      if (this.byWord.has(d)) found.add(d);
+      for (const v of this.deletionIndex.get(d) ?? []) found.add(v);
+    }
+    return [...found].filter((v) => withinOneEdit(w, v));
   }
 
   private score(p: Prepared, q: ParsedQuery): number {
