@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import proj4 from 'proj4';
 import { describe, expect, it } from 'vitest';
-import { crsOfPrj, readShapefileLayer } from '../../../engine/vector/shapefile-reader.js';
+import { crsOfPrj, DbfReader, readShapefileLayer } from '../../../engine/vector/shapefile-reader.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { tempDir } from '../../helpers/tmp.js';
 
@@ -83,6 +83,34 @@ describe('the Shapefile reader', () => {
     expect(crsOfPrj('GEOGCS["GCS_GDA_1994",DATUM["D_GDA_1994",SPHEROID["GRS_1980",6378137.0,298.257222101]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]')).toBe('EPSG:4283');
     expect(crsOfPrj('GEOGCS["GDA2020",DATUM["GDA2020",SPHEROID["GRS 1980",6378137,298.257222101]],AUTHORITY["EPSG","7844"]]')).toBe('EPSG:7844');
     expect(crsOfPrj('PROJCS["Some_Local_Grid",GEOGCS["X"]]')).toBeNull();
+  });
+
+  it('reads dBASE fields as dBASE means them: numbers, logicals, dates as written, a deleted record skipped', () => {
+    // Fields: NAME C(10), AREA N(8,2), OK L(1), GAZ D(8).
+    const fields: [string, string, number][] = [['NAME', 'C', 10], ['AREA', 'N', 8], ['OK', 'L', 1], ['GAZ', 'D', 8]];
+    const recLen = 1 + fields.reduce((a, f) => a + f[2], 0);
+    const h = Buffer.alloc(32 + 32 * fields.length + 1);
+    h[0] = 0x03;
+    h.writeUInt32LE(3, 4);
+    h.writeUInt16LE(h.length, 8);
+    h.writeUInt16LE(recLen, 10);
+    h[29] = 0x57;
+    fields.forEach(([n, t, l], i) => {
+      h.write(n, 32 + 32 * i, 'latin1');
+      h[32 + 32 * i + 11] = t.charCodeAt(0);
+      h[32 + 32 * i + 16] = l;
+    });
+    h[32 + 32 * fields.length] = 0x0d;
+    const rec = (flag: string, values: string[]) => Buffer.from(flag + values.map((v, i) => v.padEnd(fields[i][2]).slice(0, fields[i][2])).join(''), 'latin1');
+    const file = join(dir, 'fields.dbf');
+    writeFileSync(file, Buffer.concat([h, rec(' ', ['Café', '   12.50', 'T', '20190314']), rec('*', ['gone', '1', 'F', '20200101']), rec(' ', ['', '', '?', '']), Buffer.from([0x1a])]));
+    const r = new DbfReader(file, 'windows-1252');
+    expect(r.count).toBe(3);
+    expect(r.next()).toEqual({ NAME: 'Café', AREA: 12.5, OK: true, GAZ: '2019-03-14' });
+    expect(r.next()).toBeNull();
+    expect(r.next()).toEqual({ NAME: null, AREA: null, OK: null, GAZ: null });
+    expect(r.next()).toBeUndefined();
+    r.close();
   });
 
   it('reads polygons in MGA zone 55 with their .prj into lon/lat as proj4 projects them, UTF-8 text from the .cpg', async () => {
