@@ -385,6 +385,23 @@ export class DaStore {
     return endSeq;
   }
 
+  /**
+   * Drops the listing's secondary indexes for a bulk load into an empty store (a replica's first copy): rows
+   * then go in about four times faster, and {@link endBulkLoad} builds the indexes once at the end. The
+   * identity index stays, so a duplicate record is still refused. Not for a store that is being read.
+   */
+  beginBulkLoad(): void {
+    const names = this.stmt("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'das' AND sql IS NOT NULL AND name <> 'das_identity'").pluck().all() as string[];
+    for (const n of names) this.db.exec(`DROP INDEX IF EXISTS ${n}`);
+    this.statements.clear();
+  }
+
+  /** Rebuilds what {@link beginBulkLoad} dropped (every index of the schema that is missing). */
+  endBulkLoad(): void {
+    this.db.exec(DA_DDL);
+    this.statements.clear();
+  }
+
   /** A value kept beside the records (the replica's position in its source); undefined when unset. */
   metaValue(key: string): string | undefined {
     return this.stmt('SELECT value FROM das_meta WHERE key = ?').pluck().get(key) as string | undefined;

@@ -4,6 +4,7 @@
 // exclusive across workers, leases). Then the DA records: PostgreSQL's upsert decides exactly as the SQLite
 // store does, and a replica's local copy answers as a store loaded directly. The PostgreSQL half skips,
 // naming why, where the packages are absent.
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { syntheticDaRows } from '../../datasets/da-feed.js';
@@ -364,7 +365,7 @@ describe('DA records on PostgreSQL', () => {
     const all = drafts(1500, 21);
     await pg.das.upsert(all.slice(0, 1000));
     direct.upsert(all.slice(0, 1000));
-    const replica = DaReplica.open(pg.das, join(dir, 'replica-a.sqlite'));
+    let replica = DaReplica.open(pg.das, join(dir, 'replica-a.sqlite'));
     opened.push(replica.local);
     await replica.catchUp();
     const same = () => {
@@ -382,6 +383,22 @@ describe('DA records on PostgreSQL', () => {
       expect(r.get(p.id)).toEqual(d.get(p.id));
     };
     same();
+    // A first copy made as a large one is (without the listing's indexes, built at the end) answers alike.
+    const bulk = DaReplica.open(pg.das, join(dir, 'replica-bulk.sqlite'), { bulkFrom: 0 });
+    opened.push(bulk.local);
+    await bulk.catchUp();
+    const saved = replica;
+    replica = bulk;
+    same();
+    replica = saved;
+    const indexes = (file: string) => {
+      const db = new Database(file, { readonly: true });
+      const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'das' ORDER BY name").pluck().all();
+      db.close();
+      return names;
+    };
+    expect(indexes(join(dir, 'replica-bulk.sqlite'))).toEqual(indexes(join(dir, 'replica-a.sqlite')));
+    expect(indexes(join(dir, 'replica-bulk.sqlite')).length).toBeGreaterThan(8);
     // Later writes (new records and changes), then a second replica starting from nothing, and the first
     // reopened from its file (a restart): both catch up.
     const more = [...changed(all.slice(0, 1000)), ...all.slice(1000)];

@@ -18,6 +18,9 @@ import type { PgDaLog } from './pg-da-log.js';
 /** Rows read from the database per step while catching up. */
 const BATCH = 20_000;
 
+/** Records in the database above which a first copy is loaded without the listing's indexes. */
+const BULK_FROM = 20_000;
+
 /** The local copy's das_meta keys. */
 const SOURCE_KEY = 'replica_of';
 const CURSOR_KEY = 'replica_cursor';
@@ -28,7 +31,7 @@ export class DaReplica {
   private running: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
 
-  private constructor(readonly log: PgDaLog, readonly local: DaStore) {
+  private constructor(readonly log: PgDaLog, readonly local: DaStore, private readonly bulkFrom: number) {
     this.cursor = Number(local.metaValue(CURSOR_KEY) ?? 0);
   }
 
@@ -36,7 +39,7 @@ export class DaReplica {
    * Opens (creating when absent) the local copy at `path`. A copy of another database (a different
    * instance id) is deleted and rebuilt: the local file is a cache, the database the record.
    */
-  static open(log: PgDaLog, path: string): DaReplica {
+  static open(log: PgDaLog, path: string, options: { bulkFrom?: number } = {}): DaReplica {
     let local = DaStore.open(path);
     const of = local.metaValue(SOURCE_KEY);
     if (of !== undefined && of !== log.instance) {
@@ -45,7 +48,7 @@ export class DaReplica {
       local = DaStore.open(path);
     }
     local.setMetaValue(SOURCE_KEY, log.instance);
-    return new DaReplica(log, local);
+    return new DaReplica(log, local, options.bulkFrom ?? BULK_FROM);
   }
 
   /** The database position the local copy has reached. */
@@ -77,13 +80,21 @@ export class DaReplica {
   private async round(): Promise<void> {
     const head = await this.log.headSeq();
     let pulled = 0;
-    while (this.cursor < head) {
-      const rows = await this.log.rowsAfter(this.cursor, BATCH);
-      if (!rows.length) break;
-      this.local.applyRows(rows);
-      this.cursor = rows[rows.length - 1].seq;
-      this.local.setMetaValue(CURSOR_KEY, String(this.cursor));
-      pulled += rows.length;
+    // A first copy of many records goes in without the listing's indexes, built once at the end (no request is
+    // answered from the copy before its first catch-up completes).
+    const bulk = this.cursor === 0 && this.local.size === 0 && head > this.bulkFrom;
+    if (bulk) this.local.beginBulkLoad();
+    try {
+      while (this.cursor < head) {
+        const rows = await this.log.rowsAfter(this.cursor, BATCH);
+        if (!rows.length) break;
+        this.local.applyRows(rows);
+        this.cursor = rows[rows.length - 1].seq;
+        this.local.setMetaValue(CURSOR_KEY, String(this.cursor));
+        pulled += rows.length;
+      }
+    } finally {
+      if (bulk) this.local.endBulkLoad();
     }
     // After a large catch-up (a first start, a big import): one radius snapshot and fresh planner statistics.
     if (pulled > 50_000) this.local.compact();
