@@ -71,3 +71,27 @@ export async function connectPostgres(url: string, options: PgConnectOptions = {
   }
   return pool;
 }
+
+/**
+ * Runs `fn` in one transaction on one pooled connection: committed when it returns, rolled back when it
+ * throws; connection failures become {@link StoreUnavailableError}.
+ */
+export async function inTransaction<T>(pool: pg.Pool, where: string, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (err) {
+    throw storeError(err, where);
+  }
+  try {
+    await client.query('BEGIN');
+    const out = await fn(client);
+    await client.query('COMMIT');
+    return out;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw storeError(err, where);
+  } finally {
+    client.release();
+  }
+}

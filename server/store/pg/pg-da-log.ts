@@ -15,7 +15,7 @@ import { eventOf, EVENT_RETENTION_MS, newEventId, type DaEvent, type DaEventType
 import { daListingItem, parseDaRows, type DaDraft } from '../../../engine/da/da-record.js';
 import type { UpsertOutcome, UpsertResult } from '../../../engine/da/da-store.js';
 import type { DaEventSource } from '../../webhooks/webhook-store.js';
-import { storeError } from './pg-connect.js';
+import { inTransaction, storeError } from './pg-connect.js';
 
 /** The advisory lock writes take ('das' in ASCII). */
 const WRITE_LOCK = 0x646173;
@@ -81,22 +81,12 @@ export class PgDaLog implements DaEventSource {
    * loaded meanwhile is skipped (`skipped: true`), so replicas starting together load it once.
    */
   async upsert(drafts: readonly DaDraft[], source?: { name: string; fingerprint: string }): Promise<UpsertResult & { skipped?: boolean }> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (err) {
-      throw storeError(err, this.where);
-    }
     const result: UpsertResult & { skipped?: boolean } = { added: 0, changed: 0, refreshed: 0, unchanged: 0, outcomes: [] };
-    try {
-      await client.query('BEGIN');
+    return inTransaction(this.pool, this.where, async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1)', [WRITE_LOCK]);
       if (source) {
         const had = await client.query<{ fingerprint: string }>('SELECT fingerprint FROM das_sources WHERE source = $1', [source.name]);
-        if (had.rows[0]?.fingerprint === source.fingerprint) {
-          await client.query('COMMIT');
-          return { ...result, skipped: true };
-        }
+        if (had.rows[0]?.fingerprint === source.fingerprint) return { ...result, skipped: true };
       }
       let seq = Number((await client.query<{ value: string }>("SELECT value FROM propintel_meta WHERE key = 'da_seq' FOR UPDATE")).rows[0]?.value ?? 0);
       // The stored rows of every key in the batch, in one query.
@@ -174,14 +164,8 @@ export class PgDaLog implements DaEventSource {
           [source.name, source.fingerprint, drafts.length, now],
         );
       }
-      await client.query('COMMIT');
       return result;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw storeError(err, this.where);
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /**

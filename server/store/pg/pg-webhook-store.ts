@@ -10,7 +10,7 @@
  */
 import type pg from 'pg';
 import type { DeliveryAttempt, DeliveryState, NewDelivery, WebhookDelivery, WebhookRepository, WebhookSubscription } from '../../webhooks/webhook-store.js';
-import { storeError } from './pg-connect.js';
+import { inTransaction, storeError } from './pg-connect.js';
 
 interface SubscriptionRow extends Omit<WebhookSubscription, 'events' | 'filters'> {
   events: string;
@@ -34,24 +34,8 @@ export class PgWebhookStore implements WebhookRepository {
   }
 
   /** Runs `fn` in one transaction on one connection. */
-  private async tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (err) {
-      throw storeError(err, this.where);
-    }
-    try {
-      await client.query('BEGIN');
-      const out = await fn(client);
-      await client.query('COMMIT');
-      return out;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw storeError(err, this.where);
-    } finally {
-      client.release();
-    }
+  private tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, this.where, fn);
   }
 
   async insertSubscription(sub: WebhookSubscription): Promise<void> {
