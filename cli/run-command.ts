@@ -4,6 +4,7 @@
  * scripts/bundle-cli.mjs), so both print and exit the same way.
  */
 import { isEngineError } from '../engine/errors.js';
+import { StoreUnavailableError } from '../server/store/store.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, type Command, type CommandIO } from './command.js';
 
 function processShutdown(): Promise<string> {
@@ -42,6 +43,11 @@ export async function runCommand(command: Command, rest: string[], io?: Partial<
     if (isEngineError(err)) {
       out.stderr(`propintel ${command.name}: ${err.message} [${err.code}]\n`);
       return err.code === 'INVALID_ARGUMENT' ? EXIT_USAGE : EXIT_FAILURE;
+    }
+    if (err instanceof StoreUnavailableError) {
+      // The shared database is down or unreachable: said plainly, without a stack.
+      out.stderr(`propintel ${command.name}: ${err.message}\n`);
+      return EXIT_FAILURE;
     }
     out.stderr(`propintel ${command.name}: ${(err as Error)?.stack ?? String(err)}\n`);
     return EXIT_FAILURE;

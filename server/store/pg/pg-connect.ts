@@ -67,7 +67,7 @@ export async function connectPostgres(url: string, options: PgConnectOptions = {
     await pool.query('SELECT 1');
   } catch (err) {
     await pool.end().catch(() => {});
-    throw new Error(`cannot reach PostgreSQL at ${where}: ${(err as Error).message}`);
+    throw new StoreUnavailableError(`cannot reach PostgreSQL at ${where}: ${(err as Error).message}`);
   }
   return pool;
 }

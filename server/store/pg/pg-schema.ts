@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { DA_DERIVATION_VERSION } from '../../../engine/da/da-schema.js';
+import { EngineError } from '../../../engine/errors.js';
 
 /** The advisory lock key of migrations (any fixed number: 'prop' in ASCII). */
 const MIGRATION_LOCK = 0x70726f70;
@@ -107,7 +108,7 @@ export async function migrate(pool: pg.Pool): Promise<{ from: number; to: number
       await client.query('CREATE TABLE IF NOT EXISTS propintel_meta (key text PRIMARY KEY, value text NOT NULL)');
       const v = await client.query<{ value: string }>("SELECT value FROM propintel_meta WHERE key = 'schema_version'");
       const from = v.rows.length ? Number(v.rows[0].value) : 0;
-      if (from > PG_SCHEMA_VERSION) throw new Error(`the PostgreSQL database has propintel schema version ${from}; this propintel reads ${PG_SCHEMA_VERSION} (upgrade propintel)`);
+      if (from > PG_SCHEMA_VERSION) throw new EngineError('UNSUPPORTED', `the PostgreSQL database has propintel schema version ${from}; this propintel reads ${PG_SCHEMA_VERSION} (upgrade propintel)`, { schema_version: from });
       for (let i = from; i < PG_SCHEMA_VERSION; i++) {
         await client.query('BEGIN');
         try {
