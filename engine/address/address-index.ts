@@ -48,42 +48,62 @@ export interface AddressResolution {
   candidates: AddressCandidate[];
 }
 
-interface Prepared {
+/** An address with the word lists the ranking reads. */
+export interface Prepared {
   rec: AddressRecord;
   nameWords: string[];
   type: string | null;
   suburbWords: string[];
 }
 
-const round2 = (x: number) => Math.round(x * 100) / 100;
+/** The words the ranking reads of an address record. */
+export function prepare(rec: AddressRecord): Prepared {
+  const words = normaliseWords(rec.street);
+  const last = words[words.length - 1];
+  const hasType = words.length > 1 && FULL_STREET_TYPES.has(last);
+  return { rec, nameWords: hasType ? words.slice(0, -1) : words, type: hasType ? last : null, suburbWords: normaliseWords(rec.suburb) };
+}
 
 /**
- * The words of the query that name a locality other than the matched address's: what is left once the
- * street's name (exactly or one edit away), any street type and the matched suburb are taken out.
+ * Where an index keeps its addresses and postings: in memory (built from records, the default) or in a
+ * SQLite file (address-disk.ts), read per query. The ranking is the same code over either.
  */
-function typedLocality(p: Prepared, q: ParsedQuery): string[] {
-  return q.words.filter((w) => !FULL_STREET_TYPES.has(w) && w !== p.type && !p.suburbWords.includes(w) && !p.nameWords.some((n) => n === w || (n.length >= 4 && withinOneEdit(w, n))));
+export interface AddressPostings {
+  readonly size: number;
+  /** The address at position `i` (0-based), prepared. */
+  item(i: number): Prepared;
+  /** Positions of the addresses whose street name has `word`; empty when none. */
+  withWord(word: string): readonly number[];
+  /** ... and whose house number is `number`. */
+  withWordAndNumber(word: string, number: string): readonly number[];
+  /** Whether `word` is a street-name word of some address. */
+  hasWord(word: string): boolean;
+  /** Street-name words that `word` less one character is, or that share a one-character deletion with it. */
+  deletionNeighbours(word: string): Iterable<string>;
+  byId(id: string): AddressRecord | undefined;
+  byPfi(pfi: string): AddressRecord[];
+  nearest(lon: number, lat: number, maxDistanceM: number): { record: AddressRecord; distanceM: number } | null;
+  close?(): void;
 }
 
 /** Every string `w` less one character. */
-function deletions(w: string): string[] {
+export function deletions(w: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < w.length; i++) out.push(w.slice(0, i) + w.slice(i + 1));
   return out;
 }
 
-/** The address index (immutable; rebuild to change). */
-export class AddressIndex {
+/** The in-memory postings (the default index). */
+class MemoryPostings implements AddressPostings {
   private readonly byWord = new Map<string, number[]>();
   /** The same postings split by house number (`word \0 number`): a query with a number reads only those. */
   private readonly byWordNumber = new Map<string, number[]>();
-  private readonly vocabulary: string[];
   private readonly ids = new Map<string, AddressRecord>();
   private readonly pfis = new Map<string, AddressRecord[]>();
   private readonly points: PointIndex;
   private deletionIndex?: Map<string, string[]>;
 
-  private constructor(private readonly items: Prepared[]) {
+  constructor(private readonly items: Prepared[]) {
     items.forEach((p, i) => {
       for (const w of new Set(p.nameWords)) {
         const list = this.byWord.get(w);
@@ -101,7 +121,6 @@ export class AddressIndex {
         else this.pfis.set(p.rec.pfi, [p.rec]);
       }
     });
-    this.vocabulary = [...this.byWord.keys()];
     const coords = new Float64Array(items.length * 2);
     items.forEach((p, i) => {
       coords[2 * i] = p.rec.lon;
@@ -110,35 +129,103 @@ export class AddressIndex {
     this.points = PointIndex.build(coords, { shared: false });
   }
 
-  /** Builds the index over `records`. */
-  static build(records: readonly AddressRecord[]): AddressIndex {
-    return new AddressIndex(records.map((rec) => {
-      const words = normaliseWords(rec.street);
-      const last = words[words.length - 1];
-      const hasType = words.length > 1 && FULL_STREET_TYPES.has(last);
-      return { rec, nameWords: hasType ? words.slice(0, -1) : words, type: hasType ? last : null, suburbWords: normaliseWords(rec.suburb) };
-    }));
-  }
-
-  /** Number of addresses. */
   get size(): number {
     return this.items.length;
   }
 
-  /** The address with `id`. */
+  item(i: number): Prepared {
+    return this.items[i];
+  }
+
+  withWord(word: string): readonly number[] {
+    return this.byWord.get(word) ?? [];
+  }
+
+  withWordAndNumber(word: string, number: string): readonly number[] {
+    return this.byWordNumber.get(`${word}\u0000${number}`) ?? [];
+  }
+
+  hasWord(word: string): boolean {
+    return this.byWord.has(word);
+  }
+
+  deletionNeighbours(w: string): Iterable<string> {
+    if (!this.deletionIndex) {
+      // Built on the first misspelt query: every vocabulary word under each of its one-character deletions.
+      const index = new Map<string, string[]>();
+      for (const v of this.byWord.keys()) {
+        for (const d of new Set(deletions(v))) {
+          const list = index.get(d);
+          if (list) list.push(v);
+          else index.set(d, [v]);
+        }
+      }
+      this.deletionIndex = index;
+    }
+    const found = new Set<string>(this.deletionIndex.get(w) ?? []);
+    for (const d of deletions(w)) {
+      if (this.byWord.has(d)) found.add(d);
+      for (const v of this.deletionIndex.get(d) ?? []) found.add(v);
+    }
+    return found;
+  }
+
   byId(id: string): AddressRecord | undefined {
     return this.ids.get(id);
   }
 
-  /** The addresses on parcel `pfi`. */
   byPfi(pfi: string): AddressRecord[] {
     return this.pfis.get(pfi) ?? [];
   }
 
-  /** The nearest address within `maxDistanceM` (default unlimited), or null. */
-  nearest(lon: number, lat: number, maxDistanceM = Infinity): { record: AddressRecord; distanceM: number } | null {
+  nearest(lon: number, lat: number, maxDistanceM: number): { record: AddressRecord; distanceM: number } | null {
     const n = this.points.nearest(lon, lat, 1, maxDistanceM)[0];
     return n ? { record: this.items[n.id].rec, distanceM: n.distance } : null;
+  }
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+/**
+ * The words of the query that name a locality other than the matched address's: what is left once the
+ * street's name (exactly or one edit away), any street type and the matched suburb are taken out.
+ */
+function typedLocality(p: Prepared, q: ParsedQuery): string[] {
+  return q.words.filter((w) => !FULL_STREET_TYPES.has(w) && w !== p.type && !p.suburbWords.includes(w) && !p.nameWords.some((n) => n === w || (n.length >= 4 && withinOneEdit(w, n))));
+}
+
+/** The address index (immutable; rebuild to change). */
+export class AddressIndex {
+  constructor(private readonly postings: AddressPostings) {}
+
+  /** Builds the index over `records`, in memory. */
+  static build(records: readonly AddressRecord[]): AddressIndex {
+    return new AddressIndex(new MemoryPostings(records.map(prepare)));
+  }
+
+  /** Number of addresses. */
+  get size(): number {
+    return this.postings.size;
+  }
+
+  /** The address with `id`. */
+  byId(id: string): AddressRecord | undefined {
+    return this.postings.byId(id);
+  }
+
+  /** The addresses on parcel `pfi`. */
+  byPfi(pfi: string): AddressRecord[] {
+    return this.postings.byPfi(pfi);
+  }
+
+  /** The nearest address within `maxDistanceM` (default unlimited), or null. */
+  nearest(lon: number, lat: number, maxDistanceM = Infinity): { record: AddressRecord; distanceM: number } | null {
+    return this.postings.nearest(lon, lat, maxDistanceM);
+  }
+
+  /** Releases what the postings hold open (a disk index's file). */
+  close(): void {
+    this.postings.close?.();
   }
 
   /** Ranked search (see the module comment). */
@@ -148,10 +235,10 @@ export class AddressIndex {
     const candidates = this.candidateIds(q);
     // The best limit + 1, by score and then text: kept in a small sorted buffer rather than sorting every
     // candidate (a common street name in a large index gives thousands).
-    const order = (a: { i: number; score: number }, b: { i: number; score: number }) => b.score - a.score || this.items[a.i].rec.text.localeCompare(this.items[b.i].rec.text);
+    const order = (a: { i: number; score: number }, b: { i: number; score: number }) => b.score - a.score || this.postings.item(a.i).rec.text.localeCompare(this.postings.item(b.i).rec.text);
     const top: { i: number; score: number }[] = [];
     for (const i of candidates) {
-      const c = { i, score: this.score(this.items[i], q) };
+      const c = { i, score: this.score(this.postings.item(i), q) };
       if (top.length > limit && order(c, top[limit]) >= 0) continue;
       let k = Math.min(top.length, limit);
       top[k] = c;
@@ -162,14 +249,14 @@ export class AddressIndex {
       top.length = Math.min(top.length, limit + 1);
     }
     const cand = (s: { i: number; score: number }): AddressCandidate => {
-      const r = this.items[s.i].rec;
+      const r = this.postings.item(s.i).rec;
       return { address: r.text, confidence: round2(s.score), state: r.state, lat: r.lat, lng: r.lon, id: r.id };
     };
     const best = top[0];
     if (!best || best.score < MATCH_FLOOR) {
       return { match: null, confidence: best ? round2(best.score) : 0, warnings: [], note: best ? 'No address matched well enough; the closest are listed as candidates.' : 'No address matched.', candidates: top.slice(0, limit).filter((s) => s.score > 0.2).map(cand) };
     }
-    const match = this.items[best.i];
+    const match = this.postings.item(best.i);
     const confidence = round2(best.score);
     const locality = typedLocality(match, q);
     if (q.postcode && q.postcode !== match.rec.postcode && locality.length) {
@@ -209,18 +296,17 @@ export class AddressIndex {
     const words: string[] = [];
     for (const w of q.words) {
       if (w.length < 2) continue;
-      if (this.byWord.has(w)) words.push(w);
+      if (this.postings.hasWord(w)) words.push(w);
       else if (w.length >= 4) words.push(...this.nearWords(w));
     }
     if (q.number !== null) {
       // With a number, the addresses with that number only, when there are any (a big street list stays cheap).
       const withNumber = new Set<number>();
-      for (const w of words) for (const i of this.byWordNumber.get(`${w}\u0000${q.number}`) ?? []) withNumber.add(i);
+      for (const w of words) for (const i of this.postings.withWordAndNumber(w, q.number)) withNumber.add(i);
       if (withNumber.size) return withNumber;
     }
-    const lists = words.map((w) => this.byWord.get(w)!);
     const out = new Set<number>();
-    for (const list of lists) for (const i of list) out.add(i);
+    for (const w of words) for (const i of this.postings.withWord(w)) out.add(i);
     return out;
   }
 
@@ -228,26 +314,10 @@ export class AddressIndex {
    * The street-name words within one edit of `w` (an insertion, deletion or substitution), found through an
    * index of every word's one-character deletions (SymSpell's idea) rather than a scan of the vocabulary: a
    * word one edit from `w` is `w` less a character, has `w` as one of its deletions, or shares a deletion with
-   * it; those candidates are then checked exactly. Built on the first misspelt query.
+   * it; those candidates are then checked exactly.
    */
   private nearWords(w: string): string[] {
-    if (!this.deletionIndex) {
-      const index = new Map<string, string[]>();
-      for (const v of this.vocabulary) {
-        for (const d of new Set(deletions(v))) {
-          const list = index.get(d);
-          if (list) list.push(v);
-          else index.set(d, [v]);
-        }
-      }
-      this.deletionIndex = index;
-    }
-    const found = new Set<string>(this.deletionIndex.get(w) ?? []);
-    for (const d of deletions(w)) {
-      if (this.byWord.has(d)) found.add(d);
-      for (const v of this.deletionIndex.get(d) ?? []) found.add(v);
-    }
-    return [...found].filter((v) => withinOneEdit(w, v));
+    return [...this.postings.deletionNeighbours(w)].filter((v) => withinOneEdit(w, v));
   }
 
   private score(p: Prepared, q: ParsedQuery): number {
