@@ -1,0 +1,83 @@
+// The on-disk address index (issue 26) against the in-memory one on the same data, the sample world's
+// 90,000 addresses: every answer identical, for exact, abbreviated, misspelt, unit, partial and foreign
+// queries, nearest-address lookups, ids and parcels; a file of another version is refused.
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultDataDir } from '../../../datasets/sample-world.js';
+import { openAddressIndexFile, writeAddressIndexFile } from '../../../engine/address/address-disk.js';
+import { AddressIndex } from '../../../engine/address/address-index.js';
+import { addressRecordsFromRows, type AddressRecord } from '../../../engine/address/address-record.js';
+import { openDataStore } from '../../../engine/data/dataset-store.js';
+import { seededRandom } from '../../../engine/random/seeded-random.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+const dir = tempDir('address-disk-');
+let records: AddressRecord[];
+let memory: AddressIndex;
+let disk: AddressIndex;
+
+beforeAll(async () => {
+  const store = await openDataStore(defaultDataDir());
+  records = store.recordsFor('resolved.address').flatMap((t) => addressRecordsFromRows(t.rows, t.source.id));
+  memory = AddressIndex.build(records);
+  expect(writeAddressIndexFile(join(dir, 'addresses.sqlite'), records)).toBe(records.length);
+  disk = openAddressIndexFile(join(dir, 'addresses.sqlite'), { cacheEntries: 2000 });
+}, 120_000);
+afterAll(() => disk?.close());
+
+/** Query variants of an address: exact, abbreviated, no suburb, a typo, the unit alone, another state's postcode. */
+function variants(r: AddressRecord, k: number): string[] {
+  const typo = r.street.replace(/([a-z])([a-z])/, '$2$1');
+  return [
+    r.text,
+    `${r.unit ? `${r.unit}/` : ''}${r.number} ${r.street.replace(/ Street$/, ' St').replace(/ Road$/, ' Rd')} ${r.suburb}`,
+    `${r.number} ${r.street}`,
+    `${r.number} ${typo}, ${r.suburb} ${r.state}`,
+    `${r.street}, ${r.suburb}`,
+    `${r.number} ${r.street} ${r.suburb} ${k % 2 ? '2000' : r.postcode}`,
+  ];
+}
+
+describe('the on-disk address index', () => {
+  it('holds every address', () => {
+    expect(disk.size).toBe(memory.size);
+  });
+
+  it('answers 1,200 queries exactly as the in-memory index does', () => {
+    const rnd = seededRandom(26);
+    let matched = 0;
+    for (let k = 0; k < 200; k++) {
+      const r = records[Math.floor(rnd.next() * records.length)];
+      for (const q of variants(r, k)) {
+        const a = memory.resolve(q);
+        expect(disk.resolve(q), q).toEqual(a);
+        if (a.match) matched++;
+      }
+    }
+    expect(matched).toBeGreaterThan(700); // the variants mostly resolve: the comparison is not of empty answers
+    expect(disk.resolve('nothing like an address')).toEqual(memory.resolve('nothing like an address'));
+  });
+
+  it('finds the same nearest address, by id and by parcel', () => {
+    const rnd = seededRandom(27);
+    for (let k = 0; k < 300; k++) {
+      const r = records[Math.floor(rnd.next() * records.length)];
+      const lon = r.lon + (rnd.next() - 0.5) * 0.004, lat = r.lat + (rnd.next() - 0.5) * 0.004;
+      expect(disk.nearest(lon, lat, 500)).toEqual(memory.nearest(lon, lat, 500));
+      expect(disk.byId(r.id)).toEqual(memory.byId(r.id));
+      if (r.pfi) expect(disk.byPfi(r.pfi)).toEqual(memory.byPfi(r.pfi));
+    }
+    expect(disk.nearest(0, 0, 1000)).toBeNull();
+    expect(disk.byId('nope')).toBeUndefined();
+  });
+
+  it('refuses a file written by another version', () => {
+    const path = join(dir, 'old.sqlite');
+    writeAddressIndexFile(path, records.slice(0, 10));
+    const db = new Database(path);
+    db.prepare("UPDATE meta SET value = '0' WHERE key = 'version'").run();
+    db.close();
+    expect(() => openAddressIndexFile(path)).toThrow(/address index file version 0; this engine reads 1/);
+  });
+});
