@@ -6,7 +6,8 @@
  *   root; skipped with a note otherwise). The files are written by ogr2ogr from generated polygons.
  * - A G-NAF-shaped Standard folder of 1,000,000 addresses (generated once, cached in the temporary
  *   directory) read into the address index in a process of its own: read and join time, index build, peak
- *   memory (maxRSS), and address resolution p50 over 2,000 queries.
+ *   memory (maxRSS), and address resolution p50 over 2,000 queries; then the same addresses written to the
+ *   on-disk index (address-disk.ts) and resolved from it in a fresh process: its open time, p50 and memory.
  */
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -138,13 +139,29 @@ export const importSuite: BenchSuite = {
       await writeGnaf(gnaf, addresses);
     }
     const script = fileURLToPath(new URL('../lib/gnaf-process.js', import.meta.url));
-    const r = spawnSync(process.execPath, ['--max-old-space-size=4096', script, gnaf, 'VIC', '2000'], { encoding: 'utf8', maxBuffer: 1 << 20 });
-    if (r.status !== 0) throw new Error(`gnaf-process failed: ${r.stderr}`);
-    const g = JSON.parse(r.stdout.trim().split('\n').pop()!) as { rows: number; missingGeocode: number; readMs: number; buildMs: number; resolveP50Ms: number; resolveP95Ms: number; matched: number; queries: number; maxRssMb: number; heapMb: number };
+    const child = <T>(...args: string[]): T => {
+      const r = spawnSync(process.execPath, ['--max-old-space-size=4096', script, ...args], { encoding: 'utf8', maxBuffer: 1 << 20 });
+      if (r.status !== 0) throw new Error(`gnaf-process ${args[0]} failed: ${r.stderr}`);
+      return JSON.parse(r.stdout.trim().split('\n').pop()!) as T;
+    };
+    const g = child<{ rows: number; missingGeocode: number; readMs: number; buildMs: number; resolveP50Ms: number; resolveP95Ms: number; matched: number; queries: number; maxRssMb: number; heapMb: number }>('memory', gnaf, 'VIC', '2000');
+    const file = join(dir, `addresses-${addresses}.sqlite`);
+    const w = child<{ written: number; writeMs: number; fileMb: number; maxRssMb: number }>('write', gnaf, 'VIC', file);
+    const o = child<{ openMs: number; size: number; resolveP50Ms: number; resolveP95Ms: number; matched: number; queries: number; maxRssMb: number; heapMb: number }>('open', file, quick ? '500' : '1000');
     rows.push(
       { benchmark: 'G-NAF Standard tables read and joined (streamed)', size: `${addresses} addresses`, msPerOp: g.readMs, itemsPerSec: addresses / (g.readMs / 1000), note: `${g.rows} placed, ${g.missingGeocode} without a geocode left out and counted` },
       { benchmark: 'address index built from them', size: `${g.rows} addresses`, msPerOp: g.buildMs, itemsPerSec: g.rows / (g.buildMs / 1000), note: `peak RSS of the whole process ${Math.round(g.maxRssMb)} MB (heap after build ${Math.round(g.heapMb)} MB)` },
       { benchmark: 'address resolution on that index', size: `${g.queries} queries`, msPerOp: g.resolveP50Ms, note: `p50 ${g.resolveP50Ms.toFixed(3)} ms, p95 ${g.resolveP95Ms.toFixed(3)} ms; ${g.matched} of ${g.queries} resolved to the address asked for` },
+      { benchmark: 'the same addresses written to the on-disk index (SQLite)', size: `${w.written} addresses`, msPerOp: w.writeMs, itemsPerSec: w.written / (w.writeMs / 1000), note: `file ${Math.round(w.fileMb)} MB; peak RSS while writing ${Math.round(w.maxRssMb)} MB (the G-NAF rows are read into memory first)` },
+      {
+        benchmark: 'address resolution on the on-disk index, in a fresh process',
+        size: `${o.queries} queries`,
+        msPerOp: o.resolveP50Ms,
+        reference: 'the in-memory index above',
+        refMsPerOp: g.resolveP50Ms,
+        ratio: g.resolveP50Ms / o.resolveP50Ms,
+        note: `opened in ${o.openMs.toFixed(0)} ms; p50 ${o.resolveP50Ms.toFixed(3)} ms, p95 ${o.resolveP95Ms.toFixed(3)} ms; ${o.matched} of ${o.queries} resolved to the address asked for; peak RSS ${Math.round(o.maxRssMb)} MB (in memory: ${Math.round(g.maxRssMb)} MB)`,
+      },
     );
     return rows;
   },

@@ -110,7 +110,7 @@ const recordOf = (r: Row): AddressRecord => {
 
 /** Options of {@link openAddressIndexFile}. */
 export interface OpenAddressFileOptions {
-  /** Prepared addresses kept in memory, most recently used (default 50,000). */
+  /** Prepared addresses kept in memory, most recently used (default 20,000). */
   cacheEntries?: number;
 }
 
@@ -124,6 +124,7 @@ export class DiskPostings implements AddressPostings {
   constructor(private readonly db: Database.Database, private readonly cacheEntries: number) {
     this.s = {
       item: db.prepare('SELECT * FROM addr WHERE i = ?'),
+      items: db.prepare('SELECT * FROM addr WHERE i IN (SELECT value FROM json_each(?))'),
       withWord: db.prepare('SELECT i FROM post WHERE word = ?').pluck(),
       withWordNumber: db.prepare('SELECT i FROM post WHERE word = ? AND number = ?').pluck(),
       hasWord: db.prepare('SELECT 1 FROM vocab WHERE word = ?').pluck(),
@@ -148,9 +149,23 @@ export class DiskPostings implements AddressPostings {
     const row = this.s.item.get(i) as Row | undefined;
     if (!row) throw new EngineError('INVALID_DATA', `address index file: no address at position ${i}`);
     p = prepare(recordOf(row));
+    this.remember(i, p);
+    return p;
+  }
+
+  prefetch(positions: Iterable<number>): void {
+    const missing: number[] = [];
+    for (const i of positions) if (!this.cache.has(i)) missing.push(i);
+    if (!missing.length) return;
+    // One statement for every candidate a query scores, rather than one per candidate.
+    for (let k = 0; k < missing.length; k += 5000) {
+      for (const row of this.s.items.all(JSON.stringify(missing.slice(k, k + 5000))) as Row[]) this.remember(row.i, prepare(recordOf(row)));
+    }
+  }
+
+  private remember(i: number, p: Prepared): void {
     this.cache.set(i, p);
     if (this.cache.size > this.cacheEntries) this.cache.delete(this.cache.keys().next().value as number);
-    return p;
   }
 
   withWord(word: string): readonly number[] {
@@ -212,7 +227,7 @@ export function openAddressIndexFile(path: string, options: OpenAddressFileOptio
     const v = db.prepare("SELECT value FROM meta WHERE key = 'version'").pluck().get() as string | undefined;
     if (Number(v) !== ADDRESS_FILE_VERSION) throw new EngineError('UNSUPPORTED', `${path}: address index file version ${v ?? 'unknown'}; this engine reads ${ADDRESS_FILE_VERSION} (write it again)`, { file: path });
     db.pragma('cache_size = -16384');
-    return new AddressIndex(new DiskPostings(db, options.cacheEntries ?? 50_000));
+    return new AddressIndex(new DiskPostings(db, options.cacheEntries ?? 20_000));
   } catch (err) {
     db.close();
     throw err;

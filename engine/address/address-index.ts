@@ -72,6 +72,8 @@ export interface AddressPostings {
   readonly size: number;
   /** The address at position `i` (0-based), prepared. */
   item(i: number): Prepared;
+  /** Makes the addresses at `positions` ready for `item` in one read (a disk index); optional. */
+  prefetch?(positions: Iterable<number>): void;
   /** Positions of the addresses whose street name has `word`; empty when none. */
   withWord(word: string): readonly number[];
   /** ... and whose house number is `number`. */
@@ -237,6 +239,7 @@ export class AddressIndex {
     // candidate (a common street name in a large index gives thousands).
     const order = (a: { i: number; score: number }, b: { i: number; score: number }) => b.score - a.score || this.postings.item(a.i).rec.text.localeCompare(this.postings.item(b.i).rec.text);
     const top: { i: number; score: number }[] = [];
+    this.postings.prefetch?.(candidates);
     for (const i of candidates) {
       const c = { i, score: this.score(this.postings.item(i), q) };
       if (top.length > limit && order(c, top[limit]) >= 0) continue;
