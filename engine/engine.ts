@@ -36,6 +36,8 @@ import { MemoryReporter, type MemoryReport } from './memory/memory-report.js';
 import type { ScoresOptions, ScoresResult, SurfacesOptions, SurfacesResult } from './engine-calls.js';
 import { propertyIdentity, propertyLookup, type BillingIdentity, type PropertyDeps } from './property/property-lookup.js';
 import { addressIndexFromStore, type AddressIndex } from './address/index.js';
+import { openOrWriteAddressIndexFile } from './address/address-disk.js';
+import { addressRecordsFromRows } from './address/address-record.js';
 import { daStoreFromDataStore, type DaStore } from './da/index.js';
 import { TtlCache, type Cache } from './cache/ttl-cache.js';
 import { StateModels } from './state-models.js';
@@ -66,6 +68,12 @@ export interface EngineOptions {
    * server/store/pg/da-replica.ts): the dataset's DA records are not loaded into it, and the engine closes it.
    */
   daStore?: DaStore;
+  /**
+   * An on-disk address index (engine/address/address-disk.ts) at this path: written from the dataset's
+   * address records when absent or written for other data, then read per query, so the process holds only
+   * the addresses recent queries touched. Default: the whole index in memory.
+   */
+  addressIndexFile?: string;
   /**
    * Directory of the stored HAND tiles the flood score reads (engine/hydro/hand-tile-store.ts), computed on
    * first use or by {@link Engine.warm}; default `propintel/hand-tiles` under the OS temporary directory.
@@ -137,7 +145,10 @@ export class Engine implements PropertyService {
 
   /** The address index over every state's address points (built on first use). */
   addresses(): AddressIndex {
-    this.addressIndex ??= addressIndexFromStore(this.store);
+    const file = this.options.addressIndexFile;
+    this.addressIndex ??= file
+      ? openOrWriteAddressIndexFile(file, datasetFingerprint(this.store.catalogue), () => this.store.recordsFor('resolved.address').flatMap((t) => addressRecordsFromRows(t.rows, t.source.id)))
+      : addressIndexFromStore(this.store);
     return this.addressIndex;
   }
 
@@ -489,6 +500,7 @@ export class Engine implements PropertyService {
     this.handTiles?.close();
     await this.rasters.close();
     this.daStore?.close();
+    this.addressIndex?.close();
   }
 }
 

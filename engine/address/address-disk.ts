@@ -9,7 +9,7 @@
  * Written once from records (`writeAddressIndexFile`, streaming: records are inserted as they come), then
  * opened read-only by any number of processes (`AddressIndex.open` → `openAddressIndexFile`).
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { distanceMetres } from '../geo/distance.js';
@@ -232,4 +232,30 @@ export function openAddressIndexFile(path: string, options: OpenAddressFileOptio
     db.close();
     throw err;
   }
+}
+
+/**
+ * The on-disk index at `path` for the dataset identified by `fingerprint`: opened when the file was written
+ * for it, else (re)written from `records()` first. Replicas sharing a disk write it once between them only if
+ * they start one after the other; each writes to a temporary name and renames, so none reads a half file.
+ */
+export function openOrWriteAddressIndexFile(path: string, fingerprint: string, records: () => Iterable<AddressRecord>, options: OpenAddressFileOptions = {}): AddressIndex {
+  if (existsSync(path)) {
+    try {
+      const db = new Database(path, { readonly: true, fileMustExist: true });
+      const held = db.prepare("SELECT value FROM meta WHERE key = 'dataset'").pluck().get() as string | undefined;
+      const version = db.prepare("SELECT value FROM meta WHERE key = 'version'").pluck().get() as string | undefined;
+      db.close();
+      if (held === fingerprint && Number(version) === ADDRESS_FILE_VERSION) return openAddressIndexFile(path, options);
+    } catch {
+      // Not a readable index file: written again below.
+    }
+  }
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeAddressIndexFile(tmp, records());
+  const db = new Database(tmp);
+  db.prepare("INSERT INTO meta (key, value) VALUES ('dataset', ?)").run(fingerprint);
+  db.close();
+  renameSync(tmp, path);
+  return openAddressIndexFile(path, options);
 }

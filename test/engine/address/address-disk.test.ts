@@ -1,7 +1,9 @@
 // The on-disk address index (issue 26) against the in-memory one on the same data, the sample world's
 // 90,000 addresses: every answer identical, for exact, abbreviated, misspelt, unit, partial and foreign
-// queries, nearest-address lookups, ids and parcels; a file of another version is refused.
+// queries, nearest-address lookups, ids and parcels; an engine on it answers property lookups exactly as
+// one holding the index in memory; a file of another version is refused.
 import Database from 'better-sqlite3';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../../datasets/sample-world.js';
@@ -9,6 +11,7 @@ import { openAddressIndexFile, writeAddressIndexFile } from '../../../engine/add
 import { AddressIndex } from '../../../engine/address/address-index.js';
 import { addressRecordsFromRows, type AddressRecord } from '../../../engine/address/address-record.js';
 import { openDataStore } from '../../../engine/data/dataset-store.js';
+import { createEngine } from '../../../engine/engine.js';
 import { seededRandom } from '../../../engine/random/seeded-random.js';
 import { tempDir } from '../../helpers/tmp.js';
 
@@ -71,6 +74,36 @@ describe('the on-disk address index', () => {
     expect(disk.nearest(0, 0, 1000)).toBeNull();
     expect(disk.byId('nope')).toBeUndefined();
   });
+
+  it('serves an engine: property lookups answer exactly as with the in-memory index, and a second engine reuses the file', async () => {
+    const file = join(dir, 'engine', 'addresses.sqlite');
+    const plain = await createEngine({ datasets: defaultDataDir(), threads: 1 });
+    const onDisk = await createEngine({ datasets: defaultDataDir(), threads: 1, addressIndexFile: file });
+    try {
+      const sandbox = await plain.sandbox();
+      const now = new Date('2026-11-25T00:00:00Z');
+      for (const s of sandbox.slice(0, 6)) {
+        for (const subject of [{ address: s.address }, { address: s.address.replace(/ Street/, ' St').toLowerCase() }, { lat: s.lat, lng: s.lng }]) {
+          const a = await plain.property(subject, { components: ['planning', 'das'], now });
+          const b = await onDisk.property(subject, { components: ['planning', 'das'], now });
+          expect(b.addressKey).toBe(a.addressKey);
+          expect({ ...b.payload, meta: undefined }).toEqual({ ...a.payload, meta: undefined });
+        }
+      }
+      expect(existsSync(file)).toBe(true);
+      const written = statSync(file).mtimeMs;
+      const again = await createEngine({ datasets: defaultDataDir(), threads: 1, addressIndexFile: file });
+      try {
+        expect(again.addresses().resolve(sandbox[0].address).match?.id).toBe(plain.addresses().resolve(sandbox[0].address).match?.id);
+        expect(statSync(file).mtimeMs).toBe(written); // opened, not written again
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await plain.close();
+      await onDisk.close();
+    }
+  }, 180_000);
 
   it('refuses a file written by another version', () => {
     const path = join(dir, 'old.sqlite');
