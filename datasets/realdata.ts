@@ -55,6 +55,33 @@ function src(d: Def): CatalogueSource {
   return { licence: 'CC BY 4.0', obligation_status: 'attribution_required', geometry_redistribution: true, ...d };
 }
 
+/** Where the two Vicmap Planning extracts come from (their attribution and currency). */
+type PlanningOrigin = Pick<CatalogueSource, 'attribution' | 'currency'>;
+const YARRA: PlanningOrigin = {
+  attribution: 'Vicmap Planning (c) State of Victoria (Department of Transport and Planning), CC BY 4.0',
+  currency: { last_fetched_at: '2019-03-14T00:00:00Z', established: 'Vicmap DataMart extract (Shapefile, GDA94) converted to GeoJSON', repull: 'not re-pulled (a 2019 snapshot)' },
+};
+const BENDIGO: PlanningOrigin = {
+  attribution: 'VicPlan planning scheme zones and overlays (c) State of Victoria, CC BY 4.0',
+  currency: { last_fetched_at: '2024-01-01T00:00:00Z', established: 'VicPlan layers exported by a third-party web map (qgis2web) and merged', repull: 'not re-pulled' },
+};
+
+/**
+ * A Vicmap Planning source: zones (read with the `vicmap_planning_zone` schema) or overlays (the overlay
+ * schema; LSIO, SBO and FO count as verified flood mapping: they are the gazetted planning controls).
+ */
+function planning(kind: 'zones' | 'overlays', id: string, title: string, origin: PlanningOrigin, file: string, notes: string): CatalogueSource {
+  const zones = kind === 'zones';
+  return src({
+    id, title, ...origin, notes,
+    paths: zones ? ['planning.zone', 'planning.zones_nearby'] : ['planning.overlay', 'hazards.flood', 'hazards.bushfire'],
+    coverage: { VIC: 'partial' }, custodian: VICMAP_PLANNING, format: 'geojson',
+    schema: zones ? 'vicmap_planning_zone' : 'vicmap_planning_overlay',
+    ...(zones ? {} : { options: { flood_verified: true } }),
+    files: [{ path: file, state: 'VIC' }],
+  });
+}
+
 /** Vicmap road types mapped to the noise model's classes (module comment); null leaves a feature out. */
 export function vicmapRoadClass(roadType: unknown, featureType: unknown): 'motorway' | 'arterial' | 'collector' | 'local' | null {
   if (featureType === 'foot_bridge') return null;
@@ -157,34 +184,10 @@ export async function buildRealCatalogue(from: string, out: string): Promise<Rea
       format: 'geojson', files: [{ path: copy(REALDATA_FILES.bendigoLga, 'vic/bendigo_lga.geojson'), state: 'VIC' }],
       notes: 'Greater Bendigo only: other council areas are not held.',
     }),
-    src({
-      id: 'vic_yarra_zones', title: 'Vicmap Planning zones, City of Yarra and 1 km around (2019 extract)', paths: ['planning.zone', 'planning.zones_nearby'], coverage: { VIC: 'partial' },
-      custodian: VICMAP_PLANNING, attribution: 'Vicmap Planning (c) State of Victoria (Department of Transport and Planning), CC BY 4.0',
-      currency: { last_fetched_at: '2019-03-14T00:00:00Z', established: 'Vicmap DataMart extract (Shapefile, GDA94) converted to GeoJSON', repull: 'not re-pulled (a 2019 snapshot)' },
-      format: 'geojson', schema: 'vicmap_planning_zone', files: [{ path: copy(REALDATA_FILES.yarraZones, 'vic/yarra_zones.geojson'), state: 'VIC' }],
-      notes: 'Zones of the City of Yarra and 1 km around it only, as gazetted in March 2019.',
-    }),
-    src({
-      id: 'vic_yarra_overlays', title: 'Vicmap Planning overlays, City of Yarra and 1 km around (2019 extract)', paths: ['planning.overlay', 'hazards.flood', 'hazards.bushfire'], coverage: { VIC: 'partial' },
-      custodian: VICMAP_PLANNING, attribution: 'Vicmap Planning (c) State of Victoria (Department of Transport and Planning), CC BY 4.0',
-      currency: { last_fetched_at: '2019-03-14T00:00:00Z', established: 'Vicmap DataMart extract (Shapefile, GDA94) converted to GeoJSON', repull: 'not re-pulled (a 2019 snapshot)' },
-      format: 'geojson', schema: 'vicmap_planning_overlay', options: { flood_verified: true }, files: [{ path: copy(REALDATA_FILES.yarraOverlays, 'vic/yarra_overlays.geojson'), state: 'VIC' }],
-      notes: 'Overlays of the City of Yarra and 1 km around it, March 2019; LSIO, SBO and FO are the flood overlays, BMO the bushfire one.',
-    }),
-    src({
-      id: 'vic_bendigo_zones', title: 'VicPlan zones, Greater Bendigo (2024, incomplete)', paths: ['planning.zone', 'planning.zones_nearby'], coverage: { VIC: 'partial' },
-      custodian: VICMAP_PLANNING, attribution: 'VicPlan planning scheme zones (c) State of Victoria, CC BY 4.0',
-      currency: { last_fetched_at: '2024-01-01T00:00:00Z', established: 'VicPlan layers exported by a third-party web map (qgis2web) and merged', repull: 'not re-pulled' },
-      format: 'geojson', schema: 'vicmap_planning_zone', files: [{ path: copy(REALDATA_FILES.bendigoZones, 'vic/bendigo_zones.geojson'), state: 'VIC' }],
-      notes: 'Greater Bendigo only, and without the C1Z, MUZ, NRZ, SUZ and ACZ zones, which the exporting map left out: a point in one of those zones finds no zone.',
-    }),
-    src({
-      id: 'vic_bendigo_overlays', title: 'VicPlan overlays, Greater Bendigo (2024; no LSIO)', paths: ['planning.overlay', 'hazards.flood', 'hazards.bushfire'], coverage: { VIC: 'partial' },
-      custodian: VICMAP_PLANNING, attribution: 'VicPlan planning scheme overlays (c) State of Victoria, CC BY 4.0',
-      currency: { last_fetched_at: '2024-01-01T00:00:00Z', established: 'VicPlan layers exported by a third-party web map (qgis2web) and merged', repull: 'not re-pulled' },
-      format: 'geojson', schema: 'vicmap_planning_overlay', options: { flood_verified: true }, files: [{ path: copy(REALDATA_FILES.bendigoOverlays, 'vic/bendigo_overlays.geojson'), state: 'VIC' }],
-      notes: 'Greater Bendigo only; the LSIO layer is missing from the export, so flood coverage rests on SBO and FO.',
-    }),
+    planning('zones', 'vic_yarra_zones', 'Vicmap Planning zones, City of Yarra and 1 km around (2019 extract)', YARRA, copy(REALDATA_FILES.yarraZones, 'vic/yarra_zones.geojson'), 'Zones of the City of Yarra and 1 km around it only, as gazetted in March 2019.'),
+    planning('overlays', 'vic_yarra_overlays', 'Vicmap Planning overlays, City of Yarra and 1 km around (2019 extract)', YARRA, copy(REALDATA_FILES.yarraOverlays, 'vic/yarra_overlays.geojson'), 'Overlays of the City of Yarra and 1 km around it, March 2019; LSIO, SBO and FO are the flood overlays, BMO the bushfire one.'),
+    planning('zones', 'vic_bendigo_zones', 'VicPlan zones, Greater Bendigo (2024, incomplete)', BENDIGO, copy(REALDATA_FILES.bendigoZones, 'vic/bendigo_zones.geojson'), 'Greater Bendigo only, and without the C1Z, MUZ, NRZ, SUZ and ACZ zones, which the exporting map left out: a point in one of those zones finds no zone.'),
+    planning('overlays', 'vic_bendigo_overlays', 'VicPlan overlays, Greater Bendigo (2024; no LSIO)', BENDIGO, copy(REALDATA_FILES.bendigoOverlays, 'vic/bendigo_overlays.geojson'), 'Greater Bendigo only; the LSIO layer is missing from the export, so flood coverage rests on SBO and FO.'),
     src({
       id: 'vic_vicmap_roads', title: 'Vicmap Transport roads, central Melbourne (about 5.7 km around the CBD)', paths: ['scores.noise.roads', 'surfaces.noise'], coverage: { VIC: 'partial' },
       custodian: 'Department of Transport and Planning, Victoria (Vicmap Transport)', attribution: 'Vicmap Transport (c) State of Victoria, CC BY 4.0 (via data.gov.au)',

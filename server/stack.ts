@@ -15,6 +15,7 @@ import { isPostgresUrl } from './store/pg/pg-connect.js';
 import { PgStore } from './store/pg/pg-store.js';
 import { SqliteStore } from './store/sqlite-store.js';
 import type { ServerStore } from './store/store.js';
+import type { Cache } from '../engine/cache/ttl-cache.js';
 import type { DaEventSource } from './webhooks/webhook-store.js';
 
 /** The store file when neither --db nor $PROPINTEL_DB says otherwise: var/propintel.sqlite in the package. */
@@ -75,18 +76,23 @@ export interface Stack {
   close(): Promise<void>;
 }
 
+/**
+ * The engine's layer and score caches in `store`, namespaced by engine version and dataset fingerprint; the
+ * namespaces of other versions or data are dropped.
+ */
+async function engineCaches(store: ServerStore, datasets: string): Promise<{ layers: Cache; scores: Cache }> {
+  const tag = `${VERSION}:${datasetFingerprint(datasets)}`;
+  const layers = `layers:${tag}`, scores = `scores:${tag}`;
+  await store.dropCachesExcept([layers, scores]);
+  return { layers: store.cache(layers), scores: store.cache(scores) };
+}
+
 /** Opens the store and the engine on `datasets`. */
 export async function openStack(options: StackOptions): Promise<Stack> {
   if (isPostgresUrl(options.db)) return openReplicaStack(options);
   const store = SqliteStore.open(options.db);
   try {
-    let caches;
-    if (options.persistentCache !== false) {
-      const tag = `${VERSION}:${datasetFingerprint(options.datasets)}`;
-      const layers = `layers:${tag}`, scores = `scores:${tag}`;
-      await store.dropCachesExcept([layers, scores]);
-      caches = { layers: store.cache(layers), scores: store.cache(scores) };
-    }
+    const caches = options.persistentCache === false ? undefined : await engineCaches(store, options.datasets);
     // The DA store lives in the same file as the keys and the meter: `propintel das import --db FILE` writes
     // where the server reads, and the server sees an import at once.
     const engine = await createEngine({ datasets: options.datasets, threads: options.threads, caches, daDatabase: options.db === ':memory:' ? undefined : options.db });
@@ -126,13 +132,7 @@ async function openReplicaStack(options: StackOptions): Promise<Stack> {
     replica = DaReplica.open(store.das, file);
     await replica.catchUp();
     local = SqliteStore.open(file);
-    let caches;
-    if (options.persistentCache !== false) {
-      const tag = `${VERSION}:${datasetFingerprint(options.datasets)}`;
-      const layers = `layers:${tag}`, scores = `scores:${tag}`;
-      local.dropCachesExcept([layers, scores]);
-      caches = { layers: local.cache(layers), scores: local.cache(scores) };
-    }
+    const caches = options.persistentCache === false ? undefined : await engineCaches(local, options.datasets);
     const engine = await createEngine({ datasets: options.datasets, threads: options.threads, caches, daStore: replica.local });
     const r = replica, l = local;
     return {

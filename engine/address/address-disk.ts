@@ -87,21 +87,8 @@ export function writeAddressIndexFile(path: string, records: Iterable<AddressRec
   }
 }
 
-interface Row {
-  i: number;
-  id: string;
-  unit: string | null;
-  number: string;
-  street: string;
-  suburb: string;
-  state: string;
-  postcode: string;
-  lon: number;
-  lat: number;
-  pfi: string | null;
-  lga: string | null;
-  source: string;
-}
+/** A row of `addr`: the record without its formatted text, and its position. */
+type Row = Omit<AddressRecord, 'text' | 'state'> & { i: number; state: string };
 
 const recordOf = (r: Row): AddressRecord => {
   const rec = { id: r.id, unit: r.unit, number: r.number, street: r.street, suburb: r.suburb, state: r.state as StateCode, postcode: r.postcode, lon: r.lon, lat: r.lat, pfi: r.pfi, lga: r.lga, source: r.source };
