@@ -375,6 +375,35 @@ function operation(route: Route): Obj {
 let cached: Obj | undefined;
 
 /** The OpenAPI document (built once). */
+/** What every keyed operation may answer when its server runs on a shared database that does not answer. */
+const STORE_503 = 'With `--db postgres://...` (several replicas): `service_unavailable` when the shared database does not answer; nothing was done or charged. Retry after Retry-After.';
+
+/**
+ * Every operation that takes a key reads it (and the meter) from the server's store, so each may answer 503
+ * `service_unavailable` when that store is a shared PostgreSQL database that is down: added to the
+ * operation's 503 (made when it has none), with the Retry-After header.
+ */
+function storeUnavailable(paths: Obj): void {
+  for (const ops of Object.values(paths) as Obj[]) {
+    for (const op of Object.values(ops) as Obj[]) {
+      const keyed = ((op.security as Obj[] | undefined) ?? []).some((req) => 'bearer' in req);
+      const responses = op.responses as Obj | undefined;
+      if (!keyed || !responses) continue;
+      const existing = responses[503] as Obj | undefined;
+      if (!existing) {
+        responses[503] = { ...jsonError(STORE_503, ['service_unavailable']), headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } } };
+        continue;
+      }
+      const codes = ((((existing.content as Obj)?.['application/json'] as Obj)?.schema as Obj)?.allOf as Obj[] | undefined)?.[1] as Obj | undefined;
+      const list = ((codes?.properties as Obj)?.error as Obj)?.enum as string[] | undefined;
+      if (list && !list.includes('service_unavailable')) {
+        list.push('service_unavailable');
+        existing.description = `${existing.description as string} ${STORE_503}`;
+      }
+    }
+  }
+}
+
 export function openApiDocument(): Obj {
   if (cached) return cached;
   const paths: Obj = {};
@@ -421,6 +450,7 @@ export function openApiDocument(): Obj {
       paths[r.path] = { get: op };
     } else paths[r.path] = { get: operation(r) };
   }
+  storeUnavailable(paths);
   const withUsage = (schema: Obj): Obj => ({ allOf: [embed(schema), { required: ['usage'] }] });
   cached = {
     openapi: '3.1.0',

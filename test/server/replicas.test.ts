@@ -140,6 +140,13 @@ describe('two replicas on one PostgreSQL database', () => {
 
   it('the database lost mid-request: 503 with Retry-After; when it returns, the lookup is charged once', async (ctx) => {
     if (postgres.missing) return ctx.skip(postgres.missing);
+    // The reference says so for every keyed operation (the listing, childcare, tiles, MCP, ...).
+    const doc = (await a.get('/api/v1/openapi.json')).body;
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { security?: object[]; responses: Record<string, unknown> }>>)) {
+      for (const [method, op] of Object.entries(ops)) {
+        if ((op.security ?? []).some((r) => 'bearer' in r)) expect(JSON.stringify(op.responses['503']), `${method} ${path}`).toContain('service_unavailable');
+      }
+    }
     const key = await a.key({ quota: 10 });
     const [addr] = addresses(a, 'NSW', 1, 5000);
     const path = `/api/v1/property?${q({ address: addr, components: 'das' })}`;
