@@ -52,6 +52,8 @@ export interface TileContext {
   /** Ground elevation on the tile's 10 m grid (600 x 600, row 0 north), computed once and shared. */
   elev10: Float32Array;
   addresses: AddressRecord[];
+  /** Added to the number in each address id (0; in a mosaic, a block of ids per sub-tile, so ids stay unique). */
+  addressBase: number;
   /** Lots by the suburb/council assignment. */
   suburbOf(x: number, y: number): { suburb: string; postcode: string; council: string };
   /** Ids of the parcels (pfi) by lot. */

@@ -29,10 +29,13 @@ import { sandboxAddresses, sandboxFloodRule, type SandboxAddress } from './sandb
 import { SourceRegistry } from './sources.js';
 import { Terrain } from './terrain.js';
 import { TILES, tileById, type TileSpec } from './tiles.js';
+import { mosaicSide, mosaicSpec, subTileDir, TILE_KM, type SubTile } from './mosaic.js';
 import { FileWriter, type WrittenFile } from './writer.js';
 
 /** Bumped whenever the generator's output changes, so a stale sample world is regenerated. */
 export const GENERATOR_VERSION = '6';
+/** Address ids reserved per mosaic sub-tile (a 6 km tile holds about 12,000 addresses). */
+const ADDRESS_BLOCK = 40_000;
 /** The seed `npm start` and the tests use. */
 export const DEFAULT_SEED = 20261101;
 
@@ -51,11 +54,16 @@ export interface GenerateOptions {
   onProgress?: (line: string) => void;
   /** Worker threads (default: the number of cores; 1 generates in this thread). */
   threads?: number;
+  /**
+   * Side of each tile, km: 6 (the default) writes today's tiles; a multiple of 6 writes each named tile as a
+   * mosaic of (extentKm / 6)^2 sub-tiles (datasets/generator/mosaic.ts), the metro-scale benchmark world.
+   */
+  extentKm?: number;
 }
 
 /** The generator's worker task. */
 export type GeneratorTasks = {
-  'sample-world-tile': [{ id: string; seed: number; out: string }, TileResult];
+  'sample-world-tile': [{ id: string; seed: number; out: string; sub?: SubTile }, TileResult];
 };
 
 /** What the generator wrote. */
@@ -78,6 +86,8 @@ export function tileSeed(seed: number, id: string): number {
 /** What one tile's generation produced (plain data: it crosses back from a worker thread). */
 export interface TileResult {
   id: string;
+  /** The tile's folder (its id, or `id/rRcC` for a mosaic sub-tile). */
+  dir: string;
   files: WrittenFile[];
   /** Files added to catalogue sources, in order. */
   added: [string, SourceFile][];
@@ -91,20 +101,24 @@ export interface TileResult {
  * The tile's context before any file is written: terrain, layout, flood masks (raised when the sandbox
  * rule needs it) and vegetation. `out` is where the tile's files will go.
  */
-export function prepareTile(id: string, seed: number, out: string): TileContext {
-  const spec = tileById(id);
-  const tileIndex = TILES.indexOf(spec);
+export function prepareTile(id: string, seed: number, out: string, sub?: SubTile): TileContext {
+  const base = tileById(id);
+  const spec = sub ? mosaicSpec(base, sub) : base;
+  // A sub-tile numbers its ids after the eight tiles' (parcels, plans, DAs, areas), and draws its own stream.
+  const tileIndex = sub ? TILES.length + sub.row * sub.n + sub.col : TILES.indexOf(spec);
+  const dir = sub ? subTileDir(base, sub) : spec.id;
   const writer = new FileWriter(out);
   const registry = new SourceRegistry();
-  const rnd = seededRandom(tileSeed(seed, spec.id));
+  const rnd = seededRandom(tileSeed(seed, dir));
   const frame = new Frame(spec.lon, spec.lat);
   const terrain = new Terrain(spec.terrain, rnd);
   const layout = layOut(spec, terrain, rnd);
   const ctx: TileContext = {
-    spec, tileIndex, frame, terrain, layout, rnd, writer, registry, dir: spec.id,
+    spec, tileIndex, frame, terrain, layout, rnd, writer, registry, dir,
     masks: { flood1pct: new Uint8Array(0), floodPlanning: new Uint8Array(0), floodway: new Uint8Array(0), landCover: new Uint8Array(0), vegetation: new Uint8Array(0) },
     elev10: terrain.grid(10),
     addresses: [],
+    addressBase: sub ? (sub.row * sub.n + sub.col) * ADDRESS_BLOCK : 0,
     pfiOf: new Map(),
     suburbOf(x, y) {
       const left = terrain.creekDistance(x, y) > 0;
@@ -125,9 +139,9 @@ export function prepareTile(id: string, seed: number, out: string): TileContext 
 }
 
 /** Generates one tile into `out` (its own folder there), returning what it wrote. */
-export function generateTile(id: string, seed: number, out: string): TileResult {
+export function generateTile(id: string, seed: number, out: string, sub?: SubTile): TileResult {
   const t0 = performance.now();
-  const ctx = prepareTile(id, seed, out);
+  const ctx = prepareTile(id, seed, out, sub);
   const { spec, writer, registry, layout } = ctx;
   writeDem(ctx);
   writeWater(ctx);
@@ -154,10 +168,12 @@ export function generateTile(id: string, seed: number, out: string): TileResult 
   writeRasters(ctx);
   writeAnef(ctx);
   const truth = writeDas(ctx);
-  writer.jsonl(`eval/${spec.id}-da-categories.jsonl`, truth);
+  writer.jsonl(`eval/${ctx.dir.replace('/', '-')}-da-categories.jsonl`, truth);
   // Last: it draws from the tile's stream after every other layer, so it changes none of them.
   writeCensus(ctx);
-  return { id, files: writer.files, added: registry.added, sandbox: sandboxAddresses(ctx), lots: layout.lots.length, addresses: ctx.addresses.length, ms: performance.now() - t0 };
+  // A mosaic lists the sandbox addresses of its centre sub-tile only (one set per state, as today).
+  const sandbox = !sub || (sub.row === sub.n >> 1 && sub.col === sub.n >> 1) ? sandboxAddresses(ctx) : [];
+  return { id, dir: ctx.dir, files: writer.files, added: registry.added, sandbox, lots: layout.lots.length, addresses: ctx.addresses.length, ms: performance.now() - t0 };
 }
 
 /** Generates the sample world into `options.out`: tiles in parallel on worker threads, merged in tile order. */
@@ -166,18 +182,23 @@ export async function generateSampleWorld(options: GenerateOptions): Promise<Gen
   const seed = options.seed ?? DEFAULT_SEED;
   const ids = options.tiles ?? TILES.map((t) => t.id);
   const specs = ids.map(tileById);
+  const extentKm = options.extentKm ?? TILE_KM;
+  const n = mosaicSide(extentKm);
+  const jobs: { spec: TileSpec; sub?: SubTile }[] = specs.flatMap((spec) => (n === 1 ? [{ spec }] : Array.from({ length: n * n }, (_, k) => ({ spec, sub: { row: Math.floor(k / n), col: k % n, n } }))));
   assertReplaceableOutDir(options.out);
   rmSync(options.out, { recursive: true, force: true });
-  const threads = Math.max(1, Math.min(options.threads ?? availableParallelism(), specs.length));
+  const threads = Math.max(1, Math.min(options.threads ?? availableParallelism(), jobs.length));
+  let done = 0;
   const report = (r: TileResult) => {
     const spec = tileById(r.id);
     const bytes = r.files.reduce((s, f) => s + f.bytes, 0);
-    options.onProgress?.(`  ${spec.id.padEnd(3)} ${spec.state.padEnd(3)} ${spec.place}: ${r.lots} parcels, ${r.addresses} addresses, ${r.files.length} files, ${(bytes / 1e6).toFixed(1)} MB in ${(r.ms / 1000).toFixed(1)} s`);
+    const count = jobs.length > specs.length ? ` [${++done}/${jobs.length}]` : '';
+    options.onProgress?.(`  ${r.dir.padEnd(3)} ${spec.state.padEnd(3)} ${spec.place}${count}: ${r.lots} parcels, ${r.addresses} addresses, ${r.files.length} files, ${(bytes / 1e6).toFixed(1)} MB in ${(r.ms / 1000).toFixed(1)} s`);
   };
   let results: TileResult[];
   if (threads === 1) {
-    results = specs.map((s) => {
-      const r = generateTile(s.id, seed, options.out);
+    results = jobs.map(({ spec, sub }) => {
+      const r = generateTile(spec.id, seed, options.out, sub);
       report(r);
       return r;
     });
@@ -185,8 +206,8 @@ export async function generateSampleWorld(options: GenerateOptions): Promise<Gen
     const fromSource = import.meta.url.endsWith('.ts');
     const pool = createWorkerPool<GeneratorTasks>({ module: new URL(`./tile-task.${fromSource ? 'ts' : 'js'}`, import.meta.url), threads, taskTimeoutMs: 600_000 });
     try {
-      results = await Promise.all(specs.map(async (s) => {
-        const r = await pool.run('sample-world-tile', { id: s.id, seed, out: options.out });
+      results = await Promise.all(jobs.map(async ({ spec, sub }) => {
+        const r = await pool.run('sample-world-tile', { id: spec.id, seed, out: options.out, sub });
         report(r);
         return r;
       }));
@@ -209,10 +230,10 @@ export async function generateSampleWorld(options: GenerateOptions): Promise<Gen
   const doc = {
     catalogue_version: CATALOGUE_VERSION,
     name: 'propintel sample world',
-    description: `A synthetic dataset in real publishers' formats: ${specs.length} tiles (${specs.map((s) => s.state).join(', ')}). Every source is synthetic; none describes a real parcel or application.`,
+    description: `A synthetic dataset in real publishers' formats: ${specs.length} tiles (${specs.map((s) => s.state).join(', ')})${n > 1 ? `, each ${extentKm} km across (${n} x ${n} sub-tiles)` : ''}. Every source is synthetic; none describes a real parcel or application.`,
     synthetic: true,
     // The tiles written: a world of fewer than all eight does not count as the default sample world.
-    generator: { name: 'propintel sample-world', version: `${VERSION}+g${GENERATOR_VERSION}`, seed, tiles: specs.map((s) => s.id) },
+    generator: { name: 'propintel sample-world', version: `${VERSION}+g${GENERATOR_VERSION}`, seed, tiles: specs.map((s) => s.id), ...(n > 1 ? { extent_km: extentKm } : {}) },
     sandbox: 'sandbox.json',
     sources,
   };

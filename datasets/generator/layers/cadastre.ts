@@ -56,7 +56,7 @@ export function writeCadastre(ctx: TileContext): void {
     const [lon, lat] = ctx.frame.lonLat(lot.centre[0], lot.centre[1]);
     const units = lot.units.length ? lot.units : [null];
     for (const unit of units) {
-      const id = `${st}${String(ctx.addresses.length + 1).padStart(7, '0')}`;
+      const id = `${st}${String(ctx.addressBase + ctx.addresses.length + 1).padStart(7, '0')}`;
       const streetType = lot.street.name.slice(lot.street.name.lastIndexOf(' ') + 1);
       const streetName = lot.street.name.slice(0, lot.street.name.lastIndexOf(' '));
       const rec: AddressRecord = { id, lot, unit, text: addressText(unit, lot.number, lot.street.name, suburb, st, postcode), lon, lat, pfi, suburb, postcode, council };
