@@ -38,9 +38,12 @@ import { propertyIdentity, propertyLookup, type BillingIdentity, type PropertyDe
 import { addressIndexFromStore, type AddressIndex } from './address/index.js';
 import { openOrWriteAddressIndexFile } from './address/address-disk.js';
 import { addressRecordsFromRows } from './address/address-record.js';
-import { daStoreFromDataStore, type DaStore } from './da/index.js';
+import { daStoreFromDataStore, daStoreFromTables, type DaStore } from './da/index.js';
 import { TtlCache, type Cache } from './cache/ttl-cache.js';
 import { StateModels } from './state-models.js';
+import { openWindowedData, type WindowedData } from './data/windowed-store.js';
+import { COVERING_REACH_M, ZONES_NEARBY_REACH_M } from './data/layer-policy.js';
+import { radiusBox } from './vector/metric-search.js';
 import { Semaphore } from './pool/semaphore.js';
 import { HandTileStore } from './hydro/hand-tile-store.js';
 import { floodHandInputs } from './property/inputs/domain-inputs.js';
@@ -74,6 +77,17 @@ export interface EngineOptions {
    * the addresses recent queries touched. Default: the whole index in memory.
    */
   addressIndexFile?: string;
+  /**
+   * Read the dataset's vector layers and records per window from this layer file (engine/data/windowed-store.ts)
+   * instead of holding them in memory: written from the dataset when absent or written for other data, then
+   * opened in about a second whatever the dataset's size. Lookups answer exactly as over the whole dataset.
+   * Implies an on-disk address index (`addressIndexFile`, default beside the layer file).
+   */
+  layerFile?: string;
+  /** With `layerFile`: bytes of windows kept in memory (default 256 MB). */
+  windowCacheBytes?: number;
+  /** With `layerFile`: told what the first open's conversion does, file by file. */
+  onProgress?: (line: string) => void;
   /**
    * Directory of the stored HAND tiles the flood score reads (engine/hydro/hand-tile-store.ts), computed on
    * first use or by {@link Engine.warm}; default `propintel/hand-tiles` under the OS temporary directory.
@@ -116,7 +130,10 @@ export class Engine implements PropertyService {
   private sandboxIdSet?: Promise<ReadonlySet<string>>;
   private readonly deps: PropertyDeps;
 
-  private constructor(readonly store: DataStore, readonly pool: EnginePool, private readonly options: EngineOptions) {
+  /** Models of each window (data/windowed-store.ts), made with the window and dropped with it. */
+  private readonly windowModels = new WeakMap<DataStore, StateModels>();
+
+  private constructor(readonly store: DataStore, readonly pool: EnginePool, private readonly options: EngineOptions, readonly windows?: WindowedData) {
     this.models = new StateModels(store);
     this.lookupSlots = new Semaphore(options.maxConcurrentLookups ?? Math.max(2, 2 * pool.threads));
     const tileDir = options.handTiles === false ? null : (options.handTiles ?? join(tmpdir(), 'propintel', 'hand-tiles'));
@@ -131,13 +148,42 @@ export class Engine implements PropertyService {
       surfaces: (lon, lat, o) => this.surfaces(lon, lat, o),
       layerCache: options.caches?.layers ?? new TtlCache(20_000, 128 * 1024 * 1024),
       scoreCache: options.caches?.scores ?? new TtlCache(5_000, 64 * 1024 * 1024),
+      ...(windows
+        ? {
+            windows: {
+              at: (lon: number, lat: number) => windows.storeAt(lon, lat),
+              around: (lon: number, lat: number, radiusM: number) => windows.storeForBox(radiusBox(lon, lat, radiusM)),
+              coveringM: COVERING_REACH_M,
+              zonesNearbyM: ZONES_NEARBY_REACH_M,
+            },
+          }
+        : {}),
     };
+  }
+
+  /** The store answering for (lon, lat): the dataset, or the window of its cell. */
+  private storeAt(lon: number, lat: number): DataStore {
+    return this.windows ? this.windows.storeAt(lon, lat) : this.store;
+  }
+
+  /** The scores' and surfaces' context at (lon, lat): over the dataset, or the window of its cell with its models. */
+  private computeAt(lon: number, lat: number): ScoresContext & SurfacesContext {
+    if (!this.windows) return this.compute;
+    const store = this.windows.storeAt(lon, lat);
+    let models = this.windowModels.get(store);
+    if (!models) this.windowModels.set(store, (models = new StateModels(store, this.models)));
+    return { ...this.compute, store, models };
   }
 
   /** Opens a dataset directory and starts the worker pool. */
   static async create(options: EngineOptions): Promise<Engine> {
     const slots = options.maxConcurrentLookups;
     if (slots !== undefined && !(Number.isInteger(slots) && slots >= 1)) throw invalidArgument('max_concurrent_lookups', `maxConcurrentLookups must be a whole number of at least 1 slot, got ${slots}`);
+    if (options.layerFile) {
+      const windows = await openWindowedData(options.datasets, { file: options.layerFile, cacheBytes: options.windowCacheBytes, onProgress: options.onProgress });
+      const pool = createEnginePool({ threads: options.threads, taskTimeoutMs: options.taskTimeoutMs });
+      return new Engine(windows.base, pool, { ...options, addressIndexFile: options.addressIndexFile ?? `${options.layerFile.replace(/\.sqlite$/, '')}.addresses.sqlite` }, windows);
+    }
     const store = await openDataStore(options.datasets);
     const pool = createEnginePool({ threads: options.threads, taskTimeoutMs: options.taskTimeoutMs });
     return new Engine(store, pool, options);
@@ -147,14 +193,15 @@ export class Engine implements PropertyService {
   addresses(): AddressIndex {
     const file = this.options.addressIndexFile;
     this.addressIndex ??= file
-      ? openOrWriteAddressIndexFile(file, datasetFingerprint(this.store.catalogue), () => this.store.recordsFor('resolved.address').flatMap((t) => addressRecordsFromRows(t.rows, t.source.id)))
+      ? openOrWriteAddressIndexFile(file, datasetFingerprint(this.store.catalogue), () => (this.windows ? this.windows.allRows('resolved.address') : this.store.recordsFor('resolved.address')).flatMap((t) => addressRecordsFromRows(t.rows, t.source.id)))
       : addressIndexFromStore(this.store);
     return this.addressIndex;
   }
 
   /** The DA store (loaded from the dataset's DA records on first use); the listing API serves the same store. */
   das(): DaStore {
-    this.daStore ??= this.options.daStore ?? daStoreFromDataStore(this.store, this.options.daDatabase);
+    const windows = this.windows;
+    this.daStore ??= this.options.daStore ?? (windows ? daStoreFromTables(() => windows.allRows('development_applications').map((t) => ({ source: t.source.id, file: t.file.path, rows: t.rows })), this.options.daDatabase) : daStoreFromDataStore(this.store, this.options.daDatabase));
     return this.daStore;
   }
 
@@ -191,7 +238,8 @@ export class Engine implements PropertyService {
     const states = STATES.filter((st) => this.store.catalogue.sources.some((s) => st in s.coverage));
     await time('noise', () => Promise.all(states.map((st) => this.models.noiseNetwork(st))));
     await time('walkability', () => states.forEach((st) => this.models.walkability(st)));
-    await time('bushfire', () => states.forEach((st) => this.models.bushfireLayers(st)));
+    // Read by window, the bushfire layers are built per window.
+    if (!this.windows) await time('bushfire', () => states.forEach((st) => this.models.bushfireLayers(st)));
     await time('contamination', () => this.models.contaminationRegister());
     await time('anef', () => this.models.anefLayer());
     return ms;
@@ -315,7 +363,7 @@ export class Engine implements PropertyService {
 
   /** The state or territory containing (lon, lat) by its LGA, or null. */
   stateAt(lon: number, lat: number): StateCode | null {
-    return stateAt(this.store, lon, lat);
+    return stateAt(this.storeAt(lon, lat), lon, lat);
   }
 
   /** The noise network of a state (built once). */
@@ -333,13 +381,13 @@ export class Engine implements PropertyService {
    */
   async scores(lon: number, lat: number, options: ScoresOptions = {}): Promise<ScoresResult> {
     this.assertOpen();
-    return computeScores(this.compute, lon, lat, this.resolveState(lon, lat, options.state), options);
+    return computeScores(this.computeAt(lon, lat), lon, lat, this.resolveState(lon, lat, options.state), options);
   }
 
   /** The surfaces of spec 2.7 around a point (engine/compute-surfaces.ts). */
   async surfaces(lon: number, lat: number, options: SurfacesOptions = {}): Promise<SurfacesResult> {
     this.assertOpen();
-    return computeSurfaces(this.compute, lon, lat, () => this.resolveState(lon, lat, options.state), options);
+    return computeSurfaces(this.computeAt(lon, lat), lon, lat, () => this.resolveState(lon, lat, options.state), options);
   }
 
   /**
@@ -424,7 +472,7 @@ export class Engine implements PropertyService {
       const [w, s, e, n] = tileBounds(t);
       const lon = (w + e) / 2, lat = (s + n) / 2;
       const state = this.stateAt(lon, lat);
-      const request = contourTileRequest(t, { state, sources: contourSourcesFor(this.store, state, lon, lat) });
+      const request = contourTileRequest(t, { state, sources: contourSourcesFor(this.storeAt(lon, lat), state, lon, lat) });
       const packed = await this.pool.run('contours', request);
       const features = contourTileFeatures(packed, t);
       out = { bytes: encodeTile('contours', features, t), sources: packed.available ? [packed.source] : [] };
@@ -453,7 +501,7 @@ export class Engine implements PropertyService {
       const features = net ? await noiseTileFeatures(net, this.pool, t) : [];
       out = { bytes: encodeTile('noise', features, t), sources: [] };
     } else {
-      const v = vectorTile({ store: this.store, das: () => this.das() }, layer, t);
+      const v = vectorTile({ store: this.windows ? this.windows.storeForBox(tileBounds(t)) : this.store, das: () => this.das() }, layer, t);
       out = { bytes: v.bytes, sources: v.sources.map((s) => s.id) };
     }
     this.tileCache.set(key, out, 24 * 3600_000);
@@ -501,6 +549,7 @@ export class Engine implements PropertyService {
     await this.rasters.close();
     this.daStore?.close();
     this.addressIndex?.close();
+    this.windows?.close();
   }
 }
 

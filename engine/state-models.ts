@@ -36,10 +36,16 @@ export class StateModels {
   private contamination?: ContaminationRegister;
   private anef?: AnefLayer;
 
-  constructor(private readonly store: DataStore) {}
+  /**
+   * `wholeModels`: for a window of the on-disk layers (data/windowed-store.ts), the models of the whole
+   * dataset, which answer for the models built from layers held whole (noise, walkability, contamination,
+   * ANEF: data/layer-policy.ts); only the bushfire layers are built from the window.
+   */
+  constructor(private readonly store: DataStore, private readonly wholeModels?: StateModels) {}
 
   /** The noise network of a state (built once; null when the state holds no roads). */
   noiseNetwork(state: StateCode): Promise<NoiseNetwork | null> {
+    if (this.wholeModels) return this.wholeModels.noiseNetwork(state);
     let p = this.noise.get(state);
     if (!p) {
       p = Promise.resolve().then(() => {
@@ -54,11 +60,13 @@ export class StateModels {
 
   /** Walkability indexes of a state (built once); for no state, every input not integrated. */
   walkability(state: StateCode | null): WalkabilityIndexes {
+    if (this.wholeModels) return this.wholeModels.walkability(state);
     return once(this.walk, state ?? '', () => walkabilityIndexesFor(this.store, state));
   }
 
   /** The walkability indexes of a state in shared buffers, for the workers (made once). */
   sharedWalkability(state: StateCode | null): SharedWalkabilityIndexes {
+    if (this.wholeModels) return this.wholeModels.sharedWalkability(state);
     return once(this.walkShared, state ?? '', () => shareWalkabilityIndexes(this.walkability(state)));
   }
 
@@ -69,11 +77,13 @@ export class StateModels {
 
   /** The contaminated-land register of every held state (built once). */
   contaminationRegister(): ContaminationRegister {
+    if (this.wholeModels) return this.wholeModels.contaminationRegister();
     return (this.contamination ??= contaminationRegisterFor(this.store));
   }
 
   /** The ANEF contours of every held state (built once). */
   anefLayer(): AnefLayer {
+    if (this.wholeModels) return this.wholeModels.anefLayer();
     return (this.anef ??= anefLayerFor(this.store));
   }
 

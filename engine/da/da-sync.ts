@@ -70,6 +70,11 @@ function openAndSync(path: string, tables: () => readonly DaTable[]): DaStore {
   return das;
 }
 
+/** Opens a DA store (default in memory) with these DA tables loaded into it (read only when they are needed). */
+export function daStoreFromTables(tables: () => readonly DaTable[], path = ':memory:'): DaStore {
+  return openAndSync(path, tables);
+}
+
 /** Opens a DA store (default in memory) with the DA records of an opened dataset loaded into it. */
 export function daStoreFromDataStore(store: DataStore, path = ':memory:'): DaStore {
   return openAndSync(path, () => store.recordsFor('development_applications').map((t) => ({ source: t.source.id, file: t.file.path, rows: t.rows })));

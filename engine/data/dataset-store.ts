@@ -89,7 +89,8 @@ export interface OpenDataStoreOptions {
 const LON_KEYS = ['lon', 'lng', 'longitude', 'long', 'x'];
 const LAT_KEYS = ['lat', 'latitude', 'y'];
 
-function coordinateColumns(columns: string[]): [string, string] | null {
+/** The lon and lat columns of a record table (lon/lng/longitude/x, lat/latitude/y), or null. */
+export function coordinateColumns(columns: string[]): [string, string] | null {
   const lower = columns.map((c) => c.toLowerCase());
   const lon = LON_KEYS.map((k) => lower.indexOf(k)).find((i) => i >= 0);
   const lat = LAT_KEYS.map((k) => lower.indexOf(k)).find((i) => i >= 0);
@@ -126,30 +127,29 @@ function indexVector(features: Feature<Geometry>[], shared: boolean): Pick<Vecto
   return out;
 }
 
-async function loadFile(dir: string, source: CatalogueSource, file: SourceFile, shared: boolean): Promise<LoadedFile> {
+/** A file's content as read, before indexing. */
+export type FileContent =
+  | { kind: 'vector'; features: Feature<Geometry>[]; warnings?: string[] }
+  | { kind: 'records'; columns: string[]; rows: Record<string, unknown>[]; warnings?: string[] }
+  | { kind: 'raster'; path: string; info: RasterInfo };
+
+/** Reads one catalogue file with its format's reader (validated, reprojected), without indexing it. */
+export async function readSourceFile(dir: string, source: CatalogueSource, file: SourceFile): Promise<FileContent> {
   const path = join(dir, file.path);
   const format = file.format ?? source.format;
   switch (format) {
-    case 'geojson': {
-      const layer = await readGeoJsonLayer(path, { crs: file.crs });
-      return { kind: 'vector', source, file, features: layer.features, ...indexVector(layer.features, shared) };
-    }
+    case 'geojson':
+      return { kind: 'vector', features: (await readGeoJsonLayer(path, { crs: file.crs })).features };
     case 'osm': {
       const layer = await readOsmLayer(path, { layer: file.layer });
-      return { kind: 'vector', source, file, features: layer.features, warnings: layer.warnings, ...indexVector(layer.features, shared) };
+      return { kind: 'vector', features: layer.features, warnings: layer.warnings };
     }
-    case 'geopackage': {
-      const layer = await readGeoPackageLayer(path, { table: file.table, crs: file.crs });
-      return { kind: 'vector', source, file, features: layer.features, ...indexVector(layer.features, shared) };
-    }
-    case 'shapefile': {
-      const layer = await readShapefileLayer(path, { crs: file.crs });
-      return { kind: 'vector', source, file, features: layer.features, ...indexVector(layer.features, shared) };
-    }
-    case 'mvt': {
-      const layer = await readVectorTileLayer(path, file.tile_layer as string, { zoom: file.zoom });
-      return { kind: 'vector', source, file, features: layer.features, ...indexVector(layer.features, shared) };
-    }
+    case 'geopackage':
+      return { kind: 'vector', features: (await readGeoPackageLayer(path, { table: file.table, crs: file.crs })).features };
+    case 'shapefile':
+      return { kind: 'vector', features: (await readShapefileLayer(path, { crs: file.crs })).features };
+    case 'mvt':
+      return { kind: 'vector', features: (await readVectorTileLayer(path, file.tile_layer as string, { zoom: file.zoom })).features };
     case 'gnaf': {
       if (!file.state) throw new EngineError('INVALID_DATA', `${path}: a G-NAF entry names its state (the tables are per state)`, { file: path });
       const { rows, report } = await readGnafAddresses(path, file.state);
@@ -158,22 +158,38 @@ async function loadFile(dir: string, source: CatalogueSource, file: SourceFile, 
         ...(report.missingGeocode ? [`${report.missingGeocode} address(es) without a default geocode left out (e.g. ${report.missingGeocodeExamples.map((e) => `${e.pid} at line ${e.line}`).join(', ')})`] : []),
         ...(report.aliasesSkipped || report.retiredSkipped ? [`${report.aliasesSkipped} alias and ${report.retiredSkipped} retired address(es) not indexed`] : []),
       ];
-      return withPoints({ kind: 'records', source, file, columns, rows, warnings }, shared);
+      return { kind: 'records', columns, rows, warnings };
     }
     case 'csv':
     case 'jsonl': {
       const set = await readRecords(path, { format });
       const missing = missingColumnsError(path, set.columns, source.paths);
       if (missing) throw missing;
-      return withPoints({ kind: 'records', source, file, columns: set.columns, rows: set.rows }, shared);
+      return { kind: 'records', columns: set.columns, rows: set.rows };
     }
     case 'geotiff': {
       const r = await openRaster(path, { crs: file.crs });
       const info = r.info;
       await r.close();
-      return { kind: 'raster', source, file, path, info };
+      return { kind: 'raster', path, info };
     }
   }
+}
+
+/** A loaded file from its content: vector features and records indexed (shared buffers when `shared`). */
+export function loadedFileOf(source: CatalogueSource, file: SourceFile, content: FileContent, shared: boolean): LoadedFile {
+  switch (content.kind) {
+    case 'vector':
+      return { kind: 'vector', source, file, features: content.features, ...(content.warnings ? { warnings: content.warnings } : {}), ...indexVector(content.features, shared) };
+    case 'records':
+      return withPoints({ kind: 'records', source, file, columns: content.columns, rows: content.rows, ...(content.warnings ? { warnings: content.warnings } : {}) }, shared);
+    case 'raster':
+      return { kind: 'raster', source, file, path: content.path, info: content.info };
+  }
+}
+
+async function loadFile(dir: string, source: CatalogueSource, file: SourceFile, shared: boolean): Promise<LoadedFile> {
+  return loadedFileOf(source, file, await readSourceFile(dir, source, file), shared);
 }
 
 /** A record table with its point index over the rows that have coordinates. */
@@ -215,6 +231,11 @@ export class DataStore {
     /** Milliseconds spent loading and indexing. */
     readonly loadMs: number,
   ) {}
+
+  /** A store over files already loaded (a window of the on-disk layers: data/windowed-store.ts). */
+  static fromFiles(catalogue: Catalogue, files: LoadedFile[], loadMs = 0): DataStore {
+    return new DataStore(catalogue, files, loadMs);
+  }
 
   /** Loads a dataset directory: the catalogue, then every file, indexed. */
   static async open(dir: string, options: OpenDataStoreOptions = {}): Promise<DataStore> {

@@ -43,7 +43,8 @@ const MIN_PARCEL_SHARE = 0.005;
 const props = (f: Feature<Geometry> | Record<string, unknown>): Record<string, unknown> =>
   ('type' in f && f.type === 'Feature' ? ((f as Feature).properties ?? {}) : (f as Record<string, unknown>)) as Record<string, unknown>;
 
-function parcelRadius(s: Subject): number {
+/** The farthest parcel vertex from the subject point, metres (0 without a parcel): covering lookups reach this far. */
+export function parcelRadius(s: Subject): number {
   if (!s.parcel) return 0;
   let r = 0;
   const rings = s.parcel.type === 'Polygon' ? [s.parcel.coordinates[0]] : s.parcel.coordinates.map((p) => p[0]);

@@ -28,12 +28,19 @@ import { LookupLog } from './lookup-log.js';
 import { API_VERSIONS, attributionOf, COMMON_CORE_VERSION, coverageNotesOf, coverageStatusOf, creditsOf, pathCredits, sourceCurrencyOf, sourceIdsIn } from './meta.js';
 import { resolveOptions, validateSubject, type ResolvedOptions } from './options.js';
 import { PLANNING_CORE_FIELDS } from './planning-core.js';
-import { resolveSubject, type ResolvedSubject } from './resolve-subject.js';
+import { resolveSubject, type ResolvedSubject, type StoreAt } from './resolve-subject.js';
+import { parcelRadius, type Subject } from './layer-query.js';
 import { withPrecision } from './precision.js';
 
 /** What the property lookup needs from the engine. */
 export interface PropertyDeps {
   store: DataStore;
+  /**
+   * With the layers read from disk by window (data/windowed-store.ts): the window of a point's cell, which
+   * answers every lookup on a parcel up to `coveringM` from the point with nearby zones up to `zonesNearbyM`
+   * beyond it, and a window around the point for larger parcels or radii.
+   */
+  windows?: { at: StoreAt; around(lon: number, lat: number, radiusM: number): DataStore; coveringM: number; zonesNearbyM: number };
   /** The address index (built on first use); throws when address search is down. */
   addresses(): AddressIndex;
   /** The DA store; throws when it cannot answer. */
@@ -186,9 +193,17 @@ export interface BillingIdentity {
  * that is invalid, unresolvable or outside coverage. The server decides a 429 with it before computing.
  */
 export async function propertyIdentity(deps: PropertyDeps, rawSubject: PropertySubject): Promise<BillingIdentity> {
-  const subject = resolveSubject(deps.store, deps.addresses, validateSubject(rawSubject), resolveOptions({}));
+  const subject = resolveSubject(deps.windows?.at ?? deps.store, deps.addresses, validateSubject(rawSubject), resolveOptions({}));
   const sandbox = subject.address ? (await deps.sandboxIds()).has(subject.address.id) : false;
   return { addressKey: subject.addressKey, label: subject.address?.text ?? null, sandbox };
+}
+
+/** The store a lookup of `s` reads: the dataset, its point's window, or a window around a large parcel or radius. */
+function storeFor(deps: PropertyDeps, s: Subject, o: ResolvedOptions): DataStore {
+  const w = deps.windows;
+  if (!w) return deps.store;
+  const r = parcelRadius(s);
+  return r <= w.coveringM && o.nearby_zone_radius_m <= w.zonesNearbyM ? w.at(s.lon, s.lat) : w.around(s.lon, s.lat, r + o.nearby_zone_radius_m);
 }
 
 export async function propertyLookup(deps: PropertyDeps, rawSubject: PropertySubject, options: PropertyOptions = {}): Promise<PropertyResult> {
@@ -196,9 +211,10 @@ export async function propertyLookup(deps: PropertyDeps, rawSubject: PropertySub
   const o = resolveOptions(options);
   const sel = selectComponents(o.components, o.licence, o.variant);
   const catalogue = deps.store.catalogue;
-  const subject = resolveSubject(deps.store, deps.addresses, subject0, o);
+  const subject = resolveSubject(deps.windows?.at ?? deps.store, deps.addresses, subject0, o);
   const log = new LookupLog();
-  const ctx = blockContext(deps.store, { lon: subject.lon, lat: subject.lat, state: subject.state, parcel: subject.parcel?.geometry ?? null }, o, log);
+  const where: Subject = { lon: subject.lon, lat: subject.lat, state: subject.state, parcel: subject.parcel?.geometry ?? null };
+  const ctx = blockContext(storeFor(deps, where, o), where, o, log);
   if (subject.parcel && ctx.geometry && subject.parcel.source.geometry_redistribution) log.geometryFrom('cadastre', subject.parcel.source.id);
   const nowIso = o.now.toISOString();
 

@@ -114,8 +114,17 @@ function parcelBlock(p: ParcelHit | null, options: ResolvedOptions): Record<stri
   return out;
 }
 
-/** Resolves the subject; throws NOT_FOUND (address_unresolvable) or UNAVAILABLE (address_resolution). */
-export function resolveSubject(store: DataStore, addresses: () => AddressIndex, subject: PropertySubject, options: ResolvedOptions): ResolvedSubject {
+/**
+ * The store that answers for a point: the whole dataset, or the window of the point's cell when the layers
+ * are read from disk (data/windowed-store.ts).
+ */
+export type StoreAt = (lon: number, lat: number) => DataStore;
+
+/**
+ * Resolves the subject; throws NOT_FOUND (address_unresolvable) or UNAVAILABLE (address_resolution). `data`
+ * is the dataset, or the store of each point (the parcel and state are read from the subject point's).
+ */
+export function resolveSubject(data: DataStore | StoreAt, addresses: () => AddressIndex, subject: PropertySubject, options: ResolvedOptions): ResolvedSubject {
   if ('address' in subject) {
     let res;
     try {
@@ -128,6 +137,7 @@ export function resolveSubject(store: DataStore, addresses: () => AddressIndex, 
       throw new EngineError('NOT_FOUND', `no address matches ${JSON.stringify(subject.address)} well enough${res.candidates.length ? '; see candidates' : ''}`, { reason: 'address_unresolvable', candidates: res.candidates });
     }
     const a = res.match;
+    const store = typeof data === 'function' ? data(a.lon, a.lat) : data;
     const parcel = (a.pfi ? parcelByPfi(store, a.pfi, a.state) : null) ?? parcelAt(store, a.lon, a.lat, a.state);
     return {
       lon: a.lon,
@@ -149,6 +159,7 @@ export function resolveSubject(store: DataStore, addresses: () => AddressIndex, 
     };
   }
   const { lat, lng } = subject;
+  const store = typeof data === 'function' ? data(lng, lat) : data;
   const state = stateAt(store, lng, lat);
   const parcel = parcelAt(store, lng, lat, state);
   if (state === null && parcel === null && !nearHeldAddress(addresses, lng, lat)) {

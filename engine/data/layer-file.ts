@@ -1,0 +1,250 @@
+/**
+ * The layers of a dataset on disk, read per window (issue 26: national scale without national memory).
+ *
+ * One SQLite file beside the dataset holds every feature and record of the files the layer policy
+ * (layer-policy.ts) reads by window: each as its JSON text, numbered in catalogue order (file, then position
+ * in the file), with its lon/lat box in an R*Tree of its reach class. A window is one R*Tree query per class:
+ * the items whose box meets the window grown by the class's reach, in their original order. The file also
+ * keeps each raster's header (so opening does not read a thousand GeoTIFF headers) and the reader warnings.
+ *
+ * SQLite's R*Tree rather than FlatGeobuf: both index boxes on disk, but a FlatGeobuf file is one layer read
+ * over HTTP-style byte ranges, while one SQLite file answers every layer of a window in a few indexed
+ * statements, already ships with the engine (better-sqlite3), and is what the on-disk address index uses.
+ * See the README's "National scale" section for the measurements.
+ *
+ * Written once per dataset (fingerprinted, written beside and renamed into place), then opened read-only by
+ * any number of processes.
+ */
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Feature, Geometry } from 'geojson';
+import type { RasterInfo } from '../raster/geotiff-reader.js';
+import { EngineError } from '../errors.js';
+
+/** The layout version of the file (meta.version); another version is written again. */
+export const LAYER_FILE_VERSION = 1;
+
+/** Reach classes, metres: an item is filed under the smallest class at least its file's reach. */
+export const REACH_CLASSES = [250, 500, 1_000, 2_000, 2_500, 5_000, 10_000, 25_000] as const;
+
+/** The reach class index of `reachM`. */
+export function reachClass(reachM: number): number {
+  const k = REACH_CLASSES.findIndex((r) => r >= reachM);
+  if (k < 0) throw new RangeError(`a layer's reach of ${reachM} m is beyond the largest class (${REACH_CLASSES[REACH_CLASSES.length - 1]} m): hold that layer whole`);
+  return k;
+}
+
+const DDL = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE files (id INTEGER PRIMARY KEY, source TEXT NOT NULL, path TEXT NOT NULL, kind TEXT NOT NULL, class INTEGER,
+  columns TEXT, warnings TEXT, raster TEXT, items INTEGER NOT NULL DEFAULT 0, bytes INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE items (id INTEGER PRIMARY KEY, file INTEGER NOT NULL, data TEXT NOT NULL);
+CREATE INDEX items_file ON items (file, id);
+`;
+
+/** A file's entry in the layer file. */
+export interface LayerFileEntry {
+  id: number;
+  source: string;
+  path: string;
+  kind: 'vector' | 'records' | 'raster';
+  /** Reach class (windowed files), null for rasters and stored files. */
+  class: number | null;
+  columns: string[] | null;
+  warnings: string[] | null;
+  raster: RasterInfo | null;
+  items: number;
+  bytes: number;
+}
+
+/** The lon/lat box of a GeoJSON geometry, or null when it has no position. */
+export function geometryBox(g: Geometry | null): [number, number, number, number] | null {
+  if (!g) return null;
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  const walk = (c: unknown): void => {
+    if (typeof (c as number[])[0] === 'number') {
+      const [x, y] = c as number[];
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+    } else for (const d of c as unknown[]) walk(d);
+  };
+  if (g.type === 'GeometryCollection') {
+    for (const part of g.geometries) {
+      const b = geometryBox(part);
+      if (b) {
+        x0 = Math.min(x0, b[0]); y0 = Math.min(y0, b[1]); x1 = Math.max(x1, b[2]); y1 = Math.max(y1, b[3]);
+      }
+    }
+  } else walk(g.coordinates);
+  return Number.isFinite(x0) ? [x0, y0, x1, y1] : null;
+}
+
+/** Writes a layer file: add files in catalogue order, then {@link LayerFileWriter.finish}. */
+export class LayerFileWriter {
+  private readonly db: Database.Database;
+  private nextItem = 0;
+  private readonly classes = new Set<number>();
+  private readonly insertItem;
+  private readonly insertFile;
+
+  constructor(readonly path: string) {
+    mkdirSync(dirname(path), { recursive: true });
+    for (const f of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) if (existsSync(f)) rmSync(f);
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = OFF');
+    this.db.pragma('synchronous = OFF');
+    this.db.exec(DDL);
+    this.insertItem = this.db.prepare('INSERT INTO items (id, file, data) VALUES (?, ?, ?)');
+    this.insertFile = this.db.prepare('INSERT INTO files (id, source, path, kind, class, columns, warnings, raster, items, bytes) VALUES (@id, @source, @path, @kind, @class, @columns, @warnings, @raster, @items, @bytes)');
+  }
+
+  private boxTable(k: number): Database.Statement {
+    if (!this.classes.has(k)) {
+      this.db.exec(`CREATE VIRTUAL TABLE box_${k} USING rtree(id, minx, maxx, miny, maxy)`);
+      this.classes.add(k);
+    }
+    return this.db.prepare(`INSERT INTO box_${k} (id, minx, maxx, miny, maxy) VALUES (?, ?, ?, ?, ?)`);
+  }
+
+  /**
+   * Adds a file's items: each with its box (items without one, a record without coordinates or a feature
+   * without geometry, are kept but never in a window). Returns the file's id.
+   */
+  addItems(file: { id: number; source: string; path: string; kind: 'vector' | 'records'; reachM: number | null; columns?: string[]; warnings?: string[] }, items: Iterable<{ data: unknown; box: [number, number, number, number] | null }>): void {
+    // Without a reach the items are only stored (read whole: allItems), never in a window.
+    const k = file.reachM === null ? null : reachClass(file.reachM);
+    const box = k === null ? null : this.boxTable(k);
+    let count = 0;
+    let bytes = 0;
+    this.db.transaction(() => {
+      for (const it of items) {
+        const id = this.nextItem++;
+        const text = JSON.stringify(it.data);
+        this.insertItem.run(id, file.id, text);
+        if (it.box && box) box.run(id, it.box[0], it.box[2], it.box[1], it.box[3]);
+        count++;
+        bytes += text.length;
+      }
+      this.insertFile.run({ id: file.id, source: file.source, path: file.path, kind: file.kind, class: k, columns: file.columns ? JSON.stringify(file.columns) : null, warnings: file.warnings?.length ? JSON.stringify(file.warnings) : null, raster: null, items: count, bytes });
+    })();
+  }
+
+  /** Adds a raster's header. */
+  addRaster(file: { id: number; source: string; path: string; info: RasterInfo }): void {
+    this.insertFile.run({ id: file.id, source: file.source, path: file.path, kind: 'raster', class: null, columns: null, warnings: null, raster: JSON.stringify(file.info), items: 0, bytes: 0 });
+  }
+
+  /** Stamps the file with the dataset's fingerprint and closes it. */
+  finish(fingerprint: string): void {
+    const put = this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
+    put.run('version', String(LAYER_FILE_VERSION));
+    put.run('dataset', fingerprint);
+    this.db.close();
+  }
+
+  /** Closes without finishing (a failed write). */
+  abandon(): void {
+    if (this.db.open) this.db.close();
+    for (const f of [this.path, `${this.path}-wal`, `${this.path}-shm`, `${this.path}-journal`]) if (existsSync(f)) rmSync(f);
+  }
+}
+
+/** The fingerprint a layer file at `path` was written for, or null when there is no readable current file. */
+export function layerFileFingerprint(path: string): string | null {
+  if (!existsSync(path)) return null;
+  try {
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      const get = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
+      const version = get.get('version') as string | undefined;
+      return Number(version) === LAYER_FILE_VERSION ? ((get.get('dataset') as string | undefined) ?? null) : null;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return null;
+  }
+}
+
+/** Writes a layer file through `write` into a temporary file renamed into place when it finishes. */
+export async function writeLayerFile(path: string, fingerprint: string, write: (w: LayerFileWriter) => Promise<void>): Promise<void> {
+  const tmp = `${path}.${process.pid}.tmp`;
+  const w = new LayerFileWriter(tmp);
+  try {
+    await write(w);
+    w.finish(fingerprint);
+  } catch (err) {
+    w.abandon();
+    throw err;
+  }
+  renameSync(tmp, path);
+}
+
+/** One item of a window. */
+export interface WindowItem {
+  file: number;
+  data: Feature<Geometry> | Record<string, unknown>;
+}
+
+/** A layer file opened for reading. */
+export class LayerFile {
+  private readonly db: Database.Database;
+  private readonly windowStatements = new Map<number, Database.Statement>();
+  readonly entries: LayerFileEntry[];
+
+  constructor(readonly path: string) {
+    if (!existsSync(path)) throw new EngineError('INVALID_DATA', `${path}: no layer file`, { file: path });
+    this.db = new Database(path, { readonly: true, fileMustExist: true });
+    this.db.pragma('cache_size = -16000');
+    type Row = { id: number; source: string; path: string; kind: LayerFileEntry['kind']; class: number | null; columns: string | null; warnings: string | null; raster: string | null; items: number; bytes: number };
+    this.entries = (this.db.prepare('SELECT * FROM files ORDER BY id').all() as Row[]).map((r) => ({
+      ...r,
+      columns: r.columns ? (JSON.parse(r.columns) as string[]) : null,
+      warnings: r.warnings ? (JSON.parse(r.warnings) as string[]) : null,
+      raster: r.raster ? (JSON.parse(r.raster) as RasterInfo) : null,
+    }));
+    for (const k of new Set(this.entries.flatMap((e) => (e.class === null ? [] : [e.class])))) {
+      this.windowStatements.set(k, this.db.prepare(`SELECT i.file AS file, i.data AS data FROM box_${k} b JOIN items i ON i.id = b.id WHERE b.minx <= ? AND b.maxx >= ? AND b.miny <= ? AND b.maxy >= ? ORDER BY i.id`));
+    }
+  }
+
+  /** The reach classes that hold items. */
+  classes(): number[] {
+    return [...this.windowStatements.keys()].sort((a, b) => a - b);
+  }
+
+  /**
+   * The items of reach class `k` whose boxes meet the lon/lat box, in file order, grouped by file id, with the
+   * JSON text length read (for the window cache's accounting).
+   */
+  window(k: number, box: readonly [number, number, number, number]): { byFile: Map<number, (Feature<Geometry> | Record<string, unknown>)[]>; bytes: number } {
+    const st = this.windowStatements.get(k);
+    const byFile = new Map<number, (Feature<Geometry> | Record<string, unknown>)[]>();
+    let bytes = 0;
+    if (!st) return { byFile, bytes };
+    for (const row of st.iterate(box[2], box[0], box[3], box[1]) as Iterable<{ file: number; data: string }>) {
+      bytes += row.data.length;
+      let list = byFile.get(row.file);
+      if (!list) byFile.set(row.file, (list = []));
+      list.push(JSON.parse(row.data) as Feature<Geometry> | Record<string, unknown>);
+    }
+    return { byFile, bytes };
+  }
+
+  /** Every item of a file, in order (a record file's rows: the address index and the DA store read them all). */
+  allItems(file: number): (Feature<Geometry> | Record<string, unknown>)[] {
+    return (this.db.prepare('SELECT data FROM items WHERE file = ? ORDER BY id').pluck().all(file) as string[]).map((t) => JSON.parse(t) as Record<string, unknown>);
+  }
+
+  /** Bytes of the file on disk. */
+  size(): number {
+    return (this.db.pragma('page_count', { simple: true }) as number) * (this.db.pragma('page_size', { simple: true }) as number);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * A dataset read per window from its layer file (issue 26): the engine opens the catalogue, the layers the
+ * policy holds whole (layer-policy.ts: small national and state-wide layers) and the raster headers, and
+ * nothing else. A lookup at a point asks for the window of its cell: a `DataStore` holding, for each file the
+ * policy reads by window, the features and records within that file's reach of the cell, in their original
+ * order, indexed as the in-memory store indexes them, beside the whole layers (the same objects). Every
+ * lookup function runs unchanged on it, so a window answers exactly as the whole dataset does.
+ *
+ * Windows are cached by cell in a least-recently-used cache bounded by bytes (the JSON read, times a factor
+ * for the objects and indexes built from it).
+ */
+import { join } from 'node:path';
+import type { Feature, Geometry } from 'geojson';
+import type { Catalogue, CatalogueSource, SourceFile } from '../catalogue/catalogue.js';
+import { loadCatalogue } from '../catalogue/load-catalogue.js';
+import type { PayloadPath } from '../catalogue/payload-paths.js';
+import { EngineError } from '../errors.js';
+import { datasetFingerprint } from '../tiles/tile-disk-cache.js';
+import { coordinateColumns, DataStore, loadedFileOf, readSourceFile, type LoadedFile } from './dataset-store.js';
+import { geometryBox, LayerFile, layerFileFingerprint, REACH_CLASSES, writeLayerFile } from './layer-file.js';
+import { filePolicy } from './layer-policy.js';
+
+/** Options for {@link WindowedData.open}. */
+export interface WindowedDataOptions {
+  /** The layer file: written from the dataset when absent or written for other data. */
+  file: string;
+  /** Bytes of windows kept (estimated: JSON read x {@link OBJECT_FACTOR}); default 256 MB. */
+  cacheBytes?: number;
+  /** Told what the conversion does, file by file. */
+  onProgress?: (line: string) => void;
+}
+
+/** The side of a window's cell, degrees (about 560 m north-south, 440 m east-west at Melbourne). */
+export const CELL_DEG = 0.005;
+/** Objects and indexes built from a window's JSON, per byte of JSON (measured: see bench/suites/scale.ts). */
+const OBJECT_FACTOR = 3;
+const M_PER_DEG = 111_320;
+
+/** One slot per catalogue file, in catalogue order. */
+type Slot = { source: CatalogueSource; file: SourceFile; loaded: LoadedFile } | { source: CatalogueSource; file: SourceFile; id: number; kind: 'vector' | 'records'; columns: string[]; warnings?: string[] };
+
+/** A window: its store and its estimated bytes. */
+interface Window {
+  store: DataStore;
+  bytes: number;
+}
+
+/** What the window cache holds. */
+export interface WindowCacheStats {
+  windows: number;
+  bytes: number;
+  maxBytes: number;
+  built: number;
+  hits: number;
+}
+
+/** See the module comment. */
+export class WindowedData {
+  private readonly cache = new Map<string, Window>();
+  private cachedBytes = 0;
+  private built = 0;
+  private hits = 0;
+  private readonly maxBytes: number;
+
+  private constructor(
+    /** The catalogue with the whole layers and rasters (no windowed file). */
+    readonly base: DataStore,
+    private readonly slots: Slot[],
+    readonly layers: LayerFile,
+    /** Milliseconds to open, and to convert when the layer file was written. */
+    readonly openMs: number,
+    readonly convertMs: number | null,
+    options: WindowedDataOptions,
+  ) {
+    this.maxBytes = options.cacheBytes ?? 256 * 1024 * 1024;
+  }
+
+  /**
+   * Opens a dataset directory with its layer file (writing the file first when it is absent or stale: every
+   * windowed file is read once with its format's reader, one file at a time).
+   */
+  static async open(dir: string, options: WindowedDataOptions): Promise<WindowedData> {
+    const t0 = performance.now();
+    const catalogue = await loadCatalogue(dir);
+    const fingerprint = datasetFingerprint(catalogue);
+    const jobs = catalogue.sources.flatMap((source) => source.files.map((file) => ({ source, file, policy: filePolicy(source, file) })));
+    let convertMs: number | null = null;
+    if (layerFileFingerprint(options.file) !== fingerprint) {
+      const c0 = performance.now();
+      await writeLayerFile(options.file, fingerprint, async (w) => {
+        for (const [id, { source, file, policy }] of jobs.entries()) {
+          if (policy.mode === 'named' || (policy.mode === 'whole' && (file.format ?? source.format) !== 'geotiff')) continue;
+          const content = await readSourceFile(catalogue.dir, source, file);
+          if (content.kind === 'raster') {
+            w.addRaster({ id, source: source.id, path: file.path, info: content.info });
+          } else if (policy.mode === 'window' || policy.mode === 'stored') {
+            const reachM = policy.mode === 'window' ? policy.reachM : null;
+            if (content.kind === 'vector') {
+              w.addItems({ id, source: source.id, path: file.path, kind: 'vector', reachM, warnings: content.warnings }, content.features.map((f) => ({ data: f, box: geometryBox(f.geometry) })));
+            } else if (coordinateColumns(content.columns)) {
+              const cols = coordinateColumns(content.columns);
+              const box = (r: Record<string, unknown>): [number, number, number, number] | null => {
+                if (!cols || r[cols[0]] === '' || r[cols[0]] === null) return null;
+                const x = Number(r[cols[0]]), y = Number(r[cols[1]]);
+                return Number.isFinite(x) && Number.isFinite(y) ? [x, y, x, y] : null;
+              };
+              w.addItems({ id, source: source.id, path: file.path, kind: 'records', reachM, columns: content.columns, warnings: content.warnings }, content.rows.map((r) => ({ data: r, box: box(r) })));
+            }
+            // A record file without coordinates is held whole (nothing could place it in a window).
+          }
+          options.onProgress?.(`  ${file.path}: ${content.kind === 'raster' ? 'raster header' : content.kind === 'records' && !coordinateColumns(content.columns) ? 'held whole (no coordinates)' : `${policy.mode === 'window' ? `by window (reach ${policy.reachM} m)` : 'stored (read whole by its index)'}`}`);
+        }
+      });
+      convertMs = performance.now() - c0;
+    }
+    const layers = new LayerFile(options.file);
+    const entries = new Map(layers.entries.map((e) => [e.id, e]));
+    // Whole layers load as the in-memory store loads them; rasters come from the headers kept in the file.
+    const slots: Slot[] = await Promise.all(jobs.map(async ({ source, file, policy }, id): Promise<Slot> => {
+      const e = entries.get(id);
+      if (e?.kind === 'raster' && e.raster) return { source, file, loaded: loadedFileOf(source, file, { kind: 'raster', path: join(catalogue.dir, file.path), info: e.raster }, true) };
+      if ((policy.mode === 'window' || policy.mode === 'stored') && e && e.kind !== 'raster') return { source, file, id, kind: e.kind, columns: e.columns ?? [], ...(e.warnings ? { warnings: e.warnings } : {}) };
+      if (policy.mode === 'named') return { source, file, loaded: loadedFileOf(source, file, { kind: 'vector', features: [] }, true) };
+      if (e) throw new EngineError('INVALID_DATA', `${options.file}: the layer file does not hold ${file.path} as expected; delete it to have it written again`, { file: options.file });
+      return { source, file, loaded: loadedFileOf(source, file, await readSourceFile(catalogue.dir, source, file), true) };
+    }));
+    const base = DataStore.fromFiles(catalogue, slots.flatMap((s) => ('loaded' in s ? [s.loaded] : [])), performance.now() - t0);
+    return new WindowedData(base, slots, layers, performance.now() - t0, convertMs, options);
+  }
+
+  /** The catalogue. */
+  get catalogue(): Catalogue {
+    return this.base.catalogue;
+  }
+
+  /** The window of the cell holding (lon, lat), built on first use and cached. */
+  storeAt(lon: number, lat: number): DataStore {
+    const ix = Math.floor(lon / CELL_DEG), iy = Math.floor(lat / CELL_DEG);
+    const key = `${ix},${iy}`;
+    const hit = this.cache.get(key);
+    if (hit) {
+      this.hits++;
+      this.cache.delete(key);
+      this.cache.set(key, hit);
+      return hit.store;
+    }
+    const w = this.build([ix * CELL_DEG, iy * CELL_DEG, (ix + 1) * CELL_DEG, (iy + 1) * CELL_DEG]);
+    this.cache.set(key, w);
+    this.cachedBytes += w.bytes;
+    for (const [k, old] of this.cache) {
+      if (this.cachedBytes <= this.maxBytes || k === key) break;
+      this.cache.delete(k);
+      this.cachedBytes -= old.bytes;
+    }
+    return w.store;
+  }
+
+  /** A window over a lon/lat box (a map tile, a report's map), not cached. */
+  storeForBox(box: readonly [number, number, number, number]): DataStore {
+    return this.build(box).store;
+  }
+
+  /** Every row of the record files feeding `path` (addresses, DAs), read from the layer file or the whole layer. */
+  allRows(path: PayloadPath): { source: CatalogueSource; file: SourceFile; rows: Record<string, unknown>[] }[] {
+    return this.slots.filter((s) => s.source.paths.includes(path)).flatMap((s) => {
+      if ('loaded' in s) return s.loaded.kind === 'records' ? [{ source: s.source, file: s.file, rows: s.loaded.rows }] : [];
+      return s.kind === 'records' ? [{ source: s.source, file: s.file, rows: this.layers.allItems(s.id) as Record<string, unknown>[] }] : [];
+    });
+  }
+
+  /** The window cache's state. */
+  cacheStats(): WindowCacheStats {
+    return { windows: this.cache.size, bytes: this.cachedBytes, maxBytes: this.maxBytes, built: this.built, hits: this.hits };
+  }
+
+  private build(box: readonly [number, number, number, number]): Window {
+    this.built++;
+    const lat = Math.max(Math.abs(box[1]), Math.abs(box[3]));
+    const items = new Map<number, (Feature<Geometry> | Record<string, unknown>)[]>();
+    let bytes = 0;
+    for (const k of this.layers.classes()) {
+      const dy = REACH_CLASSES[k] / M_PER_DEG;
+      const dx = REACH_CLASSES[k] / (M_PER_DEG * Math.cos((Math.min(lat, 89) * Math.PI) / 180));
+      const w = this.layers.window(k, [box[0] - dx, box[1] - dy, box[2] + dx, box[3] + dy]);
+      bytes += w.bytes;
+      for (const [file, list] of w.byFile) items.set(file, list);
+    }
+    const files = this.slots.map((s): LoadedFile => {
+      if ('loaded' in s) return s.loaded;
+      const list = items.get(s.id) ?? [];
+      return s.kind === 'vector'
+        ? loadedFileOf(s.source, s.file, { kind: 'vector', features: list as Feature<Geometry>[], ...(s.warnings ? { warnings: s.warnings } : {}) }, true)
+        : loadedFileOf(s.source, s.file, { kind: 'records', columns: s.columns, rows: list as Record<string, unknown>[], ...(s.warnings ? { warnings: s.warnings } : {}) }, true);
+    });
+    return { store: DataStore.fromFiles(this.base.catalogue, files), bytes: bytes * OBJECT_FACTOR };
+  }
+
+  close(): void {
+    this.layers.close();
+  }
+}
+
+/** Opens a dataset by window; shorthand for {@link WindowedData.open}. */
+export function openWindowedData(dir: string, options: WindowedDataOptions): Promise<WindowedData> {
+  return WindowedData.open(dir, options);
+}
