@@ -23,9 +23,10 @@ import { serverSuite } from './suites/server.js';
 import { dasSuite } from './suites/das.js';
 import { replicasSuite } from './suites/replicas.js';
 import { importSuite } from './suites/import.js';
+import { scaleSuite } from './suites/scale.js';
 
 /** Every suite, in run order. */
-export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, sampleWorldSuite, contoursSuite, noiseSuite, handSuite, walkabilitySuite, scoresSuite, propertySuite, serverSuite, replicasSuite, dasSuite, webhooksSuite, sqlSuite, mcpSuite, childcareSuite, reportsSuite, tilesSuite, importSuite];
+export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, sampleWorldSuite, contoursSuite, noiseSuite, handSuite, walkabilitySuite, scoresSuite, propertySuite, serverSuite, replicasSuite, dasSuite, webhooksSuite, sqlSuite, mcpSuite, childcareSuite, reportsSuite, tilesSuite, importSuite, scaleSuite];
 
 async function main(argv: string[]): Promise<number> {
   const quick = argv.includes('--quick');

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { daTablesOfDirectory } from '../engine/da/da-sync.js';
-import { createEngine, type Engine } from '../engine/engine.js';
+import { createEngine, type Engine, type EngineOptions } from '../engine/engine.js';
 import { PACKAGE_ROOT, VERSION } from '../engine/version.js';
 import type { MaybePromise } from './maybe-promise.js';
 import { DaReplica, loadDaTables } from './store/pg/da-replica.js';
@@ -60,6 +60,13 @@ export interface StackOptions {
   threads?: number;
   /** Keep the engine's caches in the store, surviving restarts (default true). */
   persistentCache?: boolean;
+  /**
+   * Read the dataset's layers per window from this layer file instead of holding them in memory (engine
+   * option `layerFile`: written from the dataset on first start), for datasets larger than memory.
+   */
+  layerFile?: string;
+  /** With `layerFile`: megabytes of windows kept in memory (default 256). */
+  windowCacheMb?: number;
 }
 
 /** An engine and its store. */
@@ -74,6 +81,11 @@ export interface Stack {
   sqlMirror: string;
   /** Closes the engine (its workers) and then the store. */
   close(): Promise<void>;
+}
+
+/** The engine options of a layer file read by window, when the stack has one. */
+function windowOptions(options: StackOptions): Pick<EngineOptions, 'layerFile' | 'windowCacheBytes'> {
+  return options.layerFile ? { layerFile: options.layerFile, ...(options.windowCacheMb ? { windowCacheBytes: options.windowCacheMb * 1024 * 1024 } : {}) } : {};
 }
 
 /**
@@ -95,7 +107,7 @@ export async function openStack(options: StackOptions): Promise<Stack> {
     const caches = options.persistentCache === false ? undefined : await engineCaches(store, options.datasets);
     // The DA store lives in the same file as the keys and the meter: `propintel das import --db FILE` writes
     // where the server reads, and the server sees an import at once.
-    const engine = await createEngine({ datasets: options.datasets, threads: options.threads, caches, daDatabase: options.db === ':memory:' ? undefined : options.db });
+    const engine = await createEngine({ datasets: options.datasets, threads: options.threads, caches, daDatabase: options.db === ':memory:' ? undefined : options.db, ...windowOptions(options) });
     return {
       engine,
       store,
@@ -133,7 +145,7 @@ async function openReplicaStack(options: StackOptions): Promise<Stack> {
     await replica.catchUp();
     local = SqliteStore.open(file);
     const caches = options.persistentCache === false ? undefined : await engineCaches(local, options.datasets);
-    const engine = await createEngine({ datasets: options.datasets, threads: options.threads, caches, daStore: replica.local });
+    const engine = await createEngine({ datasets: options.datasets, threads: options.threads, caches, daStore: replica.local, ...windowOptions(options) });
     const r = replica, l = local;
     return {
       engine,

@@ -11,6 +11,9 @@ export interface Ready {
   key: string;
   sandbox: string[];
   addresses: string[];
+  /** Milliseconds from the process's start to its stack open, and spent warming (--warm). */
+  openMs?: number;
+  warmMs?: number;
 }
 
 /** A benchmark server process. */

@@ -5,7 +5,11 @@
  * ({ url, key, sandbox, addresses }) and shuts down gracefully on SIGTERM.
  *
  *   node dist/bench/lib/server-process.js --transport uws|node [--threads N] [--addresses N]
- *     [--db postgres://... --replica-dir DIR --key SECRET]
+ *     [--db postgres://... --replica-dir DIR --key SECRET] [--data DIR [--layer-file FILE]] [--warm]
+ *
+ * With --data the engine opens that dataset instead of the sample world (by window with --layer-file); with
+ * --warm it runs engine.warm() (models, the address index, HAND tiles) before it is ready. The ready line
+ * also carries `openMs` (process start to the stack open, before any warming) and `warmMs`.
  */
 import { parseArgs } from 'node:util';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
@@ -22,11 +26,21 @@ const { values } = parseArgs({
     db: { type: 'string', default: ':memory:' },
     'replica-dir': { type: 'string' },
     key: { type: 'string' },
+    data: { type: 'string' },
+    'layer-file': { type: 'string' },
+    warm: { type: 'boolean' },
   },
 });
-const dir = defaultDataDir();
-await ensureSampleWorld(dir);
-const stack = await openStack({ datasets: dir, db: values.db!, replicaDir: values['replica-dir'], threads: values.threads ? Number(values.threads) : undefined, persistentCache: false });
+const dir = values.data ?? defaultDataDir();
+if (!values.data) await ensureSampleWorld(dir);
+const stack = await openStack({ datasets: dir, db: values.db!, replicaDir: values['replica-dir'], threads: values.threads ? Number(values.threads) : undefined, persistentCache: false, layerFile: values['layer-file'] });
+// performance.now() counts from the process's start: the open includes loading the modules.
+const openMs = performance.now();
+let warmMs = 0;
+if (values.warm) {
+  await stack.engine.warm();
+  warmMs = performance.now() - openMs;
+}
 // A key made by the caller (replicas share one, on their shared database), or a fresh one.
 const key = values.key ?? (await createKey(stack.store, { components: 'all', geometry: true, quota: 10_000_000 })).key;
 const server = await startServer({ ...stack.serverOptions, service: stack.engine, store: stack.store, port: 0, transport: values.transport === 'node' ? 'node' : 'uws' });
@@ -41,7 +55,7 @@ for (let i = 1500; index && addresses.length < want; i += 37) {
     if (r && r.unit === null && !sandbox.includes(r.text) && addresses.length < want) addresses.push(r.text);
   }
 }
-process.stdout.write(`${JSON.stringify({ url: server.url, key, sandbox, addresses })}\n`);
+process.stdout.write(`${JSON.stringify({ url: server.url, key, sandbox, addresses, openMs, warmMs })}\n`);
 process.once('SIGTERM', async () => {
   await server.close(10_000);
   await stack.close();

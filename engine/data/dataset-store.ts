@@ -259,7 +259,24 @@ export class DataStore {
 
   /** Loaded files of sources that feed `path` (and cover `state`, when given), optionally of one file layer. */
   filesFor(path: PayloadPath, state?: StateCode | null, layer?: string): LoadedFile[] {
-    return this.files.filter((f) => f.source.paths.includes(path) && (state == null || state in f.source.coverage) && (state == null || f.file.state === undefined || f.file.state === state) && (layer === undefined || f.file.layer === layer));
+    return this.filesOfPath(path).filter((f) => (state == null || state in f.source.coverage) && (state == null || f.file.state === undefined || f.file.state === state) && (layer === undefined || f.file.layer === layer));
+  }
+
+  private byPath?: Map<PayloadPath, LoadedFile[]>;
+
+  /** The files feeding `path`, in catalogue order (indexed once: a national catalogue holds thousands of files). */
+  private filesOfPath(path: PayloadPath): LoadedFile[] {
+    if (!this.byPath) {
+      this.byPath = new Map();
+      for (const f of this.files) {
+        for (const p of new Set(f.source.paths)) {
+          const list = this.byPath.get(p);
+          if (list) list.push(f);
+          else this.byPath.set(p, [f]);
+        }
+      }
+    }
+    return this.byPath.get(path) ?? [];
   }
 
   /** Vector layers feeding `path`. */

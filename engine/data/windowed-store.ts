@@ -9,6 +9,7 @@
  * Windows are cached by cell in a least-recently-used cache bounded by bytes (the JSON read, times a factor
  * for the objects and indexes built from it).
  */
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Feature, Geometry } from 'geojson';
 import type { Catalogue, CatalogueSource, SourceFile } from '../catalogue/catalogue.js';
@@ -18,7 +19,20 @@ import { EngineError } from '../errors.js';
 import { datasetFingerprint } from '../tiles/tile-disk-cache.js';
 import { coordinateColumns, DataStore, loadedFileOf, readSourceFile, type LoadedFile } from './dataset-store.js';
 import { geometryBox, LayerFile, layerFileFingerprint, REACH_CLASSES, writeLayerFile } from './layer-file.js';
-import { filePolicy } from './layer-policy.js';
+import { filePolicy, STORED_PATHS, WINDOW_REACH_M } from './layer-policy.js';
+
+/**
+ * The fingerprint a current layer file of `catalogue` carries: the dataset's files and the layer policy (a
+ * change to either has the file written again).
+ */
+export function layerFingerprint(catalogue: Catalogue): string {
+  return `${datasetFingerprint(catalogue)}:${policyStamp()}`;
+}
+
+/** A short hash of the layer policy and the reach classes (part of the layer file's fingerprint). */
+function policyStamp(): string {
+  return createHash('sha256').update(JSON.stringify({ WINDOW_REACH_M, STORED_PATHS, REACH_CLASSES })).digest('hex').slice(0, 12);
+}
 
 /** Options for {@link WindowedData.open}. */
 export interface WindowedDataOptions {
@@ -82,7 +96,7 @@ export class WindowedData {
   static async open(dir: string, options: WindowedDataOptions): Promise<WindowedData> {
     const t0 = performance.now();
     const catalogue = await loadCatalogue(dir);
-    const fingerprint = datasetFingerprint(catalogue);
+    const fingerprint = layerFingerprint(catalogue);
     const jobs = catalogue.sources.flatMap((source) => source.files.map((file) => ({ source, file, policy: filePolicy(source, file) })));
     let convertMs: number | null = null;
     if (layerFileFingerprint(options.file) !== fingerprint) {

@@ -8,7 +8,7 @@ import type { Feature, Geometry, MultiPolygon, Polygon, Position } from 'geojson
 import type { PayloadPath } from '../catalogue/payload-paths.js';
 import type { StateCode } from '../catalogue/states.js';
 import type { DataStore, RecordTable, VectorLayer } from '../data/dataset-store.js';
-import { distanceMetres } from '../geo/distance.js';
+import { distanceMetres, metresPerDegree } from '../geo/distance.js';
 
 /** One record or feature a lookup found. */
 export interface LayerHit {
@@ -35,6 +35,59 @@ export interface Subject {
   lat: number;
   state: StateCode | null;
   parcel: Polygon | MultiPolygon | null;
+}
+
+type Extent = [number, number, number, number];
+const extents = new WeakMap<VectorLayer | RecordTable, Extent | null>();
+
+function grow(e: Extent, coords: ArrayLike<number>, stride: number): void {
+  for (let i = 0; i + 1 < coords.length; i += stride) {
+    const x = coords[i], y = coords[i + 1];
+    if (x < e[0]) e[0] = x;
+    if (y < e[1]) e[1] = y;
+    if (x > e[2]) e[2] = x;
+    if (y > e[3]) e[3] = y;
+  }
+}
+
+/** The lon/lat extent of what a file's indexes hold (computed once), or null when they hold nothing. */
+function fileExtent(f: VectorLayer | RecordTable): Extent | null {
+  let e = extents.get(f);
+  if (e === undefined) {
+    const x: Extent = [Infinity, Infinity, -Infinity, -Infinity];
+    if (f.kind === 'records') {
+      if (f.points) grow(x, f.points.index.coords, 2);
+    } else {
+      if (f.points) grow(x, f.points.index.coords, 2);
+      if (f.lines) grow(x, f.lines.segments, 2);
+      if (f.polygons) grow(x, f.polygons.index.coords, 2);
+    }
+    e = Number.isFinite(x[0]) ? x : null;
+    extents.set(f, e);
+  }
+  return e;
+}
+
+/**
+ * A lower bound of the distance in metres from (lon, lat) to anything inside `e` under distanceMetres (a
+ * local ellipsoidal ruler): the box's nearest edges, measured with the smallest scale factors the ruler could
+ * use between the point and the box. A file farther than a search's reach is skipped without searching it
+ * (a national catalogue splits a layer into hundreds of files).
+ */
+function extentLowerBoundM(e: Extent, lon: number, lat: number): number {
+  const dLon = lon < e[0] ? e[0] - lon : lon > e[2] ? lon - e[2] : 0;
+  const dLat = lat < e[1] ? e[1] - lat : lat > e[3] ? lat - e[3] : 0;
+  if (dLon === 0 && dLat === 0) return 0;
+  const lo = Math.min(lat, e[1]), hi = Math.max(lat, e[3]);
+  const kx = metresPerDegree(Math.max(Math.abs(lo), Math.abs(hi))).kx;
+  const ky = metresPerDegree(lo <= 0 && hi >= 0 ? 0 : Math.min(Math.abs(lo), Math.abs(hi))).ky;
+  return Math.max(0, Math.hypot(dLon * kx, dLat * ky) * 0.999 - 1);
+}
+
+/** True when nothing in `f` can be within `reachM` of (lon, lat). */
+function beyond(f: VectorLayer | RecordTable, lon: number, lat: number, reachM: number): boolean {
+  const e = fileExtent(f);
+  return e === null || extentLowerBoundM(e, lon, lat) > reachM;
 }
 
 /** A parcel share below this is a shared boundary, not coverage (0.5% of the parcel). */
@@ -102,7 +155,7 @@ export function coveringHits(store: DataStore, path: PayloadPath, s: Subject, la
   const hits: LayerHit[] = [];
   const reach = parcelRadius(s);
   for (const l of store.vectorsFor(path, s.state, layer)) {
-    if (!l.polygons) continue;
+    if (!l.polygons || beyond(l, s.lon, s.lat, reach)) continue;
     const candidates = reach > 0 ? l.polygons.index.within(s.lon, s.lat, reach) : l.polygons.index.containing(s.lon, s.lat).map((id) => ({ id, distance: 0, inside: true }));
     for (const c of candidates) {
       const fi = l.polygons.featureOf[c.id];
@@ -131,6 +184,7 @@ export function coveringHits(store: DataStore, path: PayloadPath, s: Subject, la
 export function withinHits(store: DataStore, path: PayloadPath, s: Subject, radiusM: number, layer?: string): LayerHit[] {
   const hits: LayerHit[] = [];
   for (const f of store.filesFor(path, s.state, layer)) {
+    if (f.kind !== 'raster' && beyond(f, s.lon, s.lat, radiusM)) continue;
     if (f.kind === 'records') {
       if (!f.points) continue;
       for (const n of f.points.index.within(s.lon, s.lat, radiusM)) {
@@ -174,6 +228,7 @@ export function nearestHit(store: DataStore, path: PayloadPath, s: Subject, maxM
     if (!best || h.distanceM < best.distanceM) best = h;
   };
   for (const f of store.filesFor(path, s.state)) {
+    if (f.kind !== 'raster' && beyond(f, s.lon, s.lat, best ? (best as LayerHit).distanceM : maxM)) continue;
     if (f.kind === 'records') {
       const n = f.points?.index.nearest(s.lon, s.lat, 1, maxM)[0];
       if (n && f.points) {

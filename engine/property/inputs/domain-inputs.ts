@@ -195,26 +195,52 @@ export function anefLayerFor(store: DataStore): AnefLayer {
   return buildAnefLayer({ features: features(layers), file: layers.map(fileName).join(', ') || 'none' }, coverageByState(store, 'scores.aircraft_noise') as Record<string, AnefCoverage>);
 }
 
-/** The line features (watercourses) of the flood water layers, per source. */
-function watercourseLayers(water: VectorLayer[]): { source: string; features: Feature<LineString | MultiLineString>[] }[] {
-  return water.map((l) => ({ source: l.source.id, features: l.features.filter((f) => f.geometry.type === 'LineString' || f.geometry.type === 'MultiLineString') as Feature<LineString | MultiLineString>[] })).filter((l) => l.features.length);
+const lineFeatures = new WeakMap<VectorLayer, Feature<LineString | MultiLineString>[]>();
+const bodyFeatures = new WeakMap<VectorLayer, Feature<Polygon | MultiPolygon>[]>();
+
+/**
+ * The line features of a water layer, filtered once per layer: the same array every time, so the indexes
+ * nearestWater keeps by array (scores/flood/water-distance.ts) are built once, not per lookup.
+ */
+function linesOf(l: VectorLayer): Feature<LineString | MultiLineString>[] {
+  let f = lineFeatures.get(l);
+  if (!f) lineFeatures.set(l, (f = l.features.filter((x) => x.geometry.type === 'LineString' || x.geometry.type === 'MultiLineString') as Feature<LineString | MultiLineString>[]));
+  return f;
 }
 
-const burnCache = new WeakMap<DataStore, Map<StateCode, BurnLines>>();
+/** The polygon features (water bodies) of a water layer, filtered once per layer (see {@link linesOf}). */
+function bodiesOf(l: VectorLayer): Feature<Polygon | MultiPolygon>[] {
+  let f = bodyFeatures.get(l);
+  if (!f) bodyFeatures.set(l, (f = l.features.filter((x) => x.geometry.type === 'Polygon' || x.geometry.type === 'MultiPolygon') as Feature<Polygon | MultiPolygon>[]));
+  return f;
+}
 
-/** A state's mapped watercourses as burn lines for HAND tiles (built once per store and state). */
-function burnLinesFor(store: DataStore, state: StateCode, lines: { source: string; features: Feature<LineString | MultiLineString>[] }[]): BurnLines {
-  let byState = burnCache.get(store);
-  if (!byState) burnCache.set(store, (byState = new Map()));
-  let b = byState.get(state);
-  if (!b) byState.set(state, (b = burnLines(lines.map((l) => ({ source: l.source, lines: lineSetFromFeatures(l.features) })))));
-  return b;
+/** The line features (watercourses) of the flood water layers, per source. */
+function watercourseLayers(water: VectorLayer[]): { source: string; features: Feature<LineString | MultiLineString>[] }[] {
+  return water.map((l) => ({ source: l.source.id, features: linesOf(l) })).filter((l) => l.features.length);
+}
+
+const burnCache = new WeakMap<object, Map<StateCode, { layers: readonly VectorLayer[]; burn: BurnLines }>>();
+
+/**
+ * A state's mapped watercourses as burn lines for HAND tiles, built once per set of water layers and state:
+ * the windows of the on-disk layers (data/windowed-store.ts) share the whole water layers, so they share these.
+ */
+function burnLinesFor(store: DataStore, state: StateCode, water: readonly VectorLayer[], lines: { source: string; features: Feature<LineString | MultiLineString>[] }[]): BurnLines {
+  const key: object = water[0] ?? store;
+  let byState = burnCache.get(key);
+  if (!byState) burnCache.set(key, (byState = new Map()));
+  const held = byState.get(state);
+  if (held && held.layers.length === water.length && held.layers.every((l, i) => l === water[i])) return held.burn;
+  const burn = burnLines(lines.map((l) => ({ source: l.source, lines: lineSetFromFeatures(l.features) })));
+  byState.set(state, { layers: water, burn });
+  return burn;
 }
 
 /** The flood DEMs of a state with its burn lines: what its HAND tiles are computed from. */
 export function floodHandInputs(store: DataStore, state: StateCode): { dems: string[]; burn: BurnLines } {
-  const lines = watercourseLayers(store.vectorsFor('scores.flood.water', state));
-  return { dems: store.rastersFor('scores.flood.terrain', state).map((r) => r.path), burn: burnLinesFor(store, state, lines) };
+  const water = store.vectorsFor('scores.flood.water', state);
+  return { dems: store.rastersFor('scores.flood.terrain', state).map((r) => r.path), burn: burnLinesFor(store, state, water, watercourseLayers(water)) };
 }
 
 const overlayCache = new WeakMap<DataStore, Map<StateCode, FloodOverlaySource[]>>();
@@ -266,11 +292,11 @@ export function floodInputFor(store: DataStore, state: StateCode, lon: number, l
   for (const r of store.rastersFor('scores.flood.hazard_class', state)) if (r.file.layer !== 'depth') study(r).hazard = r.path;
   const overlays = floodOverlaySourcesFor(store, state);
   const lines = watercourseLayers(water);
-  const bodies = water.map((l) => ({ source: l.source.id, features: l.features.filter((f) => f.geometry.type === 'Polygon' || f.geometry.type === 'MultiPolygon') as Feature<Polygon | MultiPolygon>[] })).filter((l) => l.features.length);
+  const bodies = water.map((l) => ({ source: l.source.id, features: bodiesOf(l) })).filter((l) => l.features.length);
   return {
     lon, lat, state,
     dem: dem ? { file: dem.path, source: dem.source.id } : null,
-    burnLines: burnLinesFor(store, state, lines),
+    burnLines: burnLinesFor(store, state, water, lines),
     designRainfall: rain ? { file: rain.path, source: rain.source.id } : null,
     watercourses: lines,
     waterBodies: bodies,

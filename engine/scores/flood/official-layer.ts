@@ -110,7 +110,8 @@ export function officialLayer(
         : 'no_source';
   const overlay_basis: OverlayBasis = {
     status,
-    sources: inState.map((s) => ({ source: s.source, coverage: s.coverage, verified: s.verified, used_in_score: s.verified })),
+    // One row per source: a source split into many files (a state's layer in map sheets) is listed once.
+    sources: [...new Map(inState.map((s) => [s.source, { source: s.source, coverage: s.coverage, verified: s.verified, used_in_score: s.verified }])).values()],
   };
 
   let value: OfficialLayer;

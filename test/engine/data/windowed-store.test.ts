@@ -1,0 +1,167 @@
+// Issue 26: the layers read per window from the on-disk layer file. On a 12 x 12 km generated world (four
+// sub-tiles, so every source is split into files and windows cross sub-tile edges), an engine opened on the
+// layer file answers property lookups (every block, every score, all three surfaces) exactly as an engine
+// holding the same data in memory; a lookup on a radius beyond the window's reach reads a wider window and
+// still agrees; a tiny window cache evicts and still agrees; a second engine reuses the file, a changed
+// dataset has it written again. The generator's mosaic is checked on the way: unique ids across sub-tiles,
+// one source per kind with a file per sub-tile, sub-tiles that abut.
+import { readFileSync, statSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateSampleWorld } from '../../../datasets/generator/generate.js';
+import { loadCatalogue } from '../../../engine/catalogue/load-catalogue.js';
+import { filePolicy } from '../../../engine/data/layer-policy.js';
+import { createEngine, type Engine } from '../../../engine/engine.js';
+import type { PropertyOptions, PropertySubject } from '../../../engine/property/contract.js';
+import { seededRandom } from '../../../engine/random/seeded-random.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+const root = tempDir('windowed-');
+const world = join(root, 'world');
+const layerFile = join(root, 'layers', 'layers.sqlite');
+const now = new Date('2026-11-25T00:00:00Z');
+let progress: string[] = [];
+let memory: Engine;
+let windowed: Engine;
+
+/** Address rows of a generated addresses.csv (id, text fields and the point). */
+function addressRows(file: string): { id: string; text: string; lon: number; lat: number; pfi: string }[] {
+  const [head, ...lines] = readFileSync(file, 'utf8').trim().split('\n');
+  const cols = head.split(',');
+  const at = (name: string) => cols.indexOf(name);
+  return lines.map((l) => {
+    const c = l.split(',');
+    const unit = c[at('unit')];
+    return { id: c[at('address_id')], text: `${unit ? `${unit}/` : ''}${c[at('number')]} ${c[at('street_name')]} ${c[at('street_type')]}, ${c[at('suburb')]} ${c[at('state')]} ${c[at('postcode')]}`, lon: Number(c[at('lon')]), lat: Number(c[at('lat')]), pfi: c[at('pfi')] };
+  });
+}
+
+/** A payload without what differs between two lookups of the same subject (the request's own timing). */
+function comparable(p: Record<string, unknown>): Record<string, unknown> {
+  const meta = { ...(p.meta as Record<string, unknown>) };
+  delete meta.generated_at;
+  delete meta.request_id;
+  delete meta.timing;
+  return { ...p, meta };
+}
+
+beforeAll(async () => {
+  await generateSampleWorld({ out: world, tiles: ['vic'], extentKm: 12, threads: 2, onProgress: (l) => progress.push(l) });
+  memory = await createEngine({ datasets: world, threads: 1, tileCache: false });
+  windowed = await createEngine({ datasets: world, threads: 1, tileCache: false, layerFile });
+}, 240_000);
+afterAll(async () => {
+  await memory?.close();
+  await windowed?.close();
+});
+
+describe('sample-world --extent-km', () => {
+  it('writes a tile as a mosaic of sub-tiles with their own ids, one source per kind and a file per sub-tile', async () => {
+    expect(progress.filter((l) => /\[\d\/4\]/.test(l))).toHaveLength(4);
+    const catalogue = await loadCatalogue(world);
+    const parcels = catalogue.sources.find((s) => s.paths.includes('resolved.parcel'))!;
+    expect(parcels.files.map((f) => f.path).sort()).toEqual(['vic/r0c0/parcels.geojson', 'vic/r0c1/parcels.geojson', 'vic/r1c0/parcels.geojson', 'vic/r1c1/parcels.geojson']);
+    const doc = JSON.parse(readFileSync(join(world, 'catalogue.json'), 'utf8')) as { generator: { extent_km?: number } };
+    expect(doc.generator.extent_km).toBe(12);
+    const rows = ['r0c0', 'r0c1', 'r1c0', 'r1c1'].map((d) => addressRows(join(world, 'vic', d, 'addresses.csv')));
+    const ids = rows.flat().map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const pfis = new Set(rows.map((list) => new Set(list.map((r) => r.pfi))));
+    const allPfis = [...pfis].flatMap((s) => [...s]);
+    expect(new Set(allPfis).size).toBe(allPfis.length);
+    // Abutting: r0c0 lies west of r0c1 and north of r1c0, their address extents a few hundred metres apart at most.
+    const ext = (list: { lon: number; lat: number }[]) => [Math.min(...list.map((r) => r.lon)), Math.min(...list.map((r) => r.lat)), Math.max(...list.map((r) => r.lon)), Math.max(...list.map((r) => r.lat))];
+    const [a, b, c] = [ext(rows[0]), ext(rows[1]), ext(rows[2])];
+    expect(a[2]).toBeLessThan(b[0]);
+    expect(b[0] - a[2]).toBeLessThan(0.04); // a tile apart would be 0.07 degrees
+    expect(c[3]).toBeLessThan(a[1]);
+    expect(a[1] - c[3]).toBeLessThan(0.04);
+  });
+});
+
+describe('layers read per window from the layer file', () => {
+  it('holds the big layers on disk and the whole-state models in memory', () => {
+    const w = windowed.windows!;
+    const kinds = (pathPart: string) => w.catalogue.sources.filter((s) => s.paths.some((p) => p.startsWith(pathPart))).flatMap((s) => s.files.map((f) => filePolicy(s, f).mode));
+    expect(new Set(kinds('resolved.parcel'))).toEqual(new Set(['window']));
+    expect(new Set(kinds('planning.zone'))).toEqual(new Set(['window']));
+    expect(new Set(kinds('scores.noise.roads'))).toEqual(new Set(['whole']));
+    // The in-memory part holds no parcel, zone or address: those are read per window.
+    expect(windowed.store.vectorsFor('resolved.parcel')).toHaveLength(0);
+    expect(windowed.store.recordsFor('resolved.address')).toHaveLength(0);
+    expect(memory.store.vectorsFor('resolved.parcel')).toHaveLength(4);
+  });
+
+  it('answers property lookups exactly as the in-memory store: addresses and points across all four sub-tiles, every block, score and surface', async () => {
+    const rnd = seededRandom(2026);
+    const rows = ['r0c0', 'r0c1', 'r1c0', 'r1c1'].flatMap((d) => addressRows(join(world, 'vic', d, 'addresses.csv')));
+    const subjects: PropertySubject[] = [];
+    for (let k = 0; k < 24; k++) {
+      const r = rows[Math.floor(rnd.next() * rows.length)];
+      subjects.push(k % 3 === 2 ? { lat: r.lat + (rnd.next() - 0.5) * 0.002, lng: r.lon + (rnd.next() - 0.5) * 0.002 } : { address: r.text });
+    }
+    // Points on the sub-tiles' shared edges, where a window must read two sub-tiles' files.
+    const mid = rows.reduce((s, r) => [s[0] + r.lon / rows.length, s[1] + r.lat / rows.length], [0, 0]);
+    for (const [dx, dy] of [[0, 0.004], [0.003, 0], [-0.0005, -0.0005]]) subjects.push({ lat: mid[1] + dy, lng: mid[0] + dx });
+    let compared = 0;
+    for (const [i, subject] of subjects.entries()) {
+      const options = { now, include_surfaces: i % 4 === 0 };
+      const a = await memory.property(subject, options).then((r) => ({ ok: r }), (e: Error) => ({ err: e.message }));
+      const b = await windowed.property(subject, options).then((r) => ({ ok: r }), (e: Error) => ({ err: e.message }));
+      if ('err' in a) {
+        expect(b, JSON.stringify(subject)).toEqual(a);
+        continue;
+      }
+      expect('ok' in b, JSON.stringify(subject)).toBe(true);
+      const ok = (b as { ok: typeof a.ok }).ok;
+      expect(ok.addressKey).toBe(a.ok.addressKey);
+      expect(comparable(ok.payload as Record<string, unknown>), JSON.stringify(subject)).toEqual(comparable(a.ok.payload as Record<string, unknown>));
+      compared++;
+    }
+    expect(compared).toBeGreaterThanOrEqual(25);
+    const stats = windowed.windows!.cacheStats();
+    expect(stats.built).toBeGreaterThan(5);
+    expect(stats.bytes).toBeLessThanOrEqual(stats.maxBytes);
+  }, 240_000);
+
+  it('reads a wider window for a nearby-zone radius beyond the window reach, and still agrees', async () => {
+    const rows = addressRows(join(world, 'vic', 'r1c1', 'addresses.csv'));
+    for (const r of [rows[10], rows[Math.floor(rows.length / 2)]]) {
+      const options: PropertyOptions = { now, components: ['planning'], include_nearby_zones: true, nearby_zone_radius_m: 2000 };
+      const a = await memory.property({ address: r.text }, options);
+      const b = await windowed.property({ address: r.text }, options);
+      expect(comparable(b.payload as Record<string, unknown>)).toEqual(comparable(a.payload as Record<string, unknown>));
+      const nearby = (a.payload as { planning?: { zones_nearby?: unknown[] } }).planning?.zones_nearby ?? [];
+      expect(nearby.length).toBeGreaterThan(0);
+    }
+  }, 60_000);
+
+  it('bounds its window cache by bytes, evicting, and answers the same after eviction; a second engine reuses the file, a changed dataset has it written again', async () => {
+    const small = await createEngine({ datasets: world, threads: 1, tileCache: false, layerFile, windowCacheBytes: 1 });
+    try {
+      expect(small.windows!.convertMs).toBeNull(); // the file the first engine wrote, opened as it is
+      const rows = addressRows(join(world, 'vic', 'r0c1', 'addresses.csv'));
+      const picks = [rows[5], rows[500], rows[5]];
+      for (const r of picks) {
+        const a = await memory.property({ address: r.text }, { now, components: ['planning', 'hazards', 'environment'] });
+        const b = await small.property({ address: r.text }, { now, components: ['planning', 'hazards', 'environment'] });
+        expect(comparable(b.payload as Record<string, unknown>)).toEqual(comparable(a.payload as Record<string, unknown>));
+      }
+      const stats = small.windows!.cacheStats();
+      expect(stats.windows).toBe(1); // each new window evicts the one before: only the newest is held
+      expect(stats.built).toBeGreaterThanOrEqual(3);
+    } finally {
+      await small.close();
+    }
+    // A dataset file changed on disk (its modification time): the layer file no longer matches and is rewritten.
+    const zones = join(world, 'vic', 'r0c0', 'planning-zones.geojson');
+    const t = statSync(zones).mtime;
+    utimesSync(zones, t, new Date(t.getTime() + 5_000));
+    const again = await createEngine({ datasets: world, threads: 1, tileCache: false, layerFile });
+    try {
+      expect(again.windows!.convertMs).not.toBeNull();
+    } finally {
+      await again.close();
+    }
+  }, 120_000);
+});
