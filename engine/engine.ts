@@ -501,7 +501,8 @@ export class Engine implements PropertyService {
       const features = net ? await noiseTileFeatures(net, this.pool, t) : [];
       out = { bytes: encodeTile('noise', features, t), sources: [] };
     } else {
-      const v = vectorTile({ store: this.windows ? this.windows.storeForBox(tileBounds(t)) : this.store, das: () => this.das() }, layer, t);
+      // By window, a map tile reads only its own layer's files within the tile.
+      const v = vectorTile({ store: this.windows ? this.windows.storeForBox(tileBounds(t), spec.paths) : this.store, das: () => this.das() }, layer, t);
       out = { bytes: v.bytes, sources: v.sources.map((s) => s.id) };
     }
     this.tileCache.set(key, out, 24 * 3600_000);

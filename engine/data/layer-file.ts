@@ -217,15 +217,16 @@ export class LayerFile {
   }
 
   /**
-   * The items of reach class `k` whose boxes meet the lon/lat box, in file order, grouped by file id, with the
-   * JSON text length read (for the window cache's accounting).
+   * The items of reach class `k` whose boxes meet the lon/lat box (of the files in `want`, when given), in
+   * file order, grouped by file id, with the JSON text length read (for the window cache's accounting).
    */
-  window(k: number, box: readonly [number, number, number, number]): { byFile: Map<number, (Feature<Geometry> | Record<string, unknown>)[]>; bytes: number } {
+  window(k: number, box: readonly [number, number, number, number], want?: ReadonlySet<number>): { byFile: Map<number, (Feature<Geometry> | Record<string, unknown>)[]>; bytes: number } {
     const st = this.windowStatements.get(k);
     const byFile = new Map<number, (Feature<Geometry> | Record<string, unknown>)[]>();
     let bytes = 0;
     if (!st) return { byFile, bytes };
     for (const row of st.iterate(box[2], box[0], box[3], box[1]) as Iterable<{ file: number; data: string }>) {
+      if (want && !want.has(row.file)) continue;
       bytes += row.data.length;
       let list = byFile.get(row.file);
       if (!list) byFile.set(row.file, (list = []));

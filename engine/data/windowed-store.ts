@@ -169,9 +169,13 @@ export class WindowedData {
     return w.store;
   }
 
-  /** A window over a lon/lat box (a map tile, a report's map), not cached. */
-  storeForBox(box: readonly [number, number, number, number]): DataStore {
-    return this.build(box).store;
+  /**
+   * A window over a lon/lat box (a map tile, a report's map), not cached; with `paths`, only the files feeding
+   * them are read (the others are empty in it), so a map tile of one layer reads only that layer.
+   */
+  storeForBox(box: readonly [number, number, number, number], paths?: readonly PayloadPath[]): DataStore {
+    const want = paths ? new Set(this.slots.flatMap((s) => ('id' in s && s.source.paths.some((p) => paths.includes(p)) ? [s.id] : []))) : undefined;
+    return this.build(box, want).store;
   }
 
   /** Every row of the record files feeding `path` (addresses, DAs), read from the layer file or the whole layer. */
@@ -187,7 +191,7 @@ export class WindowedData {
     return { windows: this.cache.size, bytes: this.cachedBytes, maxBytes: this.maxBytes, built: this.built, hits: this.hits };
   }
 
-  private build(box: readonly [number, number, number, number]): Window {
+  private build(box: readonly [number, number, number, number], want?: ReadonlySet<number>): Window {
     this.built++;
     const lat = Math.max(Math.abs(box[1]), Math.abs(box[3]));
     const items = new Map<number, (Feature<Geometry> | Record<string, unknown>)[]>();
@@ -195,7 +199,7 @@ export class WindowedData {
     for (const k of this.layers.classes()) {
       const dy = REACH_CLASSES[k] / M_PER_DEG;
       const dx = REACH_CLASSES[k] / (M_PER_DEG * Math.cos((Math.min(lat, 89) * Math.PI) / 180));
-      const w = this.layers.window(k, [box[0] - dx, box[1] - dy, box[2] + dx, box[3] + dy]);
+      const w = this.layers.window(k, [box[0] - dx, box[1] - dy, box[2] + dx, box[3] + dy], want);
       bytes += w.bytes;
       for (const [file, list] of w.byFile) items.set(file, list);
     }

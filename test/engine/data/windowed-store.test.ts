@@ -2,7 +2,7 @@
 // sub-tiles, so every source is split into files and windows cross sub-tile edges), an engine opened on the
 // layer file answers property lookups (every block, every score, all three surfaces) exactly as an engine
 // holding the same data in memory; a lookup on a radius beyond the window's reach reads a wider window and
-// still agrees; a tiny window cache evicts and still agrees; a second engine reuses the file, a changed
+// still agrees; map tiles are drawn alike; a tiny window cache evicts and still agrees; a second engine reuses the file, a changed
 // dataset has it written again. The generator's mosaic is checked on the way: unique ids across sub-tiles,
 // one source per kind with a file per sub-tile, sub-tiles that abut.
 import { readFileSync, statSync, utimesSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { filePolicy } from '../../../engine/data/layer-policy.js';
 import { createEngine, type Engine } from '../../../engine/engine.js';
 import type { PropertyOptions, PropertySubject } from '../../../engine/property/contract.js';
 import { seededRandom } from '../../../engine/random/seeded-random.js';
+import { tileAt } from '../../../engine/tiles/tile-math.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 const root = tempDir('windowed-');
@@ -133,6 +134,19 @@ describe('layers read per window from the layer file', () => {
       expect(comparable(b.payload as Record<string, unknown>)).toEqual(comparable(a.payload as Record<string, unknown>));
       const nearby = (a.payload as { planning?: { zones_nearby?: unknown[] } }).planning?.zones_nearby ?? [];
       expect(nearby.length).toBeGreaterThan(0);
+    }
+  }, 60_000);
+
+  it('draws map tiles from the layer file exactly as from memory, reading only the tile\'s layer', async () => {
+    const rows = addressRows(join(world, 'vic', 'r1c0', 'addresses.csv'));
+    const r = rows[Math.floor(rows.length / 3)];
+    for (const [layer, z] of [['zones', 14], ['parcels', 16], ['overlays', 12], ['roads', 13]] as const) {
+      const t = tileAt(r.lon, r.lat, z);
+      const a = await memory.tile(layer, t.z, t.x, t.y);
+      const b = await windowed.tile(layer, t.z, t.x, t.y);
+      expect(a.bytes?.length ?? 0, `${layer} ${z}`).toBeGreaterThan(0);
+      expect(b.sources).toEqual(a.sources);
+      expect(Buffer.from(b.bytes ?? []).equals(Buffer.from(a.bytes ?? [])), `${layer} z${z}`).toBe(true);
     }
   }, 60_000);
 
