@@ -84,7 +84,7 @@ export interface EngineOptions {
    * Implies an on-disk address index (`addressIndexFile`, default beside the layer file).
    */
   layerFile?: string;
-  /** With `layerFile`: bytes of windows kept in memory (default 256 MB). */
+  /** With `layerFile`: bytes of windows kept in memory (default 64 MB; the parsed items they share are bounded apart). */
   windowCacheBytes?: number;
   /** With `layerFile`: told what the first open's conversion does, file by file. */
   onProgress?: (line: string) => void;

@@ -65,7 +65,7 @@ export interface StackOptions {
    * option `layerFile`: written from the dataset on first start), for datasets larger than memory.
    */
   layerFile?: string;
-  /** With `layerFile`: megabytes of windows kept in memory (default 256). */
+  /** With `layerFile`: megabytes of windows kept in memory (default 64). */
   windowCacheMb?: number;
 }
 

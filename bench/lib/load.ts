@@ -33,9 +33,9 @@ export function wrkAvailable(): string | null {
 }
 
 /** Starts a server process (server-process.ts); `extra` are more of its flags (--db, --replica-dir, --key). */
-export function startServerProcess(transport: 'uws' | 'node', addresses = 0, extra: string[] = []): Promise<Server> {
+export function startServerProcess(transport: 'uws' | 'node', addresses = 0, extra: string[] = [], nodeArgs: string[] = []): Promise<Server> {
   const script = fileURLToPath(new URL('./server-process.js', import.meta.url));
-  const child = spawn(process.execPath, [script, '--transport', transport, '--addresses', String(addresses), ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, script, '--transport', transport, '--addresses', String(addresses), ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {

@@ -32,7 +32,7 @@ export const serveCommand: Command = {
     '  --layer-file FILE  read the layers per window from FILE instead of holding them in memory (for datasets',
     '                     larger than memory: a metro area, a state, the country); FILE is written from the',
     '                     dataset on the first start (minutes for a million parcels) and reused after',
-    '  --window-cache-mb N  with --layer-file: megabytes of windows kept in memory (default 256)',
+    '  --window-cache-mb N  with --layer-file: megabytes of windows kept in memory (default 64)',
     '  --no-dev-keys      do not issue development keys (they are only ever issued for the synthetic sample world)',
     '  --quiet            no request log (errors are still logged)',
     '  --transport NAME   uws (default) or node (node:http, for comparison)',
@@ -79,7 +79,7 @@ export const serveCommand: Command = {
     const shared = isPostgresUrl(dbArg);
     const db = shared ? dbArg : resolve(dbArg);
     const poolSize = values['db-pool'] === undefined ? undefined : numberFlag('db-pool', values['db-pool'], 16, { min: 2, max: 1000, integer: true });
-    const windowCacheMb = values['window-cache-mb'] === undefined ? undefined : numberFlag('window-cache-mb', values['window-cache-mb'], 256, { min: 16, max: 65536, integer: true });
+    const windowCacheMb = values['window-cache-mb'] === undefined ? undefined : numberFlag('window-cache-mb', values['window-cache-mb'], 64, { min: 16, max: 65536, integer: true });
     if (windowCacheMb !== undefined && !values['layer-file']) throw new UsageError('--window-cache-mb needs --layer-file');
     const layerFile = values['layer-file'] ? resolve(values['layer-file']) : undefined;
     if (layerFile && !values.quiet) io.stdout(`Opening the layers by window from ${layerFile} (written from the dataset if absent or stale)\n`);

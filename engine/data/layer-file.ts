@@ -21,12 +21,13 @@ import Database from 'better-sqlite3';
 import type { Feature, Geometry } from 'geojson';
 import type { RasterInfo } from '../raster/geotiff-reader.js';
 import { EngineError } from '../errors.js';
+import { LruCache } from '../cache/lru-cache.js';
 
 /** The layout version of the file (meta.version); another version is written again. */
 export const LAYER_FILE_VERSION = 1;
 
 /** Reach classes, metres: an item is filed under the smallest class at least its file's reach. */
-export const REACH_CLASSES = [250, 500, 1_000, 2_000, 2_500, 5_000, 10_000, 25_000] as const;
+export const REACH_CLASSES = [100, 250, 500, 1_000, 2_000, 2_500, 5_000, 10_000, 25_000] as const;
 
 /** The reach class index of `reachM`. */
 export function reachClass(reachM: number): number {
@@ -189,13 +190,29 @@ export interface WindowItem {
   data: Feature<Geometry> | Record<string, unknown>;
 }
 
+/** Options for {@link LayerFile}. */
+export interface LayerFileOptions {
+  /**
+   * Bytes of items (their JSON length) kept parsed across windows, default 32 MB: neighbouring windows share
+   * most of their items (a zone, a vegetation polygon, an electorate spans many cells), so each is read and
+   * parsed once and the windows hold the same objects.
+   */
+  itemCacheBytes?: number;
+}
+
+type Item = Feature<Geometry> | Record<string, unknown>;
+
 /** A layer file opened for reading. */
 export class LayerFile {
   private readonly db: Database.Database;
-  private readonly windowStatements = new Map<number, Database.Statement>();
+  private readonly idStatements = new Map<number, Database.Statement>();
+  private readonly fetchAll: Database.Statement;
+  private readonly fetchOf: Database.Statement;
+  private readonly parsed: LruCache<number, { file: number; data: Item; bytes: number }>;
   readonly entries: LayerFileEntry[];
 
-  constructor(readonly path: string) {
+  constructor(readonly path: string, options: LayerFileOptions = {}) {
+    this.parsed = new LruCache({ maxSize: options.itemCacheBytes ?? 32 * 1024 * 1024, sizeOf: (v) => v.bytes });
     if (!existsSync(path)) throw new EngineError('INVALID_DATA', `${path}: no layer file`, { file: path });
     this.db = new Database(path, { readonly: true, fileMustExist: true });
     this.db.pragma('cache_size = -16000');
@@ -207,30 +224,55 @@ export class LayerFile {
       raster: r.raster ? (JSON.parse(r.raster) as RasterInfo) : null,
     }));
     for (const k of new Set(this.entries.flatMap((e) => (e.class === null ? [] : [e.class])))) {
-      this.windowStatements.set(k, this.db.prepare(`SELECT i.file AS file, i.data AS data FROM box_${k} b JOIN items i ON i.id = b.id WHERE b.minx <= ? AND b.maxx >= ? AND b.miny <= ? AND b.maxy >= ? ORDER BY i.id`));
+      this.idStatements.set(k, this.db.prepare(`SELECT id FROM box_${k} WHERE minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?`).pluck());
     }
+    this.fetchAll = this.db.prepare('SELECT id, file, data FROM items WHERE id IN (SELECT value FROM json_each(?))');
+    this.fetchOf = this.db.prepare('SELECT id, file, data FROM items WHERE id IN (SELECT value FROM json_each(?)) AND file IN (SELECT value FROM json_each(?))');
   }
 
   /** The reach classes that hold items. */
   classes(): number[] {
-    return [...this.windowStatements.keys()].sort((a, b) => a - b);
+    return [...this.idStatements.keys()].sort((a, b) => a - b);
+  }
+
+  /** Items parsed and kept across windows: how many, and their JSON bytes. */
+  itemCache(): { items: number; bytes: number; hits: number; misses: number } {
+    return { items: this.parsed.size, bytes: this.parsed.bytes, hits: this.parsed.hits, misses: this.parsed.misses };
   }
 
   /**
    * The items of reach class `k` whose boxes meet the lon/lat box (of the files in `want`, when given), in
    * file order, grouped by file id, with the JSON text length read (for the window cache's accounting).
    */
-  window(k: number, box: readonly [number, number, number, number], want?: ReadonlySet<number>): { byFile: Map<number, (Feature<Geometry> | Record<string, unknown>)[]>; bytes: number } {
-    const st = this.windowStatements.get(k);
-    const byFile = new Map<number, (Feature<Geometry> | Record<string, unknown>)[]>();
+  window(k: number, box: readonly [number, number, number, number], want?: ReadonlySet<number>): { byFile: Map<number, Item[]>; bytes: number } {
+    const st = this.idStatements.get(k);
+    const byFile = new Map<number, Item[]>();
     let bytes = 0;
     if (!st) return { byFile, bytes };
-    for (const row of st.iterate(box[2], box[0], box[3], box[1]) as Iterable<{ file: number; data: string }>) {
-      if (want && !want.has(row.file)) continue;
-      bytes += row.data.length;
-      let list = byFile.get(row.file);
-      if (!list) byFile.set(row.file, (list = []));
-      list.push(JSON.parse(row.data) as Feature<Geometry> | Record<string, unknown>);
+    // The R*Tree gives the ids; items already parsed come from the cache, the rest in one statement.
+    const ids = (st.all(box[2], box[0], box[3], box[1]) as number[]).sort((a, b) => a - b);
+    const found = new Map<number, { file: number; data: Item; bytes: number }>();
+    const missing: number[] = [];
+    for (const id of ids) {
+      const hit = this.parsed.get(id);
+      if (hit) found.set(id, hit);
+      else missing.push(id);
+    }
+    if (missing.length) {
+      const rows = (want ? this.fetchOf.all(JSON.stringify(missing), JSON.stringify([...want])) : this.fetchAll.all(JSON.stringify(missing))) as { id: number; file: number; data: string }[];
+      for (const r of rows) {
+        const e = { file: r.file, data: JSON.parse(r.data) as Item, bytes: r.data.length };
+        this.parsed.set(r.id, e);
+        found.set(r.id, e);
+      }
+    }
+    for (const id of ids) {
+      const e = found.get(id);
+      if (!e || (want && !want.has(e.file))) continue;
+      bytes += e.bytes;
+      let list = byFile.get(e.file);
+      if (!list) byFile.set(e.file, (list = []));
+      list.push(e.data);
     }
     return { byFile, bytes };
   }

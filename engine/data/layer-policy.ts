@@ -24,8 +24,11 @@
 import type { CatalogueSource, SourceFile } from '../catalogue/catalogue.js';
 import type { PayloadPath } from '../catalogue/payload-paths.js';
 
-/** The parcel radius every window covers for covering lookups, metres. */
-export const COVERING_REACH_M = 250;
+/**
+ * The parcel radius every window covers for covering lookups, metres (an urban lot's farthest vertex is
+ * within 50 m of its address point); a larger parcel reads a window around it (property-lookup.ts).
+ */
+export const COVERING_REACH_M = 100;
 /**
  * The nearby-zone radius every window covers (the default `nearby_zone_radius_m`); a lookup asking for more
  * reads a window around its parcel instead (property-lookup.ts).

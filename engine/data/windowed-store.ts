@@ -6,8 +6,10 @@
  * order, indexed as the in-memory store indexes them, beside the whole layers (the same objects). Every
  * lookup function runs unchanged on it, so a window answers exactly as the whole dataset does.
  *
- * Windows are cached by cell in a least-recently-used cache bounded by bytes (the JSON read, times a factor
- * for the objects and indexes built from it).
+ * A window is the point's own: each file's items within that file's reach of the point (so a lookup reads a
+ * few dozen parcels, not a square kilometre of them). Windows are cached by point in a least-recently-used
+ * cache bounded by bytes (the JSON read, times a factor for the objects and indexes built from it), and the
+ * parsed items in another (layer-file.ts), shared by the windows that overlap.
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -38,14 +40,19 @@ function policyStamp(): string {
 export interface WindowedDataOptions {
   /** The layer file: written from the dataset when absent or written for other data. */
   file: string;
-  /** Bytes of windows kept (estimated: JSON read x {@link OBJECT_FACTOR}); default 256 MB. */
+  /** Bytes of windows kept (estimated: JSON read x {@link OBJECT_FACTOR}); default 64 MB. */
   cacheBytes?: number;
+  /** Bytes of items (JSON) kept parsed across windows (layer-file.ts); default 32 MB. */
+  itemCacheBytes?: number;
   /** Told what the conversion does, file by file. */
   onProgress?: (line: string) => void;
 }
 
-/** The side of a window's cell, degrees (about 560 m north-south, 440 m east-west at Melbourne). */
-export const CELL_DEG = 0.005;
+/**
+ * Windows are keyed by their point rounded to this many decimal places (about 0.1 m): the lookup of one
+ * address asks for its window several times (the subject, the blocks, the scores) and gets one window.
+ */
+const KEY_DECIMALS = 6;
 /** Objects and indexes built from a window's JSON, per byte of JSON (measured: see bench/suites/scale.ts). */
 const OBJECT_FACTOR = 3;
 const M_PER_DEG = 111_320;
@@ -66,6 +73,8 @@ export interface WindowCacheStats {
   maxBytes: number;
   built: number;
   hits: number;
+  /** The parsed items shared by windows. */
+  items: { items: number; bytes: number; hits: number; misses: number };
 }
 
 /** See the module comment. */
@@ -86,7 +95,7 @@ export class WindowedData {
     readonly convertMs: number | null,
     options: WindowedDataOptions,
   ) {
-    this.maxBytes = options.cacheBytes ?? 256 * 1024 * 1024;
+    this.maxBytes = options.cacheBytes ?? 64 * 1024 * 1024;
   }
 
   /**
@@ -127,7 +136,7 @@ export class WindowedData {
       });
       convertMs = performance.now() - c0;
     }
-    const layers = new LayerFile(options.file);
+    const layers = new LayerFile(options.file, { itemCacheBytes: options.itemCacheBytes });
     const entries = new Map(layers.entries.map((e) => [e.id, e]));
     // Whole layers load as the in-memory store loads them; rasters come from the headers kept in the file.
     const slots: Slot[] = await Promise.all(jobs.map(async ({ source, file, policy }, id): Promise<Slot> => {
@@ -147,10 +156,13 @@ export class WindowedData {
     return this.base.catalogue;
   }
 
-  /** The window of the cell holding (lon, lat), built on first use and cached. */
+  /**
+   * The window of (lon, lat): each file's features within its reach of the point, built on first use and
+   * cached. A lookup reads only what can change its answer: for a parcel's covering layers, what lies within
+   * 100 m (COVERING_REACH_M) of the point.
+   */
   storeAt(lon: number, lat: number): DataStore {
-    const ix = Math.floor(lon / CELL_DEG), iy = Math.floor(lat / CELL_DEG);
-    const key = `${ix},${iy}`;
+    const key = `${lon.toFixed(KEY_DECIMALS)},${lat.toFixed(KEY_DECIMALS)}`;
     const hit = this.cache.get(key);
     if (hit) {
       this.hits++;
@@ -158,7 +170,7 @@ export class WindowedData {
       this.cache.set(key, hit);
       return hit.store;
     }
-    const w = this.build([ix * CELL_DEG, iy * CELL_DEG, (ix + 1) * CELL_DEG, (iy + 1) * CELL_DEG]);
+    const w = this.build([lon, lat, lon, lat]);
     this.cache.set(key, w);
     this.cachedBytes += w.bytes;
     for (const [k, old] of this.cache) {
@@ -188,7 +200,7 @@ export class WindowedData {
 
   /** The window cache's state. */
   cacheStats(): WindowCacheStats {
-    return { windows: this.cache.size, bytes: this.cachedBytes, maxBytes: this.maxBytes, built: this.built, hits: this.hits };
+    return { windows: this.cache.size, bytes: this.cachedBytes, maxBytes: this.maxBytes, built: this.built, hits: this.hits, items: this.layers.itemCache() };
   }
 
   private build(box: readonly [number, number, number, number], want?: ReadonlySet<number>): Window {
@@ -203,14 +215,24 @@ export class WindowedData {
       bytes += w.bytes;
       for (const [file, list] of w.byFile) items.set(file, list);
     }
-    const files = this.slots.map((s): LoadedFile => {
+    const files = this.slots.map((s, i): LoadedFile => {
       if ('loaded' in s) return s.loaded;
-      const list = items.get(s.id) ?? [];
-      return s.kind === 'vector'
-        ? loadedFileOf(s.source, s.file, { kind: 'vector', features: list as Feature<Geometry>[], ...(s.warnings ? { warnings: s.warnings } : {}) }, true)
-        : loadedFileOf(s.source, s.file, { kind: 'records', columns: s.columns, rows: list as Record<string, unknown>[], ...(s.warnings ? { warnings: s.warnings } : {}) }, true);
+      const list = items.get(s.id);
+      // A file with nothing in the window is the same empty layer in every window (made once).
+      if (!list) return (this.empty[i] ??= this.layerOf(s, []));
+      return this.layerOf(s, list);
     });
     return { store: DataStore.fromFiles(this.base.catalogue, files), bytes: bytes * OBJECT_FACTOR };
+  }
+
+  /** Empty layers of the windowed files, by slot. */
+  private readonly empty: LoadedFile[] = [];
+
+  /** A windowed file's layer over `list` (its items in the window). */
+  private layerOf(s: Extract<Slot, { id: number }>, list: (Feature<Geometry> | Record<string, unknown>)[]): LoadedFile {
+    return s.kind === 'vector'
+        ? loadedFileOf(s.source, s.file, { kind: 'vector', features: list as Feature<Geometry>[], ...(s.warnings ? { warnings: s.warnings } : {}) }, true)
+        : loadedFileOf(s.source, s.file, { kind: 'records', columns: s.columns, rows: list as Record<string, unknown>[], ...(s.warnings ? { warnings: s.warnings } : {}) }, true);
   }
 
   close(): void {

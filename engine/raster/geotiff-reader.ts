@@ -58,23 +58,44 @@ export interface OpenRasterOptions {
   crs?: string;
   signal?: AbortSignal;
   /**
-   * Decoded blocks (tiles or strips) kept per file, least recently used dropped first; default 64 (16 MB of
-   * 256 x 256 Float32 tiles). Decoding DEFLATE with predictor 3 in JavaScript is the slow part of a window read
-   * (about 100 ms for a 900 x 900 window), so repeated reads of one area mostly skip it. 0 turns it off.
+   * Decoded blocks (tiles or strips) kept for this file, least recently used dropped first; default 64 (16 MB
+   * of 256 x 256 Float32 tiles). Decoding DEFLATE with predictor 3 in JavaScript is the slow part of a window
+   * read (about 100 ms for a 900 x 900 window), so repeated reads of one area mostly skip it. 0 turns it off.
+   * Every file's blocks also count against one bound per thread, {@link BLOCK_CACHE_BYTES}.
    */
   blockCache?: number;
 }
 
 /**
- * A bounded least-recently-used store in the shape geotiff.js uses for its block cache (`image.tiles[index]`),
- * so its reads cache decoded blocks without growing without limit on a large COG.
+ * Decoded bytes kept per thread across every open raster: a national dataset opens hundreds of DEM and
+ * land-cover files, and 64 blocks per file would hold gigabytes. Least recently used blocks of any file go
+ * first.
  */
-function blockLru(capacity: number): unknown {
+export const BLOCK_CACHE_BYTES = 128 * 1024 * 1024;
+
+/** The blocks of every file of this thread, by file and block, bounded by {@link BLOCK_CACHE_BYTES}. */
+const threadBlocks = new LruCache<string, unknown>({ maxSize: BLOCK_CACHE_BYTES, sizeOf: (v) => (v as { bytes: number }).bytes });
+let nextFileKey = 0;
+
+/**
+ * A bounded least-recently-used store in the shape geotiff.js uses for its block cache (`image.tiles[index]`),
+ * so its reads cache decoded blocks without growing without limit on a large COG or across many files: at
+ * most `capacity` blocks of this file, each `blockBytes`, and the thread's bound over all files.
+ */
+function blockLru(capacity: number, blockBytes: number): unknown {
   const lru = new LruCache<string, unknown>(capacity);
+  const file = `${nextFileKey++}:`;
+  const get = (key: string) => (lru.get(key) === undefined ? undefined : (threadBlocks.get(file + key) as { value: unknown } | undefined)?.value);
   return new Proxy({}, {
-    get: (_t, key) => (typeof key === 'string' ? lru.get(key) : undefined),
-    set: (_t, key, value) => (typeof key === 'string' && lru.set(key, value), true),
-    has: (_t, key) => typeof key === 'string' && lru.has(key),
+    get: (_t, key) => (typeof key === 'string' ? get(key) : undefined),
+    set: (_t, key, value) => {
+      if (typeof key === 'string') {
+        lru.set(key, true);
+        threadBlocks.set(file + key, { value, bytes: blockBytes });
+      }
+      return true;
+    },
+    has: (_t, key) => typeof key === 'string' && get(key) !== undefined,
   });
 }
 
@@ -185,7 +206,13 @@ export class RasterSource {
       imageCount = await tiff.getImageCount();
       image = await tiff.getImage(0);
       const blocks = options.blockCache ?? 64;
-      if (blocks > 0) (image as unknown as { tiles: unknown }).tiles = blockLru(blocks);
+      if (blocks > 0) {
+        const tiled = image.isTiled;
+        const w = tiled ? image.getTileWidth() : image.getWidth();
+        const h = tiled ? image.getTileHeight() : Math.min(image.getHeight(), image.getBlockHeight(0));
+        const bytes = Math.max(1, w * h * image.getSamplesPerPixel() * Math.ceil(image.getBitsPerSample(0) / 8));
+        (image as unknown as { tiles: unknown }).tiles = blockLru(blocks, bytes);
+      }
     } catch (err) {
       throw invalidData(file, `not a readable GeoTIFF (${(err as Error).message})`, {}, err);
     }
