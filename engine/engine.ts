@@ -256,8 +256,16 @@ export class Engine implements PropertyService {
       models: this.models.built(),
       addressIndex: this.addressIndex,
       daIndexBytes: this.daStore?.memoryBytes() ?? null,
-      caches: { layers: this.deps.layerCache, scores: this.deps.scoreCache },
+      caches: { layers: this.deps.layerCache, scores: this.deps.scoreCache, ...this.windowCaches() },
     });
+  }
+
+  /** With the layers read by window: the window cache and the shared parsed items, for the memory report. */
+  private windowCaches(): Record<string, { size: number; bytes: number }> {
+    if (!this.windows) return {};
+    const w = this.windows.cacheStats();
+    // Windows count their JSON times the factor they are bounded by; the shared items their JSON.
+    return { windows: { size: w.windows, bytes: w.bytes }, window_items: { size: w.items.items, bytes: w.items.bytes } };
   }
 
   /**

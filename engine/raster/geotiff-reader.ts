@@ -71,7 +71,7 @@ export interface OpenRasterOptions {
  * land-cover files, and 64 blocks per file would hold gigabytes. Least recently used blocks of any file go
  * first.
  */
-export const BLOCK_CACHE_BYTES = 128 * 1024 * 1024;
+export const BLOCK_CACHE_BYTES = 64 * 1024 * 1024;
 
 /** The blocks of every file of this thread, by file and block, bounded by {@link BLOCK_CACHE_BYTES}. */
 const threadBlocks = new LruCache<string, unknown>({ maxSize: BLOCK_CACHE_BYTES, sizeOf: (v) => (v as { bytes: number }).bytes });

@@ -51,6 +51,15 @@ describe('propintel sample-world', () => {
     expect(b.code).toBe(2);
     expect(b.stderr).toMatch(/--seed must be at least 0/);
   });
+
+  it('rejects an extent that is not whole 6 km tiles, or beyond 120 km, with exit code 2', async () => {
+    const a = await runCli(['sample-world', '--out', tempDir(), '--tiles', 'vic', '--extent-km', '13']);
+    expect(a.code).toBe(2);
+    expect(a.stderr).toMatch(/--extent-km must be a multiple of 6 \(whole tiles\), got 13/);
+    const b = await runCli(['sample-world', '--out', tempDir(), '--tiles', 'vic', '--extent-km', '600']);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toMatch(/--extent-km/);
+  });
 });
 
 describe('propintel sandbox', () => {
