@@ -35,7 +35,7 @@ import { readSample } from './property/samples.js';
 import { MemoryReporter, type MemoryReport } from './memory/memory-report.js';
 import type { ScoresOptions, ScoresResult, SurfacesOptions, SurfacesResult } from './engine-calls.js';
 import { propertyIdentity, propertyLookup, type BillingIdentity, type PropertyDeps } from './property/property-lookup.js';
-import { addressIndexFromStore, type AddressIndex } from './address/index.js';
+import { addressIndexFromStore, type AddressIndex, type AddressRecord } from './address/index.js';
 import { openOrWriteAddressIndexFile } from './address/address-disk.js';
 import { addressRecordsFromRows } from './address/address-record.js';
 import { daStoreFromDataStore, daStoreFromTables, type DaStore } from './da/index.js';
@@ -193,7 +193,7 @@ export class Engine implements PropertyService {
   addresses(): AddressIndex {
     const file = this.options.addressIndexFile;
     this.addressIndex ??= file
-      ? openOrWriteAddressIndexFile(file, datasetFingerprint(this.store.catalogue), () => (this.windows ? this.windows.allRows('resolved.address') : this.store.recordsFor('resolved.address')).flatMap((t) => addressRecordsFromRows(t.rows, t.source.id)))
+      ? openOrWriteAddressIndexFile(file, datasetFingerprint(this.store.catalogue), () => addressRecordsOf(this.windows ? this.windows.eachRows('resolved.address') : this.store.recordsFor('resolved.address')))
       : addressIndexFromStore(this.store);
     return this.addressIndex;
   }
@@ -560,6 +560,11 @@ export class Engine implements PropertyService {
     this.addressIndex?.close();
     this.windows?.close();
   }
+}
+
+/** The address records of address tables, one table at a time (a layer file's are read as they are reached). */
+function* addressRecordsOf(tables: Iterable<{ source: CatalogueSource; rows: Record<string, unknown>[] }>): Generator<AddressRecord> {
+  for (const t of tables) yield* addressRecordsFromRows(t.rows, t.source.id);
 }
 
 /** Opens a dataset directory and starts the engine; shorthand for {@link Engine.create}. */

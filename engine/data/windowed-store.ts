@@ -192,10 +192,20 @@ export class WindowedData {
 
   /** Every row of the record files feeding `path` (addresses, DAs), read from the layer file or the whole layer. */
   allRows(path: PayloadPath): { source: CatalogueSource; file: SourceFile; rows: Record<string, unknown>[] }[] {
-    return this.slots.filter((s) => s.source.paths.includes(path)).flatMap((s) => {
-      if ('loaded' in s) return s.loaded.kind === 'records' ? [{ source: s.source, file: s.file, rows: s.loaded.rows }] : [];
-      return s.kind === 'records' ? [{ source: s.source, file: s.file, rows: this.layers.allItems(s.id) as Record<string, unknown>[] }] : [];
-    });
+    return [...this.eachRows(path)];
+  }
+
+  /**
+   * The rows of the record files feeding `path`, one file at a time (each read from the layer file only when
+   * reached): the address index is written from them without holding every address at once.
+   */
+  *eachRows(path: PayloadPath): Generator<{ source: CatalogueSource; file: SourceFile; rows: Record<string, unknown>[] }> {
+    for (const s of this.slots) {
+      if (!s.source.paths.includes(path)) continue;
+      if ('loaded' in s) {
+        if (s.loaded.kind === 'records') yield { source: s.source, file: s.file, rows: s.loaded.rows };
+      } else if (s.kind === 'records') yield { source: s.source, file: s.file, rows: this.layers.allItems(s.id) as Record<string, unknown>[] };
+    }
   }
 
   /** The window cache's state. */
