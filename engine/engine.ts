@@ -21,7 +21,7 @@ import { mapBox, prepareReport, renderReport, reportContentType, reportLayers, t
 import { SuburbCensus } from './childcare/suburb-context.js';
 import type { CatalogueSource } from './catalogue/catalogue.js';
 import { escapeHtml } from './escape-html.js';
-import { encodeTile, vectorTile, VECTOR_TILE_LAYERS, type TileLayerSpec } from './tiles/vector-tiles.js';
+import { encodeTile, tileReadBox, vectorTile, VECTOR_TILE_LAYERS, type TileLayerSpec } from './tiles/vector-tiles.js';
 import { CONTOUR_LAYER, contourTileFeatures, contourTileRequest } from './tiles/contour-tiles.js';
 import { NOISE_LAYER, noiseTileFeatures } from './tiles/noise-tiles.js';
 import { HAND_LAYER, handTileFeatures, handTileLattice } from './tiles/hand-map-tiles.js';
@@ -510,7 +510,7 @@ export class Engine implements PropertyService {
       out = { bytes: encodeTile('noise', features, t), sources: [] };
     } else {
       // By window, a map tile reads only its own layer's files within the tile.
-      const v = vectorTile({ store: this.windows ? this.windows.storeForBox(tileBounds(t), spec.paths) : this.store, das: () => this.das() }, layer, t);
+      const v = vectorTile({ store: this.windows ? this.windows.storeForBox(tileReadBox(t), spec.paths) : this.store, das: () => this.das() }, layer, t);
       out = { bytes: v.bytes, sources: v.sources.map((s) => s.id) };
     }
     this.tileCache.set(key, out, 24 * 3600_000);

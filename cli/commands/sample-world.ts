@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_SEED, generateSampleWorld } from '../../datasets/generator/generate.js';
 import { assertReplaceableOutDir } from '../../datasets/generator/out-dir.js';
 import { TILES } from '../../datasets/generator/tiles.js';
-import { TILE_KM } from '../../datasets/generator/mosaic.js';
+import { MAX_SIDE, TILE_KM } from '../../datasets/generator/mosaic.js';
 import { defaultDataDir } from '../../datasets/sample-world.js';
 import { EXIT_OK, UsageError, type Command } from '../command.js';
 import { numberFlag, parseFlags } from '../args.js';
@@ -20,7 +20,7 @@ export const sampleWorldCommand: Command = {
     '                  refused (exit 2, left untouched) if it is non-empty and holds none',,
     `  --seed N        seed (default ${DEFAULT_SEED})`,
     `  --tiles LIST    tiles to write (default all: ${TILES.map((t) => t.id).join(',')})`,
-    '  --extent-km KM  side of each tile (default 6): a multiple of 6 up to 120 writes each tile as a mosaic',
+    '  --extent-km KM  side of each tile (default 6): a multiple of 6 up to 96 writes each tile as a mosaic',
     '                  of (KM/6)^2 sub-tiles at the same density, e.g. --tiles vic --extent-km 60 for the',
     '                  metro-scale benchmark world (about a million parcels and addresses, 1 GB)',
     '  --threads N     worker threads (default: the number of cores)',
@@ -30,7 +30,7 @@ export const sampleWorldCommand: Command = {
     const out = resolve(values.out ?? defaultDataDir());
     const seed = numberFlag('seed', values.seed, DEFAULT_SEED, { integer: true, min: 0, max: 2 ** 32 - 1 });
     const threads = values.threads === undefined ? undefined : numberFlag('threads', values.threads, 1, { integer: true, min: 1, max: 64 });
-    const extentKm = numberFlag('extent-km', values['extent-km'], TILE_KM, { integer: true, min: TILE_KM, max: 20 * TILE_KM });
+    const extentKm = numberFlag('extent-km', values['extent-km'], TILE_KM, { integer: true, min: TILE_KM, max: MAX_SIDE * TILE_KM });
     if (extentKm % TILE_KM !== 0) throw new UsageError(`--extent-km must be a multiple of ${TILE_KM} (whole tiles), got ${extentKm}`);
     const tiles = values.tiles?.split(',').map((t) => t.trim().toLowerCase()).filter(Boolean);
     const unknown = tiles?.filter((t) => !TILES.some((x) => x.id === t)) ?? [];

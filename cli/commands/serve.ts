@@ -81,6 +81,7 @@ export const serveCommand: Command = {
     const poolSize = values['db-pool'] === undefined ? undefined : numberFlag('db-pool', values['db-pool'], 16, { min: 2, max: 1000, integer: true });
     const windowCacheMb = values['window-cache-mb'] === undefined ? undefined : numberFlag('window-cache-mb', values['window-cache-mb'], 64, { min: 16, max: 65536, integer: true });
     if (windowCacheMb !== undefined && !values['layer-file']) throw new UsageError('--window-cache-mb needs --layer-file');
+    if (values['layer-file'] !== undefined && values['layer-file'].trim() === '') throw new UsageError('--layer-file needs a file path');
     const layerFile = values['layer-file'] ? resolve(values['layer-file']) : undefined;
     if (layerFile && !values.quiet) io.stdout(`Opening the layers by window from ${layerFile} (written from the dataset if absent or stale)\n`);
     const stack = await openStack({ datasets: dir, db, threads, replicaDir: values['replica-dir'] ? resolve(values['replica-dir']) : undefined, poolSize, layerFile, windowCacheMb });

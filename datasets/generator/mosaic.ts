@@ -20,10 +20,13 @@ export interface SubTile {
   n: number;
 }
 
-/** Sub-tiles per side for a world `extentKm` across: a whole multiple of the 6 km tile, 6 to 120 km. */
+/** The widest mosaic, sub-tiles per side: 3 x 16^2 = 768 suburbs keep distinct names and 4-digit postcodes. */
+export const MAX_SIDE = 16;
+
+/** Sub-tiles per side for a world `extentKm` across: a whole multiple of the 6 km tile, 6 to 96 km. */
 export function mosaicSide(extentKm: number): number {
   const n = extentKm / TILE_KM;
-  if (!Number.isInteger(n) || n < 1 || n > 20) throw new RangeError(`extent must be a multiple of ${TILE_KM} km from ${TILE_KM} to ${20 * TILE_KM} km, got ${extentKm}`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_SIDE) throw new RangeError(`extent must be a multiple of ${TILE_KM} km from ${TILE_KM} to ${MAX_SIDE * TILE_KM} km, got ${extentKm}`);
   return n;
 }
 
@@ -35,9 +38,10 @@ export function subTileDir(base: TileSpec, sub: SubTile): string {
 const PREFIX = ['Ash', 'Bel', 'Brook', 'Clare', 'Dun', 'Elm', 'Fair', 'Glen', 'Hazel', 'Iron', 'Kings', 'Lark', 'Mill', 'North', 'Oak', 'Pine', 'Rose', 'Stan', 'Thorn', 'Wood'];
 const SUFFIX = ['field', 'vale', 'wood', 'mont', 'bury', 'ton', 'dale', 'hurst', 'leigh', 'more', 'ridge', 'brook', 'haven', 'side', 'view', 'ford'];
 
-/** The k-th synthetic place name (distinct for k below 320). */
+/** The k-th synthetic place name (distinct for every k: past the 320 two-part names, numbered). */
 function placeName(k: number): string {
-  return `${PREFIX[k % PREFIX.length]}${SUFFIX[Math.floor(k / PREFIX.length) % SUFFIX.length]}`;
+  const round = Math.floor(k / (PREFIX.length * SUFFIX.length));
+  return `${PREFIX[k % PREFIX.length]}${SUFFIX[Math.floor(k / PREFIX.length) % SUFFIX.length]}${round ? ` ${round + 1}` : ''}`;
 }
 
 /** A small deterministic hash of a sub-tile, for varying its terrain. */

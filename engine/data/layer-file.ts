@@ -15,8 +15,8 @@
  * Written once per dataset (fingerprinted, written beside and renamed into place), then opened read-only by
  * any number of processes.
  */
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Feature, Geometry } from 'geojson';
 import type { RasterInfo } from '../raster/geotiff-reader.js';
@@ -170,10 +170,32 @@ export function layerFileFingerprint(path: string): string | null {
   }
 }
 
+/** Removes temporary files a write of `path` left behind when its process died (their pid no longer runs). */
+function removeStaleTemporaries(path: string): void {
+  const dir = dirname(path);
+  if (!existsSync(dir)) return;
+  const prefix = `${basename(path)}.`;
+  for (const name of readdirSync(dir)) {
+    const m = name.startsWith(prefix) ? /^(\d+)\.tmp$/.exec(name.slice(prefix.length)) : null;
+    if (!m || Number(m[1]) === process.pid) continue;
+    try {
+      process.kill(Number(m[1]), 0);
+    } catch {
+      rmSync(join(dir, name), { force: true });
+    }
+  }
+}
+
 /** Writes a layer file through `write` into a temporary file renamed into place when it finishes. */
 export async function writeLayerFile(path: string, fingerprint: string, write: (w: LayerFileWriter) => Promise<void>): Promise<void> {
+  removeStaleTemporaries(path);
   const tmp = `${path}.${process.pid}.tmp`;
-  const w = new LayerFileWriter(tmp);
+  let w: LayerFileWriter;
+  try {
+    w = new LayerFileWriter(tmp);
+  } catch (err) {
+    throw new EngineError('INVALID_ARGUMENT', `cannot write the layer file ${path}: ${(err as Error).message}`, { parameter: 'layer_file', file: path });
+  }
   try {
     await write(w);
     w.finish(fingerprint);

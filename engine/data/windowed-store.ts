@@ -18,6 +18,7 @@ import type { Catalogue, CatalogueSource, SourceFile } from '../catalogue/catalo
 import { loadCatalogue } from '../catalogue/load-catalogue.js';
 import type { PayloadPath } from '../catalogue/payload-paths.js';
 import { EngineError } from '../errors.js';
+import { metresPerDegree } from '../geo/distance.js';
 import { datasetFingerprint } from '../tiles/tile-disk-cache.js';
 import { coordinateColumns, DataStore, loadedFileOf, readSourceFile, type LoadedFile } from './dataset-store.js';
 import { geometryBox, LayerFile, layerFileFingerprint, REACH_CLASSES, writeLayerFile } from './layer-file.js';
@@ -55,7 +56,19 @@ export interface WindowedDataOptions {
 const KEY_DECIMALS = 6;
 /** Objects and indexes built from a window's JSON, per byte of JSON (measured: see bench/suites/scale.ts). */
 const OBJECT_FACTOR = 3;
-const M_PER_DEG = 111_320;
+/** Slack on a window's growth (the rounding of the rounded key point is far below it). */
+const GROWTH_SLACK = 1.01;
+
+/**
+ * `box` grown by `m` metres on every side as distanceMetres measures (engine/geo/distance.ts): degrees of
+ * latitude at their shortest (the equator), of longitude at the poleward edge of the grown box, with slack.
+ */
+export function growByMetres(box: readonly [number, number, number, number], m: number): [number, number, number, number] {
+  const dy = (m / metresPerDegree(0).ky) * GROWTH_SLACK;
+  const poleward = Math.min(89.9, Math.max(Math.abs(box[1]), Math.abs(box[3])) + dy);
+  const dx = Math.min(180, (m / metresPerDegree(poleward).kx) * GROWTH_SLACK);
+  return [box[0] - dx, box[1] - dy, box[2] + dx, box[3] + dy];
+}
 
 /** One slot per catalogue file, in catalogue order. */
 type Slot = { source: CatalogueSource; file: SourceFile; loaded: LoadedFile } | { source: CatalogueSource; file: SourceFile; id: number; kind: 'vector' | 'records'; columns: string[]; warnings?: string[] };
@@ -170,7 +183,9 @@ export class WindowedData {
       this.cache.set(key, hit);
       return hit.store;
     }
-    const w = this.build([lon, lat, lon, lat]);
+    // Built around the rounded point the key names, so every point sharing the key gets the same window.
+    const x = Number(lon.toFixed(KEY_DECIMALS)), y = Number(lat.toFixed(KEY_DECIMALS));
+    const w = this.build([x, y, x, y]);
     this.cache.set(key, w);
     this.cachedBytes += w.bytes;
     for (const [k, old] of this.cache) {
@@ -215,13 +230,10 @@ export class WindowedData {
 
   private build(box: readonly [number, number, number, number], want?: ReadonlySet<number>): Window {
     this.built++;
-    const lat = Math.max(Math.abs(box[1]), Math.abs(box[3]));
     const items = new Map<number, (Feature<Geometry> | Record<string, unknown>)[]>();
     let bytes = 0;
     for (const k of this.layers.classes()) {
-      const dy = REACH_CLASSES[k] / M_PER_DEG;
-      const dx = REACH_CLASSES[k] / (M_PER_DEG * Math.cos((Math.min(lat, 89) * Math.PI) / 180));
-      const w = this.layers.window(k, [box[0] - dx, box[1] - dy, box[2] + dx, box[3] + dy], want);
+      const w = this.layers.window(k, growByMetres(box, REACH_CLASSES[k]), want);
       bytes += w.bytes;
       for (const [file, list] of w.byFile) items.set(file, list);
     }

@@ -83,8 +83,8 @@ let nextFileKey = 0;
  * most `capacity` blocks of this file, each `blockBytes`, and the thread's bound over all files.
  */
 function blockLru(capacity: number, blockBytes: number): unknown {
-  const lru = new LruCache<string, unknown>(capacity);
   const file = `${nextFileKey++}:`;
+  const lru = new LruCache<string, unknown>({ maxEntries: capacity, onEvict: (_v, key) => threadBlocks.delete(file + key) });
   const get = (key: string) => (lru.get(key) === undefined ? undefined : (threadBlocks.get(file + key) as { value: unknown } | undefined)?.value);
   return new Proxy({}, {
     get: (_t, key) => (typeof key === 'string' ? get(key) : undefined),

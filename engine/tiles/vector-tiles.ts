@@ -142,7 +142,12 @@ export function encodeTile(layer: string, features: Feature[], t: TileId): Uint8
 export function tileFeatures(ctx: TileSources, id: string, t: TileId): { features: Feature[]; sources: CatalogueSource[] } {
   const def = LAYERS.find((l) => l.id === id);
   if (!def) throw new Error(`no tile layer ${id}`);
-  return def.read(ctx, growBox(tileBounds(t), BUFFER / EXTENT), t.z);
+  return def.read(ctx, tileReadBox(t), t.z);
+}
+
+/** The lon/lat box a tile's features are read from: the tile and its buffer. */
+export function tileReadBox(t: TileId): [number, number, number, number] {
+  return growBox(tileBounds(t), BUFFER / EXTENT);
 }
 
 /** The MVT of layer `id` at tile `t`, or null for an empty tile. */

@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSampleWorld } from '../../../datasets/generator/generate.js';
 import { loadCatalogue } from '../../../engine/catalogue/load-catalogue.js';
 import { filePolicy } from '../../../engine/data/layer-policy.js';
+import { growByMetres } from '../../../engine/data/windowed-store.js';
+import { distanceMetres, metresPerDegree } from '../../../engine/geo/distance.js';
 import { createEngine, type Engine } from '../../../engine/engine.js';
 import type { PropertyOptions, PropertySubject } from '../../../engine/property/contract.js';
 import { seededRandom } from '../../../engine/random/seeded-random.js';
@@ -80,6 +82,28 @@ describe('sample-world --extent-km', () => {
   });
 });
 
+describe('growByMetres', () => {
+  it('grows a box so that every point within the distance of it, as distanceMetres measures, lies inside', () => {
+    for (const [lat, m] of [[-12.4, 100], [-37.8, 2000], [-43.1, 25_000], [-37.8, 100]] as const) {
+      const box = [144.9, lat, 144.905, lat + 0.004] as const;
+      const g = growByMetres(box, m);
+      // Points m metres beyond each edge (and a corner), by the engine's own ruler.
+      const probes: [number, number][] = [];
+      for (let k = 0; k <= 20; k++) {
+        const y = box[1] + ((box[3] - box[1]) * k) / 20;
+        const x = box[0] + ((box[2] - box[0]) * k) / 20;
+        probes.push([box[2] + m / metresPerDegree(y).kx * 0.999, y], [box[0] - m / metresPerDegree(y).kx * 0.999, y]);
+        probes.push([x, box[3] + (m / metresPerDegree(box[3]).ky) * 0.999], [x, box[1] - (m / metresPerDegree(box[1]).ky) * 0.999]);
+      }
+      for (const [x, y] of probes) {
+        const nearest = [Math.min(Math.max(x, box[0]), box[2]), Math.min(Math.max(y, box[1]), box[3])];
+        expect(distanceMetres(x, y, nearest[0], nearest[1])).toBeLessThanOrEqual(m);
+        expect(x >= g[0] && x <= g[2] && y >= g[1] && y <= g[3], `${lat} ${m}: ${x}, ${y}`).toBe(true);
+      }
+    }
+  });
+});
+
 describe('layers read per window from the layer file', () => {
   it('holds the big layers on disk and the whole-state models in memory', () => {
     const w = windowed.windows!;
@@ -137,18 +161,28 @@ describe('layers read per window from the layer file', () => {
     }
   }, 60_000);
 
-  it('draws map tiles from the layer file exactly as from memory, reading only the tile\'s layer', async () => {
-    const rows = addressRows(join(world, 'vic', 'r1c0', 'addresses.csv'));
-    const r = rows[Math.floor(rows.length / 3)];
-    for (const [layer, z] of [['zones', 14], ['parcels', 16], ['overlays', 12], ['roads', 13]] as const) {
-      const t = tileAt(r.lon, r.lat, z);
-      const a = await memory.tile(layer, t.z, t.x, t.y);
-      const b = await windowed.tile(layer, t.z, t.x, t.y);
-      expect(a.bytes?.length ?? 0, `${layer} ${z}`).toBeGreaterThan(0);
-      expect(b.sources).toEqual(a.sources);
-      expect(Buffer.from(b.bytes ?? []).equals(Buffer.from(a.bytes ?? [])), `${layer} z${z}`).toBe(true);
+  it('draws map tiles from the layer file exactly as from memory, buffers included, reading only the tile\'s layer', async () => {
+    const rows = ['r0c0', 'r0c1', 'r1c0', 'r1c1'].flatMap((d) => addressRows(join(world, 'vic', d, 'addresses.csv')));
+    const lon = rows.map((r) => r.lon), lat = rows.map((r) => r.lat);
+    // Every z12 tile over the world (features reaching into a tile's buffer from beyond it included), and
+    // z14/z16 tiles around one address.
+    const tiles: { layer: string; z: number; x: number; y: number }[] = [];
+    const nw = tileAt(Math.min(...lon), Math.max(...lat), 12), se = tileAt(Math.max(...lon), Math.min(...lat), 12);
+    for (const layer of ['zones', 'overlays', 'flood', 'bushfire', 'roads', 'water']) {
+      for (let x = nw.x; x <= se.x; x++) for (let y = nw.y; y <= se.y; y++) tiles.push({ layer, z: 12, x, y });
     }
-  }, 60_000);
+    const r = rows[Math.floor(rows.length / 3)];
+    for (const [layer, z] of [['zones', 14], ['parcels', 16], ['overlays', 14], ['roads', 13]] as const) tiles.push({ layer, ...tileAt(r.lon, r.lat, z) });
+    let drawn = 0;
+    for (const t of tiles) {
+      const a = await memory.tile(t.layer, t.z, t.x, t.y);
+      const b = await windowed.tile(t.layer, t.z, t.x, t.y);
+      if (a.bytes?.length) drawn++;
+      expect(b.sources, JSON.stringify(t)).toEqual(a.sources);
+      expect(Buffer.from(b.bytes ?? []).equals(Buffer.from(a.bytes ?? [])), JSON.stringify(t)).toBe(true);
+    }
+    expect(drawn).toBeGreaterThan(tiles.length / 2);
+  }, 120_000);
 
   it('bounds its window cache by bytes, evicting, and answers the same after eviction; a second engine reuses the file, a changed dataset has it written again', async () => {
     const small = await createEngine({ datasets: world, threads: 1, tileCache: false, layerFile, windowCacheBytes: 1 });
