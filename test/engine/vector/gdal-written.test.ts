@@ -1,6 +1,7 @@
 // The Shapefile and GeoPackage readers on files GDAL writes (ogr2ogr, the reference tool publishers use):
 // the same features, attributes and coordinates as the GeoJSON GDAL was given, in MGA zone 55 and lon/lat,
-// with UTF-8 and Windows-1252 attribute text. Skips, naming why, where gdal-bin is not installed.
+// with UTF-8 and Windows-1252 attribute text. Skips, naming why, where gdal-bin is not installed (it fails
+// instead under .ci/run, which installs it).
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,9 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { readGeoJsonLayer } from '../../../engine/vector/geojson-reader.js';
 import { readGeoPackageLayer } from '../../../engine/vector/geopackage-reader.js';
 import { readShapefileLayer } from '../../../engine/vector/shapefile-reader.js';
+import { missingTool } from '../../helpers/required-tool.js';
 import { tempDir } from '../../helpers/tmp.js';
 
-const missing = spawnSync('ogr2ogr', ['--version'], { encoding: 'utf8' }).status === 0 ? '' : 'ogr2ogr is not installed (apt-get install gdal-bin)';
+const missing = missingTool('ogr2ogr', ['--version'], 'gdal-bin');
 const dir = tempDir('gdal-written-');
 const ogr = (...args: string[]) => {
   const r = spawnSync('ogr2ogr', args, { encoding: 'utf8' });
