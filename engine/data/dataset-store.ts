@@ -230,11 +230,30 @@ export class DataStore {
     readonly files: LoadedFile[],
     /** Milliseconds spent loading and indexing. */
     readonly loadMs: number,
+    /** Positions in `files` of the files feeding each path (made on first use, or shared: {@link pathPositions}). */
+    private positions?: ReadonlyMap<PayloadPath, readonly number[]>,
   ) {}
 
-  /** A store over files already loaded (a window of the on-disk layers: data/windowed-store.ts). */
-  static fromFiles(catalogue: Catalogue, files: LoadedFile[], loadMs = 0): DataStore {
-    return new DataStore(catalogue, files, loadMs);
+  /**
+   * A store over files already loaded (a window of the on-disk layers: data/windowed-store.ts). Stores over
+   * file lists of one layout (each a window of the same catalogue) share `positions` rather than each
+   * indexing thousands of files again.
+   */
+  static fromFiles(catalogue: Catalogue, files: LoadedFile[], loadMs = 0, positions?: ReadonlyMap<PayloadPath, readonly number[]>): DataStore {
+    return new DataStore(catalogue, files, loadMs, positions);
+  }
+
+  /** The positions of the files feeding each payload path, in order, for files of `sources` in this order. */
+  static pathPositions(sources: readonly CatalogueSource[]): Map<PayloadPath, number[]> {
+    const out = new Map<PayloadPath, number[]>();
+    sources.forEach((s, i) => {
+      for (const p of new Set(s.paths)) {
+        const list = out.get(p);
+        if (list) list.push(i);
+        else out.set(p, [i]);
+      }
+    });
+    return out;
   }
 
   /** Loads a dataset directory: the catalogue, then every file, indexed. */
@@ -262,21 +281,16 @@ export class DataStore {
     return this.filesOfPath(path).filter((f) => (state == null || state in f.source.coverage) && (state == null || f.file.state === undefined || f.file.state === state) && (layer === undefined || f.file.layer === layer));
   }
 
-  private byPath?: Map<PayloadPath, LoadedFile[]>;
+  private readonly byPath = new Map<PayloadPath, LoadedFile[]>();
 
   /** The files feeding `path`, in catalogue order (indexed once: a national catalogue holds thousands of files). */
   private filesOfPath(path: PayloadPath): LoadedFile[] {
-    if (!this.byPath) {
-      this.byPath = new Map();
-      for (const f of this.files) {
-        for (const p of new Set(f.source.paths)) {
-          const list = this.byPath.get(p);
-          if (list) list.push(f);
-          else this.byPath.set(p, [f]);
-        }
-      }
+    let list = this.byPath.get(path);
+    if (!list) {
+      this.positions ??= DataStore.pathPositions(this.files.map((f) => f.source));
+      this.byPath.set(path, (list = (this.positions.get(path) ?? []).map((i) => this.files[i])));
     }
-    return this.byPath.get(path) ?? [];
+    return list;
   }
 
   /** Vector layers feeding `path`. */

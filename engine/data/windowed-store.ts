@@ -18,7 +18,7 @@ import type { Catalogue, CatalogueSource, SourceFile } from '../catalogue/catalo
 import { loadCatalogue } from '../catalogue/load-catalogue.js';
 import type { PayloadPath } from '../catalogue/payload-paths.js';
 import { EngineError } from '../errors.js';
-import { metresPerDegree } from '../geo/distance.js';
+import { growByMetres } from '../vector/metric-search.js';
 import { datasetFingerprint } from '../tiles/tile-disk-cache.js';
 import { coordinateColumns, DataStore, loadedFileOf, readSourceFile, type LoadedFile } from './dataset-store.js';
 import { geometryBox, LayerFile, layerFileFingerprint, REACH_CLASSES, writeLayerFile } from './layer-file.js';
@@ -56,19 +56,6 @@ export interface WindowedDataOptions {
 const KEY_DECIMALS = 6;
 /** Objects and indexes built from a window's JSON, per byte of JSON (measured: see bench/suites/scale.ts). */
 const OBJECT_FACTOR = 3;
-/** Slack on a window's growth (the rounding of the rounded key point is far below it). */
-const GROWTH_SLACK = 1.01;
-
-/**
- * `box` grown by `m` metres on every side as distanceMetres measures (engine/geo/distance.ts): degrees of
- * latitude at their shortest (the equator), of longitude at the poleward edge of the grown box, with slack.
- */
-export function growByMetres(box: readonly [number, number, number, number], m: number): [number, number, number, number] {
-  const dy = (m / metresPerDegree(0).ky) * GROWTH_SLACK;
-  const poleward = Math.min(89.9, Math.max(Math.abs(box[1]), Math.abs(box[3])) + dy);
-  const dx = Math.min(180, (m / metresPerDegree(poleward).kx) * GROWTH_SLACK);
-  return [box[0] - dx, box[1] - dy, box[2] + dx, box[3] + dy];
-}
 
 /** One slot per catalogue file, in catalogue order. */
 type Slot = { source: CatalogueSource; file: SourceFile; loaded: LoadedFile } | { source: CatalogueSource; file: SourceFile; id: number; kind: 'vector' | 'records'; columns: string[]; warnings?: string[] };
@@ -109,6 +96,7 @@ export class WindowedData {
     options: WindowedDataOptions,
   ) {
     this.maxBytes = options.cacheBytes ?? 64 * 1024 * 1024;
+    this.positions = DataStore.pathPositions(slots.map((s) => s.source));
   }
 
   /**
@@ -244,8 +232,11 @@ export class WindowedData {
       if (!list) return (this.empty[i] ??= this.layerOf(s, []));
       return this.layerOf(s, list);
     });
-    return { store: DataStore.fromFiles(this.base.catalogue, files), bytes: bytes * OBJECT_FACTOR };
+    return { store: DataStore.fromFiles(this.base.catalogue, files, 0, this.positions), bytes: bytes * OBJECT_FACTOR };
   }
+
+  /** Positions of each path's files in a window's file list (one layout for every window). */
+  private readonly positions: ReadonlyMap<PayloadPath, readonly number[]>;
 
   /** Empty layers of the windowed files, by slot. */
   private readonly empty: LoadedFile[] = [];

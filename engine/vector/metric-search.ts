@@ -26,6 +26,20 @@ export function radiusBox(lon: number, lat: number, radius: number): BBox {
   return [lon - dLon, lat - dLat, lon + dLon, lat + dLat];
 }
 
+/** Slack on a window's growth (a window's rounded key point lies far within it). */
+const GROWTH_SLACK = 1.01;
+
+/**
+ * `box` grown by `m` metres on every side as distanceMetres measures (engine/geo/distance.ts): degrees of
+ * latitude at their shortest (the equator), of longitude at the poleward edge of the grown box, with slack.
+ */
+export function growByMetres(box: readonly [number, number, number, number], m: number): [number, number, number, number] {
+  const dy = (m / metresPerDegree(0).ky) * GROWTH_SLACK;
+  const poleward = Math.min(89.9, Math.max(Math.abs(box[1]), Math.abs(box[3])) + dy);
+  const dx = Math.min(180, (m / metresPerDegree(poleward).kx) * GROWTH_SLACK);
+  return [box[0] - dx, box[1] - dy, box[2] + dx, box[3] + dy];
+}
+
 /** A hit from a metric query: the item's id and its distance in metres. */
 export interface Neighbour {
   id: number;

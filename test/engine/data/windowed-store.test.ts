@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSampleWorld } from '../../../datasets/generator/generate.js';
 import { loadCatalogue } from '../../../engine/catalogue/load-catalogue.js';
 import { filePolicy } from '../../../engine/data/layer-policy.js';
-import { growByMetres } from '../../../engine/data/windowed-store.js';
+import { growByMetres } from '../../../engine/vector/metric-search.js';
 import { distanceMetres, metresPerDegree } from '../../../engine/geo/distance.js';
 import { createEngine, type Engine } from '../../../engine/engine.js';
 import type { PropertyOptions, PropertySubject } from '../../../engine/property/contract.js';
