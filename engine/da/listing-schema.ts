@@ -14,8 +14,10 @@ const str: Obj = { type: 'string' };
 const nullable = (s: Obj): Obj => ({ anyOf: [s, { type: 'null' }] });
 const date: Obj = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' };
 const count: Obj = { type: 'integer', minimum: 0 };
-const enumOf = (values: readonly string[]): Obj => ({ type: 'string', enum: [...values] });
-const obj = (properties: Obj, required = Object.keys(properties)): Obj => ({ type: 'object', required, properties, additionalProperties: false });
+/** A string of `values`. */
+export const enumOf = (values: readonly string[]): Obj => ({ type: 'string', enum: [...values] });
+/** A closed object: every property given is required unless `required` says otherwise. */
+export const obj = (properties: Obj, required = Object.keys(properties)): Obj => ({ type: 'object', required, properties, additionalProperties: false });
 
 /** A record of `/v1/das` and `/v1/das/nearby` (engine/da/da-record.ts `daListingItem`). */
 export const DA_RECORD_PROPERTIES: Obj = {
@@ -60,7 +62,8 @@ export const DA_RECORD_PROPERTIES: Obj = {
 };
 
 const pages = obj({ page: { type: 'integer', minimum: 1 }, per_page: { type: 'integer', minimum: 1, maximum: 100 }, total: count, total_pages: count, next: nullable(str) });
-const listMeta = (extra: Obj = {}) => obj({ pages, query: { type: 'object' }, order: str, as_at: nullable(str), ...extra });
+/** The `meta` of a paged list, with `extra` fields. */
+export const listMeta = (extra: Obj = {}) => obj({ pages, query: { type: 'object' }, order: str, as_at: nullable(str), ...extra });
 
 /** `GET /v1/das`. */
 export const DA_LIST_SCHEMA: Obj = obj({ data: { type: 'array', items: obj(DA_RECORD_PROPERTIES) }, meta: listMeta() });

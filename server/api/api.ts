@@ -43,7 +43,8 @@ import { maplibreAsset, renderMapPage } from '../map/map-page.js';
 import type { StateCode } from '../../engine/catalogue/states.js';
 import { GENERIC_NOTICES, type NoticeLookup, type OpenSchool } from '../../engine/childcare/analysis.js';
 import { siteAnalysis, type ChildcareWorld, type SiteRequest } from '../../engine/childcare/site.js';
-import type { ReportFile, ReportFormat } from '../../engine/childcare/report/report.js';
+import { reportContentType, type ReportFile, type ReportFormat } from '../../engine/childcare/report/report.js';
+import { reportFilename } from '../../engine/childcare/report/report-content.js';
 import { jsonBody, webhookOperation, type WebhookContext } from './webhook-handlers.js';
 import { runSql, SQL_PER_KEY } from './sql-handler.js';
 import { SqlRunner } from '../../engine/da/sql/sql-runner.js';
@@ -106,6 +107,11 @@ export interface ApiResponse {
   body: Buffer | string | readonly Buffer[];
   /** A HEAD request: write the status and headers (with the body's Content-Length) but not the body. */
   omitBody?: boolean;
+  /**
+   * With `omitBody`: the length is known only once the body is made (a streamed file; a payload or report that
+   * HEAD does not compute), so no Content-Length is written (RFC 9110 section 9.3.2 allows leaving it out).
+   */
+  lengthUnknown?: boolean;
   /**
    * A streamed body (a file download): chunks made one at a time as the transport can send them, with
    * backpressure, so memory stays flat whatever the size; `body` is then ignored. Sent chunked (no length).
@@ -193,6 +199,11 @@ function isLoopback(address: string): boolean {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
+/** The methods a route answers, with HEAD after GET wherever GET is. */
+function withHead(methods: readonly string[]): string[] {
+  return methods.flatMap((m) => (m === 'GET' && !methods.includes('HEAD') ? ['GET', 'HEAD'] : [m]));
+}
+
 /** `doc` as a no-store JSON answer with `headers`, gzipped above 1 KiB when the client accepts gzip. */
 function jsonAnswer(doc: unknown, acceptEncoding: string, headers: Record<string, string>): ApiResponse {
   const json = Buffer.from(JSON.stringify(doc));
@@ -200,6 +211,13 @@ function jsonAnswer(doc: unknown, acceptEncoding: string, headers: Record<string
   const out: Record<string, string> = { ...headers, 'Cache-Control': 'no-store', Vary: 'Accept-Encoding' };
   if (gzip) out['Content-Encoding'] = 'gzip';
   return { status: 200, contentType: JSON_TYPE, headers: out, body: gzip ? gzipSync(json, { level: 4 }) : json };
+}
+
+/** The headers of a property payload. */
+function payloadHeaders(gzip: boolean): Record<string, string> {
+  const headers: Record<string, string> = { 'Cache-Control': 'no-store', Vary: 'Accept-Encoding' };
+  if (gzip) headers['Content-Encoding'] = 'gzip';
+  return headers;
 }
 
 /** Runs `answer`; the rate-limit headers of the request ride on any error it throws as well. */
@@ -227,7 +245,7 @@ interface ValidQuery {
   byLicence: Map<string, { refusal: LicenceRefusal | null; base: string }>;
 }
 
-const clientClosed = () => new ApiError(499, 'client_closed', 'the client closed the request');
+const clientClosed = () => new ApiError('client_closed', 'the client closed the request');
 
 interface PendingLookup {
   promise: Promise<CachedResponse>;
@@ -343,10 +361,11 @@ export class Api {
 
   private dispatch(req: ApiRequest, abort: AbortSource | undefined, onKey: (id: string) => void): MaybePromise<ApiResponse> {
     if (req.path.length + req.query.length + 1 > MAX_REQUEST_TARGET) {
-      throw new ApiError(414, 'uri_too_long', `the request target is ${req.path.length + req.query.length + 1} bytes; at most ${MAX_REQUEST_TARGET} are answered`, { limit: MAX_REQUEST_TARGET });
+      throw new ApiError('uri_too_long', `the request target is ${req.path.length + req.query.length + 1} bytes; at most ${MAX_REQUEST_TARGET} are answered`, { limit: MAX_REQUEST_TARGET });
     }
     if ((req.authorizationCount ?? (req.authorization ? 1 : 0)) > 1) {
-      throw new ApiError(400, 'duplicate_header', 'the request carries more than one Authorization header; send exactly one');
+      // Two credentials are no credential: 401 as for a malformed header (RFC 9110 11.6.2 allows one).
+      throw new ApiError('invalid_authorization', 'the request carries more than one Authorization header; send exactly one', {}, { 'WWW-Authenticate': 'Bearer realm="propintel"' });
     }
     const ready = this.beforeRequest?.();
     if (ready instanceof Promise) return ready.then(() => this.route(req, abort, onKey));
@@ -360,7 +379,7 @@ export class Api {
     const tile = route ? null : TILE_PATH.exec(req.path);
     const tilejson = route || tile ? null : TILEJSON_PATH.exec(req.path);
     if (tile || tilejson) {
-      if (req.method !== 'GET' && req.method !== 'HEAD') throw new ApiError(405, 'method_not_allowed', `tiles answer GET and HEAD only, not ${req.method.slice(0, 20)}`, {}, { Allow: 'GET, HEAD' });
+      if (req.method !== 'GET' && req.method !== 'HEAD') throw new ApiError('method_not_allowed', `tiles answer GET and HEAD only, not ${req.method.slice(0, 20)}`, {}, { Allow: 'GET, HEAD' });
       rejectUnknown(decodeQuery(req.query), [], req.path);
       if (tile) return this.tileRequest(req, tile[1], tile[2], tile[3], tile[4], onKey);
       return this.tileJson(req, tilejson![1]);
@@ -377,11 +396,13 @@ export class Api {
         daId = strictDecode(w[2]) ?? w[2];
       }
     }
-    if (!route) throw new ApiError(404, 'not_found', `no endpoint at ${req.path.length > 200 ? `${req.path.slice(0, 200)}...` : req.path}; see /api/v1/docs`);
+    if (!route) throw new ApiError('not_found', `no endpoint at ${req.path.length > 200 ? `${req.path.slice(0, 200)}...` : req.path}; see /api/v1/docs`);
     const h = route.handler;
-    if (route.methods && h.kind !== 'webhooks' && !route.methods.includes(req.method)) {
-      const allow = route.methods.join(', ');
-      throw new ApiError(405, 'method_not_allowed', `${route.path} answers ${allow} only, not ${req.method.length > 20 ? `${req.method.slice(0, 20)}...` : req.method}`, {}, { Allow: allow });
+    // HEAD is answered wherever GET is (RFC 9110 section 9.1), with the GET's status and headers and no body.
+    const methods = h.kind === 'webhooks' ? Object.keys(h.ops) : (route.methods ?? ['GET']);
+    const allowed = withHead(methods);
+    if (!allowed.includes(req.method)) {
+      throw new ApiError('method_not_allowed', `${route.path} answers ${allowed.join(', ')} only, not ${req.method.length > 20 ? `${req.method.slice(0, 20)}...` : req.method}`, {}, { Allow: allowed.join(', ') });
     }
     if (h.kind === 'sql') {
       const client = this.clientAddress(req);
@@ -398,20 +419,11 @@ export class Api {
       });
     }
     if (h.kind === 'webhooks') {
-      const op = h.ops[req.method];
-      if (!op) {
-        const allow = Object.keys(h.ops).join(', ');
-        throw new ApiError(405, 'method_not_allowed', `${route.path} answers ${allow} only, not ${req.method.length > 20 ? `${req.method.slice(0, 20)}...` : req.method}`, {}, { Allow: allow });
-      }
+      const op = h.ops[req.method === 'HEAD' ? 'GET' : req.method]!;
       return chain(this.authenticate(req.authorization), (key) => {
         onKey(key.id);
         return this.webhookRequest(req, op, daId, key);
       });
-    }
-    // HEAD is GET without the body for the public routes; a keyed lookup is never run (nor metered) for HEAD.
-    const keyed = h.kind === 'property' || h.kind === 'da' || h.kind === 'childcare';
-    if (req.method !== 'GET' && !(req.method === 'HEAD' && !keyed) && !route.methods?.includes(req.method)) {
-      throw new ApiError(405, 'method_not_allowed', `${route.path} answers GET${keyed ? '' : ' and HEAD'} only, not ${req.method.length > 20 ? `${req.method.slice(0, 20)}...` : req.method}`, {}, { Allow: keyed ? 'GET' : 'GET, HEAD' });
     }
     if (h.kind === 'property') {
       return chain(this.authenticate(req.authorization), (key) => {
@@ -446,10 +458,10 @@ export class Api {
    */
   private daRequest(req: ApiRequest, op: DaOperation, id: string, key: ApiKeyRecord, client: string): MaybePromise<ApiResponse> {
     if (!hasDaListing(key)) {
-      throw new ApiError(403, 'not_licensed', 'this key does not include the DA listing; a key made with `propintel keys create --da-daily-limit N` does', { requested: ['da_listing'] });
+      throw new ApiError('not_licensed', 'this key does not include the DA listing; a key made with `propintel keys create --da-daily-limit N` does', { requested: ['da_listing'] });
     }
     const das = this.das;
-    if (!das) throw new ApiError(503, 'service_unavailable', 'this server holds no DA store', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
+    if (!das) throw new ApiError('service_unavailable', 'this server holds no DA store', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
     return chain(limitDaRequest(this.store, key, client, this.clock()), (limits) => withLimits(limits, () => jsonAnswer(daDocument(das, op, decodeQuery(req.query), req.path, id), req.acceptEncoding, limits)));
   }
 
@@ -461,13 +473,13 @@ export class Api {
     const now = this.clock();
     childcareLicence(key, now);
     const das = this.das;
-    if (!das) throw new ApiError(503, 'service_unavailable', 'this server holds no DA store', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
+    if (!das) throw new ApiError('service_unavailable', 'this server holds no DA store', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
     const limited = limitDaRequest(this.store, key, client, now, 'childcare');
     return chain(limited, (limits) =>
       withLimits(limits, (): MaybePromise<ApiResponse> => {
         const p = decodeQuery(req.query);
         if (op === 'site-analysis' && req.method === 'POST') {
-          if (req.bodyTooLarge) throw new ApiError(413, 'payload_too_large', `the request body is larger than ${MAX_REQUEST_BODY} bytes`, { limit: MAX_REQUEST_BODY });
+          if (req.bodyTooLarge) throw new ApiError('payload_too_large', `the request body is larger than ${MAX_REQUEST_BODY} bytes`, { limit: MAX_REQUEST_BODY });
           return jsonAnswer(polygonSiteAnalysis(das(), key, now, p, req.path, req.body, this.childcareWorld), req.acceptEncoding, limits);
         }
         if (op === 'report') return this.reportAnswer(req, key, now, p, limits);
@@ -505,17 +517,23 @@ export class Api {
   private async reportAnswer(req: ApiRequest, key: ApiKeyRecord, now: Date, p: Map<string, string>, limits: Record<string, string>): Promise<ApiResponse> {
     try {
       const format = (p.get('format') ?? '').toLowerCase();
-      if (format !== 'pdf' && format !== 'html') throw new ApiError(p.has('format') ? 400 : 422, p.has('format') ? 'invalid_parameter' : 'missing_parameter', `format must be pdf or html${p.has('format') ? `, not ${JSON.stringify(String(p.get('format')).slice(0, 20))}` : ''}`, { parameter: 'format' });
+      if (format !== 'pdf' && format !== 'html') throw new ApiError(p.has('format') ? 'invalid_parameter' : 'missing_parameter', `format must be pdf or html${p.has('format') ? `, not ${JSON.stringify(String(p.get('format')).slice(0, 20))}` : ''}`, { parameter: 'format' });
       let site: SiteRequest;
       if (req.method === 'POST') {
-        if (req.bodyTooLarge) throw new ApiError(413, 'payload_too_large', `the request body is larger than ${MAX_REQUEST_BODY} bytes`, { limit: MAX_REQUEST_BODY });
+        if (req.bodyTooLarge) throw new ApiError('payload_too_large', `the request body is larger than ${MAX_REQUEST_BODY} bytes`, { limit: MAX_REQUEST_BODY });
         site = siteRequestFromBody(key, now, p, req.path, req.body, this.childcareWorld, ['format']);
       } else site = siteRequestFromQuery(key, now, p, req.path, this.childcareWorld, ['format']);
+      const disposition = (filename: string) => `${format === 'pdf' ? 'attachment' : 'inline'}; filename="${filename}"`;
+      // The HTML is shown inline: the same no-request policy as its meta tag, as a header too.
+      const headers = { ...limits, ...(format === 'html' ? { 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:", 'X-Content-Type-Options': 'nosniff' } : {}), 'Cache-Control': 'no-store' };
+      const contentType = reportContentType(format);
+      // HEAD: the request checked and counted as GET's, the GET's headers, and nothing rendered.
+      if (req.method === 'HEAD') return { status: 200, contentType, headers: { ...headers, 'Content-Disposition': disposition(reportFilename({ state: site.state, circle: null, suburb: null, generatedAt: now.toISOString() }, format)) }, body: '', lengthUnknown: true };
       const service = this.service as PropertyService & { childcare?: { report?: ReportService } };
       const render = service.childcare?.report;
-      if (typeof render !== 'function') throw new ApiError(503, 'renderer_unavailable', 'this server has no report renderer; use /site-analysis (JSON) or /export (CSV) meanwhile', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
+      if (typeof render !== 'function') throw new ApiError('renderer_unavailable', 'this server has no report renderer; use /site-analysis (JSON) or /export (CSV) meanwhile', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
       if (this.reportsInFlight >= this.reportConcurrency) {
-        throw new ApiError(429, 'renderer_busy', `the report renderer is busy (${this.reportConcurrency} at once); retry after ${REPORT_RETRY_AFTER_S} s and do not fan out report requests`, { retry_after_s: REPORT_RETRY_AFTER_S, concurrency: this.reportConcurrency }, { 'Retry-After': String(REPORT_RETRY_AFTER_S) });
+        throw new ApiError('renderer_busy', `the report renderer is busy (${this.reportConcurrency} at once); retry after ${REPORT_RETRY_AFTER_S} s and do not fan out report requests`, { retry_after_s: REPORT_RETRY_AFTER_S, concurrency: this.reportConcurrency }, { 'Retry-After': String(REPORT_RETRY_AFTER_S) });
       }
       this.reportsInFlight++;
       let file: ReportFile;
@@ -524,14 +542,11 @@ export class Api {
         file = await render.call(service.childcare, site, format, { data, generatedAt: now });
       } catch (err) {
         if (err instanceof ApiError) throw err;
-        throw new ApiError(503, 'renderer_failed', `the report could not be rendered (${(err as Error).message}); retry later, and use /site-analysis (JSON) or /export (CSV) meanwhile`, { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
+        throw new ApiError('renderer_failed', `the report could not be rendered (${(err as Error).message}); retry later, and use /site-analysis (JSON) or /export (CSV) meanwhile`, { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
       } finally {
         this.reportsInFlight--;
       }
-      const disposition = `${format === 'pdf' ? 'attachment' : 'inline'}; filename="${file.filename}"`;
-      // The HTML is shown inline: the same no-request policy as its meta tag, as a header too.
-      const html: Record<string, string> = format === 'html' ? { 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:", 'X-Content-Type-Options': 'nosniff' } : {};
-      return { status: 200, contentType: file.contentType, headers: { ...limits, ...html, 'Cache-Control': 'no-store', 'Content-Disposition': disposition }, body: file.body };
+      return { status: 200, contentType: file.contentType, headers: { ...headers, 'Content-Disposition': disposition(file.filename) }, body: file.body };
     } catch (err) {
       const e = toApiError(err);
       Object.assign(e.headers, limits);
@@ -551,10 +566,10 @@ export class Api {
    */
   private async sqlRequest(req: ApiRequest, key: ApiKeyRecord, client: string): Promise<ApiResponse> {
     if (!hasDaListing(key) || !key.sql) {
-      throw new ApiError(403, 'not_licensed', 'this key does not include the SQL endpoint; a key made with `propintel keys create --da-daily-limit N --sql` does', { requested: ['sql'] });
+      throw new ApiError('not_licensed', 'this key does not include the SQL endpoint; a key made with `propintel keys create --da-daily-limit N --sql` does', { requested: ['sql'] });
     }
     const das = this.das;
-    if (!das) throw new ApiError(503, 'service_unavailable', 'this server holds no DA store', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
+    if (!das) throw new ApiError('service_unavailable', 'this server holds no DA store', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
     const limits = await limitDaRequest(this.store, key, client, this.clock());
     const running = this.sqlInFlight.get(key.id) ?? 0;
     try {
@@ -563,7 +578,7 @@ export class Api {
       if (!body || typeof body !== 'object' || Array.isArray(body)) throw badParameter('body', 'the body must be a JSON object: {"query": "SELECT ...", "params": [...]}');
       for (const k of Object.keys(body)) if (k !== 'query' && k !== 'params') throw badParameter(k, `unknown field ${JSON.stringify(k)}; the fields are query and params`, 'unknown_parameter');
       if (running >= SQL_PER_KEY) {
-        throw new ApiError(429, 'too_many_queries', `this key already has ${running} SQL queries running; at most ${SQL_PER_KEY} run at once`, { limit: SQL_PER_KEY, retry_after_s: 1 }, { 'Retry-After': '1' });
+        throw new ApiError('too_many_queries', `this key already has ${running} SQL queries running; at most ${SQL_PER_KEY} run at once`, { limit: SQL_PER_KEY, retry_after_s: 1 }, { 'Retry-After': '1' });
       }
       this.sqlInFlight.set(key.id, running + 1);
       try {
@@ -589,11 +604,11 @@ export class Api {
    */
   private async mcpRequest(req: ApiRequest, key: ApiKeyRecord, client: string): Promise<ApiResponse> {
     if (!hasDaListing(key)) {
-      throw new ApiError(403, 'not_licensed', 'the MCP server serves the DA listing; a key made with `propintel keys create --da-daily-limit N` has it', { requested: ['da_listing'] });
+      throw new ApiError('not_licensed', 'the MCP server serves the DA listing; a key made with `propintel keys create --da-daily-limit N` has it', { requested: ['da_listing'] });
     }
     const das = this.das;
-    if (!das) throw new ApiError(503, 'service_unavailable', 'this server holds no DA store', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
-    if (req.bodyTooLarge) throw new ApiError(413, 'payload_too_large', `the request body is larger than ${MAX_REQUEST_BODY} bytes`, { limit: MAX_REQUEST_BODY });
+    if (!das) throw new ApiError('service_unavailable', 'this server holds no DA store', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
+    if (req.bodyTooLarge) throw new ApiError('payload_too_large', `the request body is larger than ${MAX_REQUEST_BODY} bytes`, { limit: MAX_REQUEST_BODY });
     const { createMcpServer } = await import('../mcp/mcp-server.js');
     const { WebStandardStreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js');
     const server = createMcpServer({
@@ -624,10 +639,10 @@ export class Api {
   /** A webhook request: licence (403) -> the operation (422 / 404 / 413 / 400) -> 200, 201 or 202. */
   private async webhookRequest(req: ApiRequest, op: WebhookOperation, id: string, key: ApiKeyRecord): Promise<ApiResponse> {
     if (!hasDaListing(key)) {
-      throw new ApiError(403, 'not_licensed', 'webhooks come with the DA listing; a key made with `propintel keys create --da-daily-limit N` has it', { requested: ['da_listing'] });
+      throw new ApiError('not_licensed', 'webhooks come with the DA listing; a key made with `propintel keys create --da-daily-limit N` has it', { requested: ['da_listing'] });
     }
     const das = this.das;
-    if (!das) throw new ApiError(503, 'service_unavailable', 'this server holds no DA store', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
+    if (!das) throw new ApiError('service_unavailable', 'this server holds no DA store', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
     rejectUnknown(decodeQuery(req.query), [], req.path);
     const ctx: WebhookContext = { store: this.store.webhooks(), das: this.webhookOptions?.events ?? das, clock: this.clock, allowPrivate: this.webhookOptions?.allowPrivate ?? false, dispatcher: this.webhookOptions?.dispatcher, resolve: this.webhookOptions?.resolve };
     const answer = await webhookOperation(ctx, op, key.id, id, () => jsonBody(req.body, req.bodyTooLarge || (req.body?.length ?? 0) > SMALL_BODY, SMALL_BODY));
@@ -648,12 +663,12 @@ export class Api {
   private authenticate(header: string): MaybePromise<ApiKeyRecord> {
     const token = bearerToken(header);
     if (!token) {
-      throw new ApiError(401, header ? 'invalid_authorization' : 'missing_key', header ? 'the Authorization header must be "Bearer <API key>"' : 'this endpoint needs an API key: send the header Authorization: Bearer <API key>', {}, { 'WWW-Authenticate': 'Bearer realm="propintel"' });
+      throw new ApiError(header ? 'invalid_authorization' : 'missing_key', header ? 'the Authorization header must be "Bearer <API key>"' : 'this endpoint needs an API key: send the header Authorization: Bearer <API key>', {}, { 'WWW-Authenticate': 'Bearer realm="propintel"' });
     }
     const id = keyIdOf(token);
     return chain(id ? this.store.keyById(id) : undefined, (key) => {
-      if (!key || !keyMatches(token, key.hash)) throw new ApiError(401, 'invalid_key', 'the API key is not recognised', {}, { 'WWW-Authenticate': 'Bearer realm="propintel", error="invalid_token"' });
-      if (key.revoked_at) throw new ApiError(401, 'invalid_key', `the API key was revoked at ${key.revoked_at}`, {}, { 'WWW-Authenticate': 'Bearer realm="propintel", error="invalid_token"' });
+      if (!key || !keyMatches(token, key.hash)) throw new ApiError('invalid_key', 'the API key is not recognised', {}, { 'WWW-Authenticate': 'Bearer realm="propintel", error="invalid_token"' });
+      if (key.revoked_at) throw new ApiError('invalid_key', `the API key was revoked at ${key.revoked_at}`, {}, { 'WWW-Authenticate': 'Bearer realm="propintel", error="invalid_token"' });
       return key;
     });
   }
@@ -683,10 +698,11 @@ export class Api {
       q.byLicence.set(licenceId, decided);
     }
     const refusal = decided.refusal;
-    if (refusal) throw new ApiError(403, 'not_licensed', refusal.message, { requested: refusal.requested, licensed_components: key.components, geometry_licence: key.geometry });
+    if (refusal) throw new ApiError('not_licensed', refusal.message, { requested: refusal.requested, licensed_components: key.components, geometry_licence: key.geometry });
 
     const now = this.clock();
     const period = this.periods.get(now, key.period, key.effective_date);
+    if (req.method === 'HEAD') return this.propertyHead(req, key, period, q.subject, now);
     const base = decided.base;
     const revision = this.service.dataRevision();
     const cached = this.responses.get(`${revision}|${base}`, now.getTime());
@@ -695,11 +711,21 @@ export class Api {
       if (abort?.aborted) throw clientClosed();
       return chain(meterLookup(this.store, key, period, e, now), (metered): ApiResponse => {
         const gzip = acceptsGzip(req.acceptEncoding);
-        const headers: Record<string, string> = { 'Cache-Control': 'no-store', Vary: 'Accept-Encoding' };
-        if (gzip) headers['Content-Encoding'] = 'gzip';
-        return { status: 200, contentType: JSON_TYPE, headers, body: finishPayload(e.body, metered.usage, metered.notChargedReason, gzip) };
+        return { status: 200, contentType: JSON_TYPE, headers: payloadHeaders(gzip), body: finishPayload(e.body, metered.usage, metered.notChargedReason, gzip) };
       });
     });
+  }
+
+  /**
+   * HEAD of a property lookup: what GET checks (the key, the parameters, the licence, that the subject
+   * resolves, the quota), without computing or metering the payload; the GET's headers and no length, which is
+   * known only once the payload is made.
+   */
+  private propertyHead(req: ApiRequest, key: ApiKeyRecord, period: BillingPeriod, subject: PropertySubject, now: Date): MaybePromise<ApiResponse> {
+    const identify = this.service.identify;
+    return chain(identify ? identify.call(this.service, subject) : undefined, () =>
+      chain(this.quotaGate(key, period, subject, now), (): ApiResponse => ({ status: 200, contentType: JSON_TYPE, headers: payloadHeaders(acceptsGzip(req.acceptEncoding)), body: '', lengthUnknown: true })),
+    );
   }
 
   /** The client's address: the peer, or behind a trusted local proxy its X-Real-IP. */
@@ -785,8 +811,8 @@ export class Api {
    */
   private async metrics(req: ApiRequest): Promise<ApiResponse> {
     const peer = req.remoteAddress?.() ?? '';
-    if (!isLoopback(peer) || (this.trustProxy && req.realIp)) throw new ApiError(404, 'not_found', 'no endpoint at /metrics; see /api/v1/docs');
-    if (req.method !== 'GET' && req.method !== 'HEAD') throw new ApiError(405, 'method_not_allowed', `/metrics answers GET and HEAD only, not ${req.method.slice(0, 20)}`, {}, { Allow: 'GET, HEAD' });
+    if (!isLoopback(peer) || (this.trustProxy && req.realIp)) throw new ApiError('not_found', 'no endpoint at /metrics; see /api/v1/docs');
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw new ApiError('method_not_allowed', `/metrics answers GET and HEAD only, not ${req.method.slice(0, 20)}`, {}, { Allow: 'GET, HEAD' });
     rejectUnknown(decodeQuery(req.query), [], '/metrics');
     const lines: string[] = [];
     const metric = (name: string, help: string, type: 'gauge' | 'counter', rows: [Record<string, string>, number][]) => {
@@ -842,9 +868,9 @@ export class Api {
    */
   private tileRequest(req: ApiRequest, layer: string, zs: string, xs: string, ys: string, onKey: (id: string) => void): MaybePromise<ApiResponse> {
     const tiles = this.tiles();
-    if (!tiles) throw new ApiError(404, 'not_found', 'this server makes no tiles');
+    if (!tiles) throw new ApiError('not_found', 'this server makes no tiles');
     const int = (v: string, name: string) => {
-      if (!/^\d{1,10}$/.test(v)) throw new ApiError(400, 'invalid_parameter', `${name} must be a whole number, not ${JSON.stringify(v.slice(0, 20))}`, { parameter: name });
+      if (!/^\d{1,10}$/.test(v)) throw new ApiError('invalid_tile', `${name} must be a whole number, not ${JSON.stringify(v.slice(0, 20))}`, { parameter: name });
       return Number(v);
     };
     const z = int(zs, 'z'), x = int(xs, 'x'), y = int(ys, 'y');
@@ -865,15 +891,15 @@ export class Api {
           return { status: 200, contentType: 'application/vnd.mapbox-vector-tile', headers, body: buf };
         },
         (err) => {
-          if (isEngineError(err) && err.code === 'NOT_FOUND') throw new ApiError(404, 'unknown_layer', err.message, { layers: tiles.tileLayers().map((l) => l.id) });
-          if (isEngineError(err) && err.code === 'INVALID_ARGUMENT') throw new ApiError(400, 'invalid_tile', err.message, { parameter: err.details?.parameter ?? 'tile' });
+          if (isEngineError(err) && err.code === 'NOT_FOUND') throw new ApiError('unknown_layer', err.message, { layers: tiles.tileLayers().map((l) => l.id) });
+          if (isEngineError(err) && err.code === 'INVALID_ARGUMENT') throw new ApiError('invalid_tile', err.message, { parameter: err.details?.parameter ?? 'tile' });
           throw err;
         },
       );
     if (this.tilesKeyless()) return answer();
     return chain(this.authenticate(req.authorization), (key) => {
       onKey(key.id);
-      if (!key.geometry) throw new ApiError(403, 'geometry_not_licensed', 'tiles carry geometry: they need a key with the geometry licence (`propintel keys create --geometry`)');
+      if (!key.geometry) throw new ApiError('geometry_not_licensed', 'tiles carry geometry: they need a key with the geometry licence (`propintel keys create --geometry`)');
       return answer();
     });
   }
@@ -883,11 +909,11 @@ export class Api {
    * the keyed property endpoint answers): address, scores with levels, hazards found, DAs near.
    */
   private async mapPoint(req: ApiRequest): Promise<ApiResponse> {
-    if (!this.tilesKeyless()) throw new ApiError(404, 'not_found', 'the map\'s point summary is for the sample world only; use /api/v1/property with a key');
+    if (!this.tilesKeyless()) throw new ApiError('not_found', 'the map\'s point summary is for the sample world only; use /api/v1/property with a key');
     const p = decodeQuery(req.query);
     rejectUnknown(p, ['lat', 'lng'], req.path);
     const lat = Number(p.get('lat')), lng = Number(p.get('lng'));
-    if (!p.has('lat') || !p.has('lng') || !Number.isFinite(lat) || !Number.isFinite(lng) || Math.abs(lat) > 90 || Math.abs(lng) > 180) throw new ApiError(400, 'invalid_parameter', 'lat and lng must be WGS84 degrees', { parameter: 'lat' });
+    if (!p.has('lat') || !p.has('lng') || !Number.isFinite(lat) || !Number.isFinite(lng) || Math.abs(lat) > 90 || Math.abs(lng) > 180) throw new ApiError('invalid_parameter', 'lat and lng must be WGS84 degrees', { parameter: 'lat' });
     const result = await this.service.property({ lat, lng }, {});
     const d = result.payload as Record<string, any>;
     const scores = Object.fromEntries(Object.entries((d.scores ?? {}) as Record<string, { score: number | null; level: string }>).map(([k, v]) => [k, v.score === null || v.score === undefined ? v.level : `${v.score} (${v.level})`]));
@@ -900,9 +926,9 @@ export class Api {
   /** `GET /api/v1/tiles/{layer}.json`: TileJSON 3.0.0 of one layer. */
   private tileJson(req: ApiRequest, layer: string): ApiResponse {
     const tiles = this.tiles();
-    if (!tiles) throw new ApiError(404, 'not_found', 'this server makes no tiles');
+    if (!tiles) throw new ApiError('not_found', 'this server makes no tiles');
     const spec = tiles.tileLayers().find((l) => l.id === layer);
-    if (!spec) throw new ApiError(404, 'unknown_layer', `no tile layer ${JSON.stringify(layer.slice(0, 40))}`, { layers: tiles.tileLayers().map((l) => l.id) });
+    if (!spec) throw new ApiError('unknown_layer', `no tile layer ${JSON.stringify(layer.slice(0, 40))}`, { layers: tiles.tileLayers().map((l) => l.id) });
     const host = /^[A-Za-z0-9.:[\]-]{1,255}$/.test(req.host ?? '') ? req.host : 'localhost';
     const doc = {
       tilejson: '3.0.0',
@@ -941,7 +967,7 @@ export class Api {
         break;
       case 'map': {
         const tiles = this.tiles();
-        if (!tiles) throw new ApiError(404, 'not_found', 'this server makes no tiles, so it has no map');
+        if (!tiles) throw new ApiError('not_found', 'this server makes no tiles, so it has no map');
         if (h.asset === 'js' || h.asset === 'css') {
           contentType = h.asset === 'js' ? 'application/javascript; charset=utf-8' : 'text/css; charset=utf-8';
           body = this.once(`map-${h.asset}`, async () => staticBody(maplibreAsset(h.asset as 'js' | 'css')));
@@ -959,7 +985,7 @@ export class Api {
         body = this.once('sandbox', async () => staticBody(JSON.stringify({ addresses: await this.service.sandbox() })));
         break;
       case 'playground':
-        if (!this.playground) throw new ApiError(404, 'not_found', 'the playground is switched off on this server');
+        if (!this.playground) throw new ApiError('not_found', 'the playground is switched off on this server');
         contentType = 'text/html; charset=utf-8';
         body = this.once('playground', async () => staticBody(renderPlaygroundPage({ demoKey: await playgroundKey(this.store) })));
         break;
@@ -970,10 +996,10 @@ export class Api {
         });
         break;
       default:
-        throw new ApiError(404, 'not_found', `no endpoint at ${route.path}`);
+        throw new ApiError('not_found', `no endpoint at ${route.path}`);
     }
     return chain(body, (b) => {
-      if (!b) throw new ApiError(404, 'sample_unavailable', `the ${h.kind === 'sample' ? h.name : h.kind} sample is not installed on this server (datasets/samples/)`);
+      if (!b) throw new ApiError('sample_unavailable', `the ${h.kind === 'sample' ? h.name : h.kind} sample is not installed on this server (datasets/samples/)`);
       const headers: Record<string, string> = { 'Cache-Control': h.kind === 'playground' || (h.kind === 'map' && h.asset === 'page') ? 'no-cache' : h.kind === 'map' ? 'public, max-age=86400' : 'public, max-age=300', Vary: 'Accept-Encoding' };
       if (gzip) headers['Content-Encoding'] = 'gzip';
       return { status: 200, contentType, headers, body: gzip ? b.gzip : b.identity };

@@ -2,10 +2,13 @@
  * The childcare market intelligence endpoints (spec 4.2, 5, 7): licence checks, `/schema`, `/analysis`,
  * `/site-analysis` (a circle by GET, a polygon by POST) and the feed (`GET /api/v1/das` on a childcare key).
  *
- * Errors follow spec section 7: 400 for a bad value (date, location, polygon, `feature_limit`,
+ * Errors follow spec section 7: 400 for what it names (`invalid_date`, `invalid_location` for a circle's
+ * centre or radius or a point outside the state, `invalid_polygon`, and `unsupported_parameter` for
  * `include_access=true`), 401 for the key, 403 for the licence (`not_licensed` without a childcare
  * entitlement, `key_inactive`, `key_expired`, `add_on_not_enabled`, `state_not_entitled`), 422 for a missing
- * required parameter or a body of the wrong shape, 429 past the key's daily limit.
+ * required parameter (`missing_parameter`), a body of the wrong shape (`invalid_body`) and any other bad value
+ * (`invalid_parameter`: a state, `feature_limit`, `format`), as everywhere in the API; 429 past the key's
+ * daily limit.
  */
 import { isStateCode, STATES, type StateCode } from '../../engine/catalogue/states.js';
 import { childcareAnalysis, childcareFeedItem, DATA_BOUNDARIES, GENERIC_NOTICES, PRODUCT, PRODUCT_VERSION, type NoticeLookup, type SourceNotice } from '../../engine/childcare/analysis.js';
@@ -28,14 +31,16 @@ export { POLYGON_LIMITS, SITE_RADIUS_KM };
 /** The childcare endpoints' paths (also listed by /schema). */
 export const CHILDCARE_PATHS = ['/api/v1/childcare/schema', '/api/v1/childcare/analysis', '/api/v1/childcare/site-analysis', '/api/v1/childcare/report', '/api/v1/childcare/export', '/api/v1/childcare/reconciliation-helper', '/api/v1/das'] as const;
 
-const bad = (parameter: string, message: string) => new ApiError(400, 'invalid_parameter', message, { parameter });
+const bad = (parameter: string, message: string) => new ApiError('invalid_parameter', message, { parameter });
+
+const unsupported = () => new ApiError('unsupported_parameter', 'include_access=true is not supported', { parameter: 'include_access' });
 
 /** Spec 4.2 rule 4: `include_access=true` is unsupported, on every childcare endpoint (400, before anything else). */
 export function refuseIncludeAccess(p: Map<string, string>): void {
   const v = p.get('include_access');
-  if (v !== undefined && v.toLowerCase() !== 'false' && v !== '0') throw bad('include_access', 'include_access=true is not supported');
+  if (v !== undefined && v.toLowerCase() !== 'false' && v !== '0') throw unsupported();
 }
-const missing = (parameter: string, message: string) => new ApiError(422, 'missing_parameter', message, { parameter });
+const missing = (parameter: string, message: string) => new ApiError('missing_parameter', message, { parameter });
 
 /**
  * The key's childcare licence, checked (403 with the reason's own code); with `state`, also that the state is
@@ -43,12 +48,12 @@ const missing = (parameter: string, message: string) => new ApiError(422, 'missi
  */
 export function childcareLicence(key: ApiKeyRecord, now: Date, state?: StateCode): StateCode[] {
   const c = key.childcare;
-  if (!c) throw new ApiError(403, 'not_licensed', 'this key has no childcare entitlement; a key made with `propintel keys create --childcare-states VIC,NSW --childcare-add-on childcare_market_intelligence` does', { requested: ['childcare'] });
-  if (c.status !== 'active') throw new ApiError(403, 'key_inactive', 'this key\'s childcare licence is inactive', { status: c.status });
+  if (!c) throw new ApiError('not_licensed', 'this key has no childcare entitlement; a key made with `propintel keys create --childcare-states VIC,NSW --childcare-add-on childcare_market_intelligence` does', { requested: ['childcare'] });
+  if (c.status !== 'active') throw new ApiError('key_inactive', 'this key\'s childcare licence is inactive', { status: c.status });
   const today = melbourneIso(now).slice(0, 10);
-  if (c.expires && today > c.expires) throw new ApiError(403, 'key_expired', `this key's childcare licence expired on ${c.expires}`, { expires_at: c.expires });
-  if (c.add_on !== CHILDCARE_ADD_ON) throw new ApiError(403, 'add_on_not_enabled', `this key does not have the ${CHILDCARE_ADD_ON} add-on enabled`, { add_on: CHILDCARE_ADD_ON });
-  if (state && !c.states.includes(state)) throw new ApiError(403, 'state_not_entitled', `this key is licensed for ${c.states.join(', ')}, not ${state}`, { state, allowed_states: c.states });
+  if (c.expires && today > c.expires) throw new ApiError('key_expired', `this key's childcare licence expired on ${c.expires}`, { expires_at: c.expires });
+  if (c.add_on !== CHILDCARE_ADD_ON) throw new ApiError('add_on_not_enabled', `this key does not have the ${CHILDCARE_ADD_ON} add-on enabled`, { add_on: CHILDCARE_ADD_ON });
+  if (state && !c.states.includes(state)) throw new ApiError('state_not_entitled', `this key is licensed for ${c.states.join(', ')}, not ${state}`, { state, allowed_states: c.states });
   return [...c.states];
 }
 
@@ -68,7 +73,7 @@ function dateParam(p: Map<string, string>, name: string): string | undefined {
   if (v === undefined) return undefined;
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
   const d = m ? new Date(Date.UTC(+m[1], +m[2] - 1, +m[3])) : null;
-  if (!m || !d || d.getUTCMonth() !== +m[2] - 1 || d.getUTCDate() !== +m[3]) throw bad(name, `${name} must be a date as YYYY-MM-DD, not ${JSON.stringify(v.slice(0, 40))}`);
+  if (!m || !d || d.getUTCMonth() !== +m[2] - 1 || d.getUTCDate() !== +m[3]) throw new ApiError('invalid_date', `${name} must be a date as YYYY-MM-DD, not ${JSON.stringify(v.slice(0, 40))}`, { parameter: name });
   return v;
 }
 
@@ -80,11 +85,12 @@ function featureLimit(p: Map<string, string>): number {
   return n;
 }
 
-function number(p: Map<string, string>, name: string): number | undefined {
+/** A number of the circle (`lat`, `lng`, `radius_km`): a bad one is a bad location (400). */
+function locationNumber(p: Map<string, string>, name: string): number | undefined {
   const v = p.get(name);
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (v.trim() === '' || !Number.isFinite(n)) throw bad(name, `${name} must be a number, not ${JSON.stringify(v.slice(0, 40))}`);
+  if (v.trim() === '' || !Number.isFinite(n)) throw new ApiError('invalid_location', `${name} must be a number, not ${JSON.stringify(v.slice(0, 40))}`, { parameter: name });
   return n;
 }
 
@@ -138,9 +144,9 @@ export function siteRequestFromQuery(key: ApiKeyRecord, now: Date, p: Map<string
   refuseIncludeAccess(p);
   rejectUnknown(p, ['lat', 'lng', 'radius_km', 'state', 'suburb', 'since', 'feature_limit', 'include_access', ...extra], path);
   const state = stateParam(p, true)!;
-  const lat = number(p, 'lat'), lng = number(p, 'lng');
+  const lat = locationNumber(p, 'lat'), lng = locationNumber(p, 'lng');
   if (lat === undefined || lng === undefined) throw missing(lat === undefined ? 'lat' : 'lng', 'lat and lng are both required (WGS84 degrees)');
-  const radius = number(p, 'radius_km') ?? 5;
+  const radius = locationNumber(p, 'radius_km') ?? 5;
   const catchment = siteRule(() => circleCatchment(lat, lng, radius, state, (x, y) => world.stateAt(x, y)), key, now, state);
   childcareLicence(key, now, state);
   return { state, catchment, suburb: p.get('suburb')?.trim() || null, since: dateParam(p, 'since'), featureLimit: featureLimit(p) };
@@ -148,7 +154,7 @@ export function siteRequestFromQuery(key: ApiKeyRecord, now: Date, p: Map<string
 
 /**
  * Runs a catchment check as the HTTP layer answers it: a range error first (400), then the licence (403), then
- * whether the catchment lies in the state (400), each {@link SiteInputError} as an ApiError.
+ * whether the catchment lies in the state (400), each {@link SiteInputError} as an ApiError of its code.
  */
 function siteRule<T>(check: () => T, key: ApiKeyRecord, now: Date, state: StateCode): T {
   try {
@@ -157,7 +163,7 @@ function siteRule<T>(check: () => T, key: ApiKeyRecord, now: Date, state: StateC
     if (!(e instanceof SiteInputError)) throw e;
     // The licence comes before the location rule: a state the key lacks is 403, wherever the point is.
     if (e.rule === 'outside_state') childcareLicence(key, now, state);
-    throw new ApiError(e.status, e.code, e.message, { parameter: e.parameter });
+    throw new ApiError(e.code, e.message, { parameter: e.parameter });
   }
 }
 
@@ -174,18 +180,18 @@ export function siteRequestFromBody(key: ApiKeyRecord, now: Date, p: Map<string,
   try {
     b = JSON.parse(body?.toString('utf8') ?? '');
   } catch {
-    throw new ApiError(422, 'invalid_body', 'the body must be JSON: { "state": "VIC", "catchment": { "type": "Polygon", "coordinates": [...] } }', { parameter: 'body' });
+    throw new ApiError('invalid_body', 'the body must be JSON: { "state": "VIC", "catchment": { "type": "Polygon", "coordinates": [...] } }', { parameter: 'body' });
   }
-  if (!b || typeof b !== 'object' || Array.isArray(b)) throw new ApiError(422, 'invalid_body', 'the body must be a JSON object with state and catchment', { parameter: 'body' });
+  if (!b || typeof b !== 'object' || Array.isArray(b)) throw new ApiError('invalid_body', 'the body must be a JSON object with state and catchment', { parameter: 'body' });
   const o = b as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (!['state', 'suburb', 'catchment', 'since', 'feature_limit', 'include_access'].includes(k)) throw new ApiError(422, 'unknown_parameter', `unknown field ${JSON.stringify(k)}`, { parameter: k });
-  if (o.include_access === true || o.include_access === 'true') throw bad('include_access', 'include_access=true is not supported');
+  for (const k of Object.keys(o)) if (!['state', 'suburb', 'catchment', 'since', 'feature_limit', 'include_access'].includes(k)) throw new ApiError('unknown_parameter', `unknown field ${JSON.stringify(k)}`, { parameter: k });
+  if (o.include_access === true || o.include_access === 'true') throw unsupported();
   const q = new Map<string, string>();
   for (const k of ['state', 'since', 'feature_limit']) if (o[k] !== undefined && o[k] !== null) q.set(k, String(o[k]));
   const state = stateParam(q, true)!;
   childcareLicence(key, now, state);
   if (o.catchment === undefined) throw missing('catchment', 'catchment is required: a GeoJSON Polygon in longitude/latitude');
-  if (o.suburb !== undefined && o.suburb !== null && typeof o.suburb !== 'string') throw new ApiError(422, 'invalid_body', 'suburb must be text', { parameter: 'suburb' });
+  if (o.suburb !== undefined && o.suburb !== null && typeof o.suburb !== 'string') throw new ApiError('invalid_body', 'suburb must be text', { parameter: 'suburb' });
   const polygon = siteRule(() => catchmentPolygon(o.catchment, state, (x, y) => world.stateAt(x, y)), key, now, state);
   return { state, catchment: { kind: 'polygon', polygon }, suburb: (o.suburb as string | undefined)?.trim() || null, since: dateParam(q, 'since'), featureLimit: featureLimit(q) };
 }

@@ -153,7 +153,7 @@ export function parsePropertyQuery(raw: string, variant: 'full' | 'core'): Prope
         options[name] = boolean(name, v);
         break;
       default:
-        throw new ApiError(500, 'internal_error', `parameter ${name} is allowed but not parsed`);
+        throw new ApiError('internal_error', `parameter ${name} is allowed but not parsed`);
     }
   }
   // From parsed values, in a fixed order: `include_geometry=1` and `=true` are one request.

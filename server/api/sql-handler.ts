@@ -6,7 +6,7 @@
  */
 import { isEngineError } from '../../engine/errors.js';
 import { SQL_MAX_BYTES, SQL_MAX_ROWS, type SqlRunner } from '../../engine/da/sql/sql-runner.js';
-import { ApiError } from './api-error.js';
+import { ApiError, ERROR_STATUS, isErrorCode } from './api-error.js';
 
 /** SQL queries one key may run at once. */
 export const SQL_PER_KEY = 2;
@@ -30,8 +30,8 @@ export async function runSql(runner: SqlRunner, query: unknown, params: unknown)
   } catch (err) {
     if (isEngineError(err)) {
       const d = (err.details ?? {}) as { parameter?: string; reason?: string; retry_after_s?: number; limit_s?: number };
-      if (err.code === 'UNAVAILABLE') throw new ApiError(503, 'service_unavailable', err.message, { retry_after_s: d.retry_after_s ?? 2 }, { 'Retry-After': String(d.retry_after_s ?? 2) });
-      if (err.code === 'INVALID_ARGUMENT') throw new ApiError(422, d.reason ?? 'invalid_parameter', err.message, { parameter: d.parameter ?? 'query', ...(d.limit_s ? { limit_s: d.limit_s } : {}) });
+      if (err.code === 'UNAVAILABLE') throw new ApiError('service_unavailable', err.message, { retry_after_s: d.retry_after_s ?? 2 }, { 'Retry-After': String(d.retry_after_s ?? 2) });
+      if (err.code === 'INVALID_ARGUMENT') throw new ApiError(isErrorCode(d.reason) && ERROR_STATUS[d.reason] === 422 ? d.reason : 'invalid_parameter', err.message, { parameter: d.parameter ?? 'query', ...(d.limit_s ? { limit_s: d.limit_s } : {}) });
     }
     throw err;
   }

@@ -39,12 +39,12 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 /** Parses a JSON request body; 413 past the size cap, 400 when it is not JSON. */
 export function jsonBody(body: Buffer | undefined, tooLarge: boolean | undefined, limit: number): unknown {
-  if (tooLarge) throw new ApiError(413, 'payload_too_large', `the request body is larger than ${limit} bytes`, { limit });
-  if (!body || body.length === 0) throw new ApiError(400, 'invalid_body', 'this request needs a JSON body');
+  if (tooLarge) throw new ApiError('payload_too_large', `the request body is larger than ${limit} bytes`, { limit });
+  if (!body || body.length === 0) throw new ApiError('invalid_body', 'this request needs a JSON body');
   try {
     return JSON.parse(body.toString('utf8'));
   } catch (err) {
-    throw new ApiError(400, 'invalid_body', `the body is not valid JSON: ${(err as Error).message}`);
+    throw new ApiError('invalid_body', `the body is not valid JSON: ${(err as Error).message}`);
   }
 }
 
@@ -53,7 +53,7 @@ export async function webhookOperation(ctx: WebhookContext, op: WebhookOperation
   const own = async () => {
     const sub = await ctx.store.subscription(id);
     // Another key's subscription is indistinguishable from none.
-    if (!sub || sub.key_id !== keyId) throw new ApiError(404, 'not_found', `no webhook subscription ${JSON.stringify(id.slice(0, 80))} on this key`);
+    if (!sub || sub.key_id !== keyId) throw new ApiError('not_found', `no webhook subscription ${JSON.stringify(id.slice(0, 80))} on this key`);
     return sub;
   };
   switch (op) {
@@ -62,7 +62,7 @@ export async function webhookOperation(ctx: WebhookContext, op: WebhookOperation
       const verdict = await checkWebhookUrl(req.url, { allowPrivate: ctx.allowPrivate, resolve: ctx.resolve });
       if (!verdict.ok) throw badParameter('url', verdict.message);
       if ((await ctx.store.countSubscriptions(keyId)) >= MAX_SUBSCRIPTIONS_PER_KEY) {
-        throw new ApiError(422, 'too_many_subscriptions', `this key already has ${MAX_SUBSCRIPTIONS_PER_KEY} webhook subscriptions, the most one key may hold; delete one first`, { parameter: 'url', limit: MAX_SUBSCRIPTIONS_PER_KEY });
+        throw new ApiError('too_many_subscriptions', `this key already has ${MAX_SUBSCRIPTIONS_PER_KEY} webhook subscriptions, the most one key may hold; delete one first`, { parameter: 'url', limit: MAX_SUBSCRIPTIONS_PER_KEY });
       }
       const sub = {
         id: `wh_${randomBytes(12).toString('base64url')}`,
@@ -92,8 +92,8 @@ export async function webhookOperation(ctx: WebhookContext, op: WebhookOperation
     }
     case 'test': {
       const sub = await own();
-      if (sub.status !== 'active') throw new ApiError(409, 'subscription_disabled', `the subscription is disabled (${sub.disabled_reason ?? 'no reason recorded'}); create a new one`);
-      if (!ctx.dispatcher) throw new ApiError(503, 'service_unavailable', 'this server delivers no webhooks (run `propintel webhooks run` beside it, or start it without --no-webhooks)');
+      if (sub.status !== 'active') throw new ApiError('subscription_disabled', `the subscription is disabled (${sub.disabled_reason ?? 'no reason recorded'}); create a new one`);
+      if (!ctx.dispatcher) throw new ApiError('service_unavailable', 'this server delivers no webhooks (run `propintel webhooks run` beside it, or start it without --no-webhooks)');
       const queued = await ctx.dispatcher.ping(sub);
       return { status: 202, doc: { ...queued, type: 'ping', state: 'pending' } };
     }

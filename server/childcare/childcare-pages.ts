@@ -24,6 +24,7 @@ export function childcareOpenApi(): Obj {
       summary: 'The childcare feed (on a childcare key)',
       description: 'Every entitled childcare row, newest lodged first, with the DA fields and `childcare_pipeline_stage`, `childcare_works_type` and `observed_at`; `meta` carries the pages, the notices and the data boundaries. Follow `meta.pages.next` to the end; upsert on `id`, match on `council_reference`. `state` (one entitled state) and `since` (lodged on or after) narrow it. Counts against the key\'s childcare daily limit.',
       parameters: (listing.parameters as Obj[]).filter((x) => feedParams.has(x.name)),
+      responses: { ...listing.responses, 200: { ...listing.responses[200], description: 'OK: the feed.', content: { 'application/json': { schema: { $ref: '#/components/schemas/ChildcareFeed' } } } } },
     },
   };
   return {

@@ -163,7 +163,7 @@ export function createMcpServer(ctx: McpContext): McpServer {
     },
     async (args): Promise<CallToolResult> => {
       try {
-        if (!ctx.sqlAllowed || !ctx.sql) throw new ApiError(403, 'not_licensed', 'this key does not include the SQL endpoint; a key made with `propintel keys create --da-daily-limit N --sql` does', { requested: ['sql'] });
+        if (!ctx.sqlAllowed || !ctx.sql) throw new ApiError('not_licensed', 'this key does not include the SQL endpoint; a key made with `propintel keys create --da-daily-limit N --sql` does', { requested: ['sql'] });
         await ctx.beforeCall?.();
         return result(await runSql(ctx.sql(), args.query, args.params));
       } catch (err) {

@@ -74,7 +74,6 @@ function outcomeOf(c: ChargeOutcome, key: ApiKeyRecord, period: BillingPeriod, l
 export function quotaExceeded(key: ApiKeyRecord, period: BillingPeriod, used: number, label: string | null, now: Date): ApiError {
   const retryS = Math.max(1, Math.ceil((period.resetsAt.getTime() - now.getTime()) / 1000));
   return new ApiError(
-    429,
     'quota_exceeded',
     `this key has used its quota of ${key.quota} unique addresses in billing period ${period.key}; ${label ?? 'this point'} would be a new one`,
     {

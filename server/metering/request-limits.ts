@@ -82,7 +82,6 @@ export function limitDaRequest(limiter: RequestLimiter, key: ApiKeyRecord, clien
     if (o.allowed) return headers;
     const resetsAt = window.kind === 'day' ? melbourneIso(window.resetsAt) : window.resetsAt.toISOString().replace('.000Z', 'Z');
     throw new ApiError(
-      429,
       playground ? 'playground_limit_exceeded' : 'daily_limit_exceeded',
       playground
         ? `the playground's demo key allows ${limit} requests a minute from each address; try again in ${resetS} s, or use your own key from a server`

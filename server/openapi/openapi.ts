@@ -10,7 +10,7 @@ import { PROPERTY_BLOCKS, SURFACE_LAYERS } from '../../engine/property/contract.
 import { LIMITS } from '../../engine/property/options.js';
 import { CORE_PAYLOAD_SCHEMA, PROPERTY_PAYLOAD_SCHEMA, USAGE_SCHEMA } from '../../engine/property/schema.js';
 import { VERSION } from '../../engine/version.js';
-import { RETRY_AFTER_S } from '../api/api-error.js';
+import { RETRY_AFTER_S, type ErrorCode } from '../api/api-error.js';
 import { FULL_ONLY_PARAMETERS, PROPERTY_PARAMETERS } from '../api/query.js';
 import { ROUTES, type DaOperation, type Route, type WebhookOperation } from '../api/routes.js';
 import { DA_EVENT_TYPES } from '../../engine/da/da-events.js';
@@ -20,6 +20,7 @@ import { DA_CATEGORIES } from '../../engine/da/categories.js';
 import { DA_LIMITS } from '../../engine/da/da-listing.js';
 import { DA_CATEGORIES_SCHEMA, DA_COUNCILS_SCHEMA, DA_DETAIL_SCHEMA, DA_LIST_SCHEMA, DA_NEARBY_SCHEMA, DA_STATS_SCHEMA } from '../../engine/da/listing-schema.js';
 import { STATUS_GROUPS, STATUS_RULES } from '../../engine/da/status-rules.js';
+import { CHILDCARE_FEED_SCHEMA } from '../../engine/childcare/feed-schema.js';
 
 /** The interface description's own version (spec 9: "versioned 1.0.0"). */
 export const INTERFACE_VERSION = '1.0.0';
@@ -52,10 +53,10 @@ function embed(schema: Obj): Obj {
   return rest;
 }
 
-const ERROR_CODES: Record<number, { description: string; codes: string[] }> = {
-  401: { description: 'No key, a malformed Authorization header, or a key that is unknown or revoked.', codes: ['missing_key', 'invalid_authorization', 'invalid_key'] },
+const ERROR_CODES: Record<number, { description: string; codes: ErrorCode[] }> = {
+  401: { description: 'No key, a malformed or repeated Authorization header, or a key that is unknown or revoked.', codes: ['missing_key', 'invalid_authorization', 'invalid_key'] },
   403: { description: 'The key is not licensed for what was asked: include_geometry or include_surfaces without the geometry licence, /core without the complete Core component set, or components none of which the key covers.', codes: ['not_licensed'] },
-  422: { description: 'Bad input (the body names the `parameter`), an unknown or repeated parameter, or an address that does not resolve (`candidates` included).', codes: ['invalid_parameter', 'invalid_subject', 'unknown_parameter', 'duplicate_parameter', 'address_unresolvable'] },
+  422: { description: 'Bad input (the body names the `parameter`), an unknown or repeated parameter, an address that does not resolve (`candidates` included), or a point outside every dataset the server holds (`outside_coverage`).', codes: ['invalid_parameter', 'invalid_subject', 'unknown_parameter', 'duplicate_parameter', 'address_unresolvable', 'outside_coverage'] },
   429: { description: 'The key has used its quota of unique addresses this billing period. Repeats of counted addresses stay free.', codes: ['quota_exceeded'] },
   503: { description: 'Retry after the Retry-After header. `address_resolution_unavailable`: address search is down (pass lat and lng instead). `core_component_unavailable`: the DA lookup could not answer; no payload, nothing charged.', codes: ['address_resolution_unavailable', 'core_component_unavailable', 'service_unavailable'] },
 };
@@ -71,10 +72,8 @@ function errorResponse(status: number): Obj {
   return out;
 }
 
-const common = {
-  404: { description: 'No endpoint at that path.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-  405: { description: 'Only GET is answered.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-};
+/** 405 for a method the path does not answer (the Allow header lists those it does; HEAD wherever GET). */
+const notAllowed = (methods = 'GET and HEAD'): Obj => ({ description: `Only ${methods} ${methods.includes(' and ') ? 'are' : 'is'} answered (see Allow).`, content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { error: { const: 'method_not_allowed' } } }] } } } });
 
 /** Query parameters of the DA listing: schema and description (spec 4.1, DESIGN.md limits). */
 const DA_PARAMETER_DOCS: Record<string, { schema: Obj; description: string }> = {
@@ -104,7 +103,7 @@ const RATE_LIMIT_HEADERS: Obj = {
   'RateLimit-Policy': { description: '`limit;w=seconds`, the window (draft-ietf-httpapi-ratelimit-headers).', schema: { type: 'string' } },
 };
 
-const jsonError = (description: string, codes: string[]): Obj => ({ description, content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { error: { enum: codes } } }] } } } });
+const jsonError = (description: string, codes: ErrorCode[]): Obj => ({ description, content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { error: { enum: codes } } }] } } } });
 
 function daOperation(route: Route, op: DaOperation, base: Obj): Obj {
   const names = [...DA_PARAMETERS[op]];
@@ -113,11 +112,14 @@ function daOperation(route: Route, op: DaOperation, base: Obj): Obj {
     ...names.map((n) => ({ name: n, in: 'query', required: op === 'nearby' && (n === 'lat' || n === 'lng'), description: DA_PARAMETER_DOCS[n].description, schema: DA_PARAMETER_DOCS[n].schema })),
   ];
   base.security = [{ bearer: [] }];
+  // On a childcare key, /api/v1/das is the childcare feed (spec 4.1): its answers are described too.
+  const feed = op === 'list' && route.path.startsWith('/api/');
   base.responses = {
-    200: { description: 'OK', headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: { $ref: `#/components/schemas/${DA_SCHEMA_OF[op]}` } } } },
+    200: { description: feed ? 'OK: the listing (`DaList`), or on a childcare key the childcare feed (`ChildcareFeed`).' : 'OK', headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: feed ? { anyOf: [{ $ref: '#/components/schemas/DaList' }, { $ref: '#/components/schemas/ChildcareFeed' }] } : { $ref: `#/components/schemas/${DA_SCHEMA_OF[op]}` } } } },
+    ...(feed ? { 400: jsonError('On a childcare key: `since` is not a date (YYYY-MM-DD), or `include_access=true`.', ['invalid_date', 'unsupported_parameter']) } : {}),
     401: errorResponse(401),
-    403: jsonError('The key does not include the DA listing (keys made with --da-daily-limit do).', ['not_licensed']),
-    404: op === 'get' ? jsonError('No application has that id.', ['da_not_found']) : common[404],
+    403: feed ? jsonError('The key does not include the DA listing (keys made with --da-daily-limit do); on a childcare key, its licence (inactive, expired, add-on, a state outside the entitlement).', CHILDCARE_403) : jsonError('The key does not include the DA listing (keys made with --da-daily-limit do).', ['not_licensed']),
+    ...(op === 'get' ? { 404: jsonError('No application has that id.', ['da_not_found']) } : {}),
     422: jsonError('A bad parameter (the body names it), an unknown or repeated parameter, or a cursor this endpoint did not issue. Counted against the limit.', ['invalid_parameter', 'unknown_parameter', 'duplicate_parameter']),
     429: {
       description: 'The key\'s daily DA-listing limit is used up (`daily_limit_exceeded`), or the playground key\'s 10 a minute from this address (`playground_limit_exceeded`).',
@@ -125,9 +127,8 @@ function daOperation(route: Route, op: DaOperation, base: Obj): Obj {
       content: { 'application/json': { schema: { $ref: '#/components/schemas/DaLimitExceeded' } } },
     },
     503: jsonError('The DA store could not answer; retry after Retry-After.', ['service_unavailable']),
-    405: common[405],
+    405: notAllowed(),
   };
-  void route;
   return base;
 }
 
@@ -205,13 +206,16 @@ function webhookOperation(route: Route, method: string, op: WebhookOperation, ba
   if (op === 'create') base.requestBody = { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookCreate' } } } };
   base.responses = {
     ...ok,
-    ...(op === 'create' ? { 400: jsonError('The body is missing or not JSON.', ['invalid_body']), 413: jsonError('The body is larger than 64 KiB.', ['payload_too_large']) } : {}),
+    ...(op === 'create' ? { 413: jsonError('The body is larger than 64 KiB.', ['payload_too_large']) } : {}),
     401: errorResponse(401),
     403: jsonError('The key does not include the DA listing, which webhooks come with.', ['not_licensed']),
-    404: jsonError('No such subscription on this key.', ['not_found']),
+    ...(route.path.includes('{id}') ? { 404: jsonError('No such subscription on this key.', ['not_found']) } : {}),
     ...(op === 'test' ? { 409: jsonError('The subscription is disabled.', ['subscription_disabled']) } : {}),
-    422: jsonError('A bad field (the body names it in `parameter`), or more than 25 subscriptions on the key.', ['invalid_parameter', 'too_many_subscriptions', 'unknown_parameter']),
-    405: jsonError('A method this path does not answer (see Allow).', ['method_not_allowed']),
+    422:
+      op === 'create'
+        ? jsonError('The body is missing or not JSON (`invalid_body`), a bad field (the body names it in `parameter`), or more than 25 subscriptions on the key.', ['invalid_body', 'invalid_parameter', 'too_many_subscriptions', 'unknown_parameter', 'duplicate_parameter'])
+        : jsonError('A query parameter: these operations take none.', ['unknown_parameter', 'invalid_parameter', 'duplicate_parameter']),
+    405: notAllowed(route.path.endsWith('/test') ? 'POST' : route.path.includes('{id}/') ? 'GET and HEAD' : route.path.includes('{id}') ? 'GET, HEAD and DELETE' : 'GET, HEAD and POST'),
     503: jsonError('This server holds no DA store, or runs no delivery worker (ping).', ['service_unavailable']),
   };
   return base;
@@ -239,31 +243,41 @@ function sqlOrMcpOperation(route: Route, base: Obj): Obj {
           },
         },
       },
-      400: jsonError('The body is missing or not JSON.', ['invalid_body']),
       401: errorResponse(401),
       403: jsonError('The key does not include the SQL endpoint (keys made with --da-daily-limit N --sql do).', ['not_licensed']),
-      405: jsonError('Only POST is answered.', ['method_not_allowed']),
+      405: notAllowed('POST'),
       413: jsonError('The body is larger than 64 KiB.', ['payload_too_large']),
-      422: jsonError('The query was refused before running, failed, or ran past 10 s (`parameter` names query or params).', ['invalid_sql', 'not_a_query', 'forbidden_sql', 'invalid_parameter', 'unknown_parameter', 'query_failed', 'query_timeout']),
+      422: jsonError('The body is missing or not JSON (`invalid_body`), or the query was refused before running, failed, or ran past 10 s (`parameter` names query or params).', ['invalid_body', 'invalid_sql', 'not_a_query', 'forbidden_sql', 'invalid_parameter', 'unknown_parameter', 'duplicate_parameter', 'query_failed', 'query_timeout']),
       429: jsonError('The daily DA limit is used up, or this key already has 2 queries running.', ['daily_limit_exceeded', 'too_many_queries']),
       503: jsonError('Every SQL process is busy and the queue is full; retry after Retry-After.', ['service_unavailable']),
     };
   } else {
     base.requestBody = { required: true, content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call, ...).' } } } };
     base.responses = {
-      200: { description: 'The JSON-RPC response.', content: { 'application/json': { schema: { type: 'object' } } } },
-      202: { description: 'A notification was accepted (no body).' },
+      200: { description: 'The JSON-RPC response (an array for a batch). A tools/call past the key\'s daily DA limit is a tool result with `isError` and the `daily_limit_exceeded` error body (each call counts).', content: { 'application/json': { schema: { type: ['object', 'array'] } } } },
+      202: { description: 'Only notifications or responses were sent: accepted, no body.' },
+      400: { description: 'Not JSON, or not JSON-RPC 2.0 (the MCP transport\'s own answer: a JSON-RPC error, -32700 parse error or -32600 invalid request, id null).', content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcError' } } } },
       401: errorResponse(401),
       403: jsonError('The key does not include the DA listing.', ['not_licensed']),
-      405: jsonError('Only POST is answered (stateless: no GET stream, no DELETE).', ['method_not_allowed']),
-      406: { description: 'The Accept header must list application/json and text/event-stream (MCP Streamable HTTP).' },
-      429: jsonError('The daily DA limit is used up (each tools/call counts).', ['daily_limit_exceeded']),
+      405: notAllowed('POST'),
+      406: { description: 'The Accept header must list application/json and text/event-stream (MCP Streamable HTTP): a JSON-RPC error.', content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcError' } } } },
+      413: jsonError('The body is larger than 1 MiB.', ['payload_too_large']),
+      415: { description: 'The Content-Type must be application/json: a JSON-RPC error.', content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcError' } } } },
     };
   }
   return base;
 }
 
-const common405: Obj = { description: 'Only GET is answered.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+const CHILDCARE_403: ErrorCode[] = ['not_licensed', 'key_inactive', 'key_expired', 'add_on_not_enabled', 'state_not_entitled'];
+
+/**
+ * The childcare service's 400 (its spec, section 7): an invalid date, `include_access=true`, and per operation an
+ * invalid location (a circle's centre or radius, or a centre outside the state) or polygon.
+ */
+function childcare400(extra: ErrorCode[]): Obj {
+  const what = ['`since` is not a date (YYYY-MM-DD) (`invalid_date`)', ...extra.map((c) => (c === 'invalid_location' ? 'lat, lng or radius_km is not a number in range, or the centre is not in `state` (`invalid_location`)' : 'the catchment breaks a polygon rule (`invalid_polygon`)')), '`include_access=true` (`unsupported_parameter`)'];
+  return jsonError(`${what.join('; ')}. Correct the request; do not retry it unchanged.`, ['invalid_date', ...extra, 'unsupported_parameter']);
+}
 
 function operation(route: Route): Obj {
   const h = route.handler;
@@ -300,13 +314,13 @@ function operation(route: Route): Obj {
           : h.op === 'reconciliation-helper'
             ? { description: 'The Python 3 script (Content-Disposition: attachment).', content: { 'text/x-python': { schema: { type: 'string' } } } }
             : { description: h.op === 'schema' ? 'Product, version, licence, dimensions, paths and notices.' : '`data` (scope, headline, trend, breakdowns, coverage, demand_signals, geojson, notices) and `meta`.', content: { 'application/json': { schema: { type: 'object' } } } },
-      ...(h.op === 'schema' ? {} : { 400: jsonError('A bad value: a date, a state, a location outside the state, radius_km, feature_limit, or include_access=true.', ['invalid_parameter']) }),
+      400: childcare400(h.op === 'site-analysis' || h.op === 'report' ? ['invalid_location'] : []),
       401: errorResponse(401),
-      403: jsonError('The licence: no childcare entitlement, inactive or expired, add-on not enabled, or a state outside the entitlement.', ['not_licensed', 'key_inactive', 'key_expired', 'add_on_not_enabled', 'state_not_entitled']),
-      422: jsonError('A required parameter is missing (state, lat, lng), or an unknown parameter.', ['missing_parameter', 'unknown_parameter']),
+      403: jsonError('The licence: no childcare entitlement, inactive or expired, add-on not enabled, or a state outside the entitlement.', CHILDCARE_403),
+      422: jsonError('A required parameter is missing (state, lat, lng, format), an unknown or repeated parameter, or another bad value (a state that does not exist, feature_limit, format): `parameter` names it.', ['missing_parameter', 'unknown_parameter', 'duplicate_parameter', 'invalid_parameter']),
       429: h.op === 'report' ? jsonError('The key\'s daily limit is used up, or the report renderer is busy (Retry-After: do not fan out report requests).', ['daily_limit_exceeded', 'renderer_busy']) : jsonError('The key\'s daily limit is used up.', ['daily_limit_exceeded']),
       ...(h.op === 'report' ? { 503: jsonError('The report renderer failed or is unavailable: retry after Retry-After, and use /site-analysis (JSON) or /export (CSV) meanwhile.', ['renderer_failed', 'renderer_unavailable']) } : {}),
-      405: common405,
+      405: notAllowed(route.methods?.includes('POST') ? 'GET, HEAD and POST' : 'GET and HEAD'),
     };
     return op;
   }
@@ -321,16 +335,18 @@ function operation(route: Route): Obj {
       422: errorResponse(422),
       429: errorResponse(429),
       503: errorResponse(503),
-      ...common,
+      405: notAllowed(),
     };
     return op;
   }
   op.parameters = [requestId];
   op.security = [];
-  const ok = (schema: Obj, type = 'application/json') => ({ 200: { description: 'OK', content: { [type]: { schema } } }, 422: { description: 'Any query parameter: this endpoint takes none.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }, ...common });
+  const ok = (schema: Obj, type = 'application/json') => ({ 200: { description: 'OK', content: { [type]: { schema } } }, 422: jsonError('Any query parameter: this endpoint takes none.', ['unknown_parameter', 'invalid_parameter', 'duplicate_parameter']), 405: notAllowed() });
+  const missing = (description: string, code: ErrorCode = 'not_found') => ({ 404: jsonError(description, [code]) });
   switch (h.kind) {
     case 'sample':
-      op.responses = ok(h.name === 'sample' ? { $ref: '#/components/schemas/PropertyPayload' } : h.name === 'core' ? { $ref: '#/components/schemas/CorePayload' } : { type: 'object' });
+      // A canned sample is the payload of a keyless request: no `usage` (nothing is metered).
+      op.responses = { ...ok(h.name === 'sample' ? { $ref: '#/components/schemas/PropertySample' } : h.name === 'core' ? { $ref: '#/components/schemas/CoreSample' } : { type: 'object' }), ...missing('The samples are not installed on this server (datasets/samples/).', 'sample_unavailable') };
       break;
     case 'sandbox':
       op.responses = ok({ $ref: '#/components/schemas/Sandbox' });
@@ -355,18 +371,20 @@ function operation(route: Route): Obj {
       op.responses = h.page === 'openapi' ? ok({ type: 'object', description: 'The childcare subset of this document.' }) : ok({ type: 'string' }, 'text/html');
       break;
     case 'docs':
-    case 'playground':
       op.responses = ok({ type: 'string' }, 'text/html');
       break;
+    case 'playground':
+      op.responses = { ...ok({ type: 'string' }, 'text/html'), ...missing('The playground is switched off on this server.') };
+      break;
     case 'map':
-      op.responses = ok({ type: 'string' }, h.asset === 'page' ? 'text/html' : h.asset === 'js' ? 'application/javascript' : 'text/css');
+      op.responses = { ...ok({ type: 'string' }, h.asset === 'page' ? 'text/html' : h.asset === 'js' ? 'application/javascript' : 'text/css'), ...missing('This server makes no tiles, so it has no map.') };
       break;
     case 'map-point':
       op.parameters = [{ name: 'lat', in: 'query', required: true, description: 'Latitude (WGS84).', schema: { type: 'number' } }, { name: 'lng', in: 'query', required: true, description: 'Longitude (WGS84).', schema: { type: 'number' } }, ...((op.parameters as Obj[]) ?? [])];
-      op.responses = { ...ok({ type: 'object', description: 'Address, scores with levels, hazards, DAs near.' }), 400: { description: 'lat or lng is not WGS84 degrees.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }, 404: { description: 'Not the sample world.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } };
+      op.responses = { ...ok({ type: 'object', description: 'Address, scores with levels, hazards, DAs near.' }), 422: jsonError('lat or lng is missing or not WGS84 degrees, or another parameter.', ['invalid_parameter', 'unknown_parameter', 'duplicate_parameter']), ...missing('Not the sample world: use /api/v1/property with a key.') };
       break;
     case 'tilejson':
-      op.responses = { ...ok({ type: 'object', required: ['tilejson', 'tiles', 'vector_layers'], description: 'TileJSON 3.0.0.' }), 404: { description: 'No such layer.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } };
+      op.responses = { ...ok({ type: 'object', required: ['tilejson', 'tiles', 'vector_layers'], description: 'TileJSON 3.0.0.' }), ...missing('No such layer.', 'unknown_layer') };
       break;
   }
   return op;
@@ -423,7 +441,10 @@ export function openApiDocument(): Obj {
         required: true,
         content: { 'application/json': { schema: { type: 'object', required: ['state', 'catchment'], additionalProperties: false, properties: { state: { enum: [...STATES] }, suburb: { type: 'string' }, since: { type: 'string', format: 'date' }, feature_limit: { type: 'integer', minimum: 0, maximum: 5000 }, include_access: { const: false }, catchment: { type: 'object', description: 'GeoJSON Polygon (or Feature with one).' } } } } },
       };
-      (post.responses as Obj)[413] = jsonError('The body is larger than 1 MiB.', ['payload_too_large']);
+      const responses = post.responses as Obj;
+      responses[400] = childcare400(['invalid_polygon']);
+      responses[413] = jsonError('The body is larger than 1 MiB.', ['payload_too_large']);
+      responses[422] = jsonError('The body is not JSON or not an object, its catchment is not a GeoJSON Polygon (`invalid_body`); a required field is missing (state, catchment); an unknown field or query parameter; or another bad value (a state that does not exist, feature_limit, format).', ['invalid_body', 'missing_parameter', 'unknown_parameter', 'duplicate_parameter', 'invalid_parameter']);
       paths[r.path] = { get: operation(r), post };
     }
     else if (h.kind === 'tile' || h.kind === 'tilejson') {
@@ -441,10 +462,11 @@ export function openApiDocument(): Obj {
           200: { description: 'The tile (gzipped when accepted), with ETag and Cache-Control.', content: { 'application/vnd.mapbox-vector-tile': { schema: { type: 'string', format: 'binary' } } } },
           204: { description: 'An empty tile (no body).' },
           304: { description: 'Not modified (If-None-Match matched the ETag).' },
-          400: jsonError('z outside the layer\'s zooms (contours below 12 are too coarse), or x/y outside the grid.', ['invalid_tile', 'invalid_parameter']),
           401: errorResponse(401),
           403: jsonError('Real data: the key lacks the geometry licence.', ['geometry_not_licensed']),
           404: jsonError('No such layer.', ['unknown_layer']),
+          405: notAllowed(),
+          422: jsonError('z outside the layer\'s zooms (contours below 12 are too coarse), x/y outside the grid (`invalid_tile`), or a query parameter (tiles take none).', ['invalid_tile', 'unknown_parameter', 'invalid_parameter', 'duplicate_parameter']),
         };
       }
       paths[r.path] = { get: op };
@@ -481,6 +503,14 @@ export function openApiDocument(): Obj {
       schemas: {
         PropertyPayload: withUsage(PROPERTY_PAYLOAD_SCHEMA),
         CorePayload: withUsage(CORE_PAYLOAD_SCHEMA),
+        PropertySample: { ...embed(PROPERTY_PAYLOAD_SCHEMA), description: 'A canned full payload: a keyless answer, so without `usage`.' },
+        CoreSample: { ...embed(CORE_PAYLOAD_SCHEMA), description: 'A canned /core payload: a keyless answer, so without `usage`.' },
+        JsonRpcError: {
+          type: 'object',
+          description: 'A JSON-RPC 2.0 error response (the MCP transport\'s own answer to a message it cannot take).',
+          required: ['jsonrpc', 'error', 'id'],
+          properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer', 'null'] }, error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} } } },
+        },
         Usage: USAGE_SCHEMA,
         ...WEBHOOK_SCHEMAS,
         Error: { type: 'object', required: ['error', 'message'], properties: { error: { type: 'string', description: 'snake_case code' }, message: { type: 'string' }, parameter: { type: 'string' }, candidates: { type: 'array', items: { type: 'object' } } }, additionalProperties: true },
@@ -490,6 +520,7 @@ export function openApiDocument(): Obj {
           properties: { error: { const: 'quota_exceeded' }, message: { type: 'string' }, used: { type: 'integer' }, quota: { type: 'integer' }, resets_at: { type: 'string', format: 'date-time' }, billing_period_key: { type: 'string' }, top_up: { type: 'string' } },
         },
         DaList: DA_LIST_SCHEMA,
+        ChildcareFeed: CHILDCARE_FEED_SCHEMA,
         DaNearby: DA_NEARBY_SCHEMA,
         DaDetail: DA_DETAIL_SCHEMA,
         DaCategories: DA_CATEGORIES_SCHEMA,

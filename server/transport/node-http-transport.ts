@@ -45,7 +45,7 @@ export async function startNodeHttpServer(api: Api, options: { port?: number; ho
     if (out.omitBody) {
       // HEAD: node:http sends no body for a HEAD request; the length says what GET would send.
       const n = typeof body === 'string' ? Buffer.byteLength(body) : Buffer.isBuffer(body) ? body.length : body.reduce((s, p) => s + p.length, 0);
-      res.writeHead(out.status, { ...headers, 'Content-Length': n });
+      res.writeHead(out.status, out.stream || out.lengthUnknown ? headers : { ...headers, 'Content-Length': n });
       res.end();
       return;
     }

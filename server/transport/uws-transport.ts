@@ -96,8 +96,9 @@ export async function startUwsServer(api: Api, options: { port?: number; host?: 
       const body = onePiece(out.body);
       if (out.omitBody) {
         // HEAD: the length GET would send, and no body. This build's endWithoutBody(length) never ends the
-        // response (uWS then aborts the process), so the header is written here and the no-argument form used.
-        res.writeHeader('Content-Length', String(Buffer.byteLength(body)));
+        // response (uWS then aborts the process), so the header is written here and the no-argument form used
+        // (it writes no length of its own).
+        if (!out.stream && !out.lengthUnknown) res.writeHeader('Content-Length', String(Buffer.byteLength(body)));
         res.endWithoutBody();
       } else res.end(body, draining);
     });

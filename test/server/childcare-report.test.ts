@@ -165,7 +165,7 @@ describe('report limits and refusals', () => {
 
   it('refuses what the site analysis refuses, with the same statuses, and a format other than pdf or html', async () => {
     const status = async (q: string) => (await fetchReport(q)).status;
-    expect(await status(circle('docx'))).toBe(400);
+    expect(await status(circle('docx'))).toBe(422);
     expect(await status(`state=NSW&lat=${site.lat}&lng=${site.lng}`)).toBe(422);
     expect(await status(`state=VIC&lat=${site.lat}&lng=${site.lng}&format=pdf`)).toBe(400);
     expect(await status(`state=NSW&lat=${site.lat}&lng=${site.lng}&radius_km=31&format=pdf`)).toBe(400);

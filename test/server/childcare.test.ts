@@ -166,9 +166,10 @@ describe('/api/v1/childcare/analysis', () => {
       counts.push(JSON.stringify([a.headline, a.trend, a.breakdowns, a.coverage.records]));
     }
     expect(new Set(counts).size).toBe(1);
-    for (const q of ['since=2026-02-30', 'since=yesterday', 'feature_limit=-1', 'feature_limit=9999999', 'feature_limit=abc', 'state=Narnia', 'include_access=true']) {
+    // 400 for what the childcare spec names (a date, include_access=true); 422 for any other bad value.
+    for (const [q, status, code] of [['since=2026-02-30', 400, 'invalid_date'], ['since=yesterday', 400, 'invalid_date'], ['include_access=true', 400, 'unsupported_parameter'], ['feature_limit=-1', 422, 'invalid_parameter'], ['feature_limit=9999999', 422, 'invalid_parameter'], ['feature_limit=abc', 422, 'invalid_parameter'], ['state=Narnia', 422, 'invalid_parameter']] as const) {
       const bad = await get(`/api/v1/childcare/analysis?${q}`, key);
-      expect([q, bad.status]).toEqual([q, 400]);
+      expect([q, bad.status, bad.body.error]).toEqual([q, status, code]);
     }
     expect((await get('/api/v1/childcare/analysis?colour=red', key)).status).toBe(422);
   });
@@ -197,18 +198,19 @@ describe('/api/v1/childcare/site-analysis (circle)', () => {
     }
     const base = `lat=${centre.lat}&lng=${centre.lng}`;
     const other = states.find((s) => s !== centre.state);
-    const cases: [string, number, string][] = [
-      [`${base}&radius_km=2`, 422, 'state'],
-      [`lat=${centre.lat}&radius_km=2&state=${centre.state}`, 422, 'lng'],
-      [`${base}&radius_km=31&state=${centre.state}`, 400, 'radius_km'],
-      [`${base}&radius_km=0.05&state=${centre.state}`, 400, 'radius_km'],
-      [`${base}&radius_km=2&state=${centre.state}&include_access=true`, 400, 'include_access'],
-      [`${base}&radius_km=2&state=${centre.state}&since=2026-13-01`, 400, 'since'],
-      ...(other ? ([[`${base}&radius_km=2&state=${other}`, 400, 'lat']] as [string, number, string][]) : []),
+    const cases: [string, number, string, string][] = [
+      [`${base}&radius_km=2`, 422, 'state', 'missing_parameter'],
+      [`lat=${centre.lat}&radius_km=2&state=${centre.state}`, 422, 'lng', 'missing_parameter'],
+      [`${base}&radius_km=31&state=${centre.state}`, 400, 'radius_km', 'invalid_location'],
+      [`${base}&radius_km=0.05&state=${centre.state}`, 400, 'radius_km', 'invalid_location'],
+      [`lat=north&lng=${centre.lng}&radius_km=2&state=${centre.state}`, 400, 'lat', 'invalid_location'],
+      [`${base}&radius_km=2&state=${centre.state}&include_access=true`, 400, 'include_access', 'unsupported_parameter'],
+      [`${base}&radius_km=2&state=${centre.state}&since=2026-13-01`, 400, 'since', 'invalid_date'],
+      ...(other ? ([[`${base}&radius_km=2&state=${other}`, 400, 'lat', 'invalid_location']] as [string, number, string, string][]) : []),
     ];
-    for (const [q, status, parameter] of cases) {
+    for (const [q, status, parameter, code] of cases) {
       const r = await get(`/api/v1/childcare/site-analysis?${q}`, key);
-      expect([q, r.status, r.body.parameter]).toEqual([q, status, parameter]);
+      expect([q, r.status, r.body.parameter, r.body.error]).toEqual([q, status, parameter, code]);
     }
   });
 });
@@ -255,7 +257,7 @@ describe('/api/v1/childcare/export', () => {
     expect(new Set(lines.slice(1).map((l) => Number(l.split(',')[0])))).toEqual(new Set(rs.map((r) => r.id)));
   });
 
-  it('GeoJSON: geocoded points [lng, lat] with metadata; bad format 400', async () => {
+  it('GeoJSON: geocoded points [lng, lat] with metadata; bad format 422', async () => {
     const r = await get(`/api/v1/childcare/export?format=geojson`, key);
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('application/geo+json');
@@ -264,7 +266,8 @@ describe('/api/v1/childcare/export', () => {
     expect(r.body.metadata).toMatchObject({ crs: 'EPSG:4326', records: childcare.length, features: geocoded.length, not_geocoded: childcare.length - geocoded.length, truncated: false });
     const one = r.body.features.find((f: { properties: { id: number } }) => f.properties.id === geocoded[0].id);
     expect(one.geometry.coordinates).toEqual([geocoded[0].lng, geocoded[0].lat]);
-    expect((await get('/api/v1/childcare/export?format=xlsx', key)).status).toBe(400);
+    const xlsx = await get('/api/v1/childcare/export?format=xlsx', key);
+    expect([xlsx.status, xlsx.body.error, xlsx.body.parameter]).toEqual([422, 'invalid_parameter', 'format']);
   });
 });
 
@@ -360,7 +363,7 @@ describe('POST /api/v1/childcare/site-analysis (polygon)', () => {
     ];
     for (const [catchment, message] of cases) {
       const r = await post({ state, catchment });
-      expect(r.status, String(message)).toBe(400);
+      expect([r.status, r.body.error], String(message)).toEqual([400, 'invalid_polygon']);
       expect(r.body.parameter).toBe('catchment');
       expect(r.body.message).toMatch(message);
     }
@@ -476,7 +479,7 @@ describe('review mends', () => {
   it('include_access=true is 400 on every childcare endpoint', async () => {
     for (const path of ['/api/v1/childcare/schema', '/api/v1/childcare/analysis', '/api/v1/das', '/api/v1/childcare/export']) {
       const r = await get(`${path}?include_access=true`, key);
-      expect([path, r.status, r.body.parameter]).toEqual([path, 400, 'include_access']);
+      expect([path, r.status, r.body.parameter, r.body.error]).toEqual([path, 400, 'include_access', 'unsupported_parameter']);
     }
   });
 });

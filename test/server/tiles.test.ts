@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 // Tiles over HTTP (issue 20) on the sample world: an MVT with gzip, ETag, 304 and Cache-Control; 204 with no
-// body for an empty tile; 400 and 404 for bad tiles; TileJSON 3.0.0 with absolute URLs and vector_layers; and
+// body for an empty tile; 422 and 404 for bad tiles; TileJSON 3.0.0 with absolute URLs and vector_layers; and
 // the /map page in headless Chromium (skipped, naming why, without Chromium): it loads with no failed request
 // or page error, switches contours and DAs on, and draws a canvas that is not blank. The screenshot is kept
 // in docs/map.png for the README.
@@ -53,18 +53,19 @@ describe('tile endpoints', () => {
     expect((await again.arrayBuffer()).byteLength).toBe(0);
   });
 
-  it('answers 204 with no body for an empty tile, 400 for tiles off the grid or too coarse, 404 for an unknown layer', async () => {
+  it('answers 204 with no body for an empty tile, 422 for tiles off the grid or too coarse, 404 for an unknown layer', async () => {
     const sea = tileAt(-150, -20, 14);
     const empty = await fetch(`${t.url}/api/v1/tiles/das/${sea.z}/${sea.x}/${sea.y}.mvt`);
     expect(empty.status).toBe(204);
     expect((await empty.arrayBuffer()).byteLength).toBe(0);
     const coarse = await t.get('/api/v1/tiles/contours/0/0/0.mvt');
-    expect(coarse.status).toBe(400);
+    expect(coarse.status).toBe(422);
     expect(coarse.body).toMatchObject({ error: 'invalid_tile', parameter: 'z' });
     expect(coarse.body.message).toMatch(/starts at zoom 12/);
-    expect((await t.get('/api/v1/tiles/das/14/16384/0.mvt')).status).toBe(400);
-    expect((await t.get('/api/v1/tiles/das/14/-1/0.mvt')).status).toBe(400);
-    expect((await t.get('/api/v1/tiles/das/99/0/0.mvt')).status).toBe(400);
+    for (const tile of ['14/16384/0', '14/-1/0', '99/0/0']) {
+      const r = await t.get(`/api/v1/tiles/das/${tile}.mvt`);
+      expect([tile, r.status, r.body.error]).toEqual([tile, 422, 'invalid_tile']);
+    }
     const unknown = await t.get('/api/v1/tiles/noise2/14/1/1.mvt');
     expect(unknown.status).toBe(404);
     expect(unknown.body.layers).toContain('contours');
@@ -99,7 +100,7 @@ describe('the map\'s point summary', () => {
     expect(r.body.noise).toBe(`${full.scores.noise.score} (${full.scores.noise.level})`);
     expect(r.body['DAs within 300 m']).toBe(full.development_applications.nearby_300m.length);
     expect(Object.keys(r.body)).toEqual(expect.arrayContaining(['hazard: flood', 'hazard: bushfire', 'hazard: contamination']));
-    expect((await t.get('/map/point?lat=abc&lng=151')).status).toBe(400);
+    expect((await t.get('/map/point?lat=abc&lng=151')).status).toBe(422);
   });
 });
 
