@@ -29,5 +29,12 @@ export async function startServer(options: ServerOptions): Promise<StartedServer
   const { port, host, transport, ...apiOptions } = options;
   const api = new Api(apiOptions);
   const running = await (transport === 'node' ? startNodeHttpServer : startUwsServer)(api, { port, host });
-  return { ...running, api };
+  return {
+    ...running,
+    api,
+    close: async (graceMs) => {
+      await running.close(graceMs);
+      api.close();
+    },
+  };
 }

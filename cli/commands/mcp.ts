@@ -20,11 +20,12 @@ export const mcpCommand: Command = {
     '',
     'Serves the Model Context Protocol on stdin/stdout: search_das, nearby_das, get_da, list_councils,',
     'list_categories, get_stats and sql_query, answering as the /v1 endpoints do. Add it to an MCP client as',
-    'a stdio server with the command `npx propintel mcp` (the client starts it); logs go to stderr.',
+    'a stdio server with the command `npx propintel mcp` (the client starts it); logs go to stderr. It stops,',
+    'with exit status 0, when its input ends and every request read has been answered.',
     '',
     `  --data DIR   the DAs of a dataset directory (default the sample world in ${defaultDataDir()})`,
     '  --db FILE    the DAs of a server store instead (what `propintel das import --db FILE` wrote)',
-    '  --no-sql     leave sql_query out of reach (it answers not_licensed)',
+    '  --no-sql     leave sql_query out: not listed, and a call answers not_licensed',
   ].join('\n'),
   async run(args, io) {
     const { values } = parseFlags(args, { data: { type: 'string' }, db: { type: 'string' }, 'no-sql': { type: 'boolean' } });
@@ -37,19 +38,25 @@ export const mcpCommand: Command = {
       if (!values.data) await ensureSampleWorld(dir, log);
       das = await daStoreFromDirectory(dir);
     }
-    const sql = new SqlRunner({ mirror: join(tmpdir(), `propintel-mcp-sql-${process.pid}-${randomBytes(4).toString('hex')}.sqlite`), das: () => das });
+    const sqlAllowed = !values['no-sql'];
+    // The SQL mirror is this process's scratch file, removed when it stops.
+    const sql = sqlAllowed ? new SqlRunner({ mirror: join(tmpdir(), `propintel-mcp-sql-${process.pid}-${randomBytes(4).toString('hex')}.sqlite`), das: () => das, temporary: true }) : undefined;
     const { createMcpServer } = await import('../../server/mcp/mcp-server.js');
-    const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-    const server = createMcpServer({ das: () => das, sql: () => sql, sqlAllowed: !values['no-sql'] });
-    const transport = new StdioServerTransport();
-    const closed = new Promise<string>((r) => (transport.onclose = () => r('stdin closed')));
-    await server.connect(transport);
-    log(`propintel mcp: serving ${das.size} DAs on stdio`);
-    const why = await Promise.race([closed, io.shutdown]);
-    log(`propintel mcp: ${why}, stopping`);
-    await server.close().catch(() => {});
-    sql.close();
-    das.close();
+    const { StdioTransport } = await import('../../server/mcp/stdio-transport.js');
+    const server = createMcpServer({ das: () => das, sql: sql && (() => sql), sqlAllowed });
+    const transport = new StdioTransport();
+    // The transport closes once stdin has ended and every request read has its answer.
+    const closed = new Promise<string>((r) => (transport.onclose = () => r('stdin ended')));
+    try {
+      await server.connect(transport);
+      log(`propintel mcp: serving ${das.size} DAs on stdio${sqlAllowed ? '' : ' (no sql_query)'}`);
+      const why = await Promise.race([closed, io.shutdown]);
+      log(`propintel mcp: ${why}, stopping`);
+      await server.close().catch(() => {});
+    } finally {
+      sql?.close();
+      das.close();
+    }
     return EXIT_OK;
   },
 };

@@ -292,6 +292,7 @@ export class Api {
   private readonly reportConcurrency: number;
   private readonly notices: NoticeLookup;
   private sqlRunner: SqlRunner | undefined;
+  private ownSqlRunner: SqlRunner | undefined;
   private readonly sqlInFlight = new Map<string, number>();
 
   constructor(options: ApiOptions) {
@@ -554,9 +555,15 @@ export class Api {
     }
   }
 
-  /** The SQL runner, made on first use when the server was given none. */
+  /** The SQL runner, made on first use when the server was given none (its mirror a scratch file). */
   sqlRunnerFor(das: () => DaStore): SqlRunner {
-    return (this.sqlRunner ??= new SqlRunner({ mirror: join(tmpdir(), `propintel-sql-${process.pid}-${randomBytes(4).toString('hex')}.sqlite`), das }));
+    return (this.sqlRunner ??= this.ownSqlRunner = new SqlRunner({ mirror: join(tmpdir(), `propintel-sql-${process.pid}-${randomBytes(4).toString('hex')}.sqlite`), das, temporary: true }));
+  }
+
+  /** Releases what the API made for itself (the SQL runner and its scratch mirror); the server calls it when it stops. */
+  close(): void {
+    this.ownSqlRunner?.close();
+    this.ownSqlRunner = undefined;
   }
 
   /**
@@ -609,6 +616,10 @@ export class Api {
     const das = this.das;
     if (!das) throw new ApiError('service_unavailable', 'this server holds no DA store', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
     if (req.bodyTooLarge) throw new ApiError('payload_too_large', `the request body is larger than ${MAX_REQUEST_BODY} bytes`, { limit: MAX_REQUEST_BODY });
+    // JSON-RPC 2.0: an empty batch is an invalid request (the SDK's transport would accept it with 202).
+    if (req.body && /^\s*\[\s*\]\s*$/.test(req.body.toString('utf8'))) {
+      return { status: 400, contentType: JSON_TYPE, headers: { 'Cache-Control': 'no-store' }, body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: an empty batch' } }) };
+    }
     const { createMcpServer } = await import('../mcp/mcp-server.js');
     const { WebStandardStreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js');
     const server = createMcpServer({

@@ -22,6 +22,22 @@ export interface SqlDocument {
   limits: { max_rows: number; max_bytes: number; timeout_s: number };
 }
 
+/** The JSON Schema of {@link SqlDocument}: the OpenAPI 200 of `POST /v1/sql` and the `sql_query` tool's outputSchema. */
+export const SQL_DOCUMENT_SCHEMA: Record<string, unknown> = {
+  type: 'object',
+  required: ['columns', 'rows', 'row_count', 'truncated', 'truncated_by', 'elapsed_ms', 'limits'],
+  properties: {
+    columns: { type: 'array', items: { type: 'string' } },
+    rows: { type: 'array', items: { type: 'object' }, description: 'Objects keyed by column name (duplicate names get _2, _3).' },
+    row_count: { type: 'integer', minimum: 0 },
+    truncated: { type: 'boolean' },
+    truncated_by: { enum: ['rows', 'bytes', null] },
+    elapsed_ms: { type: 'number', minimum: 0 },
+    limits: { type: 'object', required: ['max_rows', 'max_bytes', 'timeout_s'], properties: { max_rows: { type: 'integer' }, max_bytes: { type: 'integer' }, timeout_s: { type: 'number' } }, additionalProperties: false },
+  },
+  additionalProperties: false,
+};
+
 /** Runs one query; throws ApiError for everything the runner refuses. */
 export async function runSql(runner: SqlRunner, query: unknown, params: unknown): Promise<SqlDocument> {
   try {

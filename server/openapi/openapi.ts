@@ -15,6 +15,7 @@ import { FULL_ONLY_PARAMETERS, PROPERTY_PARAMETERS } from '../api/query.js';
 import { ROUTES, type DaOperation, type Route, type WebhookOperation } from '../api/routes.js';
 import { DA_EVENT_TYPES } from '../../engine/da/da-events.js';
 import { DA_PARAMETERS } from '../api/da-handlers.js';
+import { SQL_DOCUMENT_SCHEMA } from '../api/sql-handler.js';
 import { STATES } from '../../engine/catalogue/states.js';
 import { DA_CATEGORIES } from '../../engine/da/categories.js';
 import { DA_LIMITS } from '../../engine/da/da-listing.js';
@@ -235,11 +236,7 @@ function sqlOrMcpOperation(route: Route, base: Obj): Obj {
         headers: RATE_LIMIT_HEADERS,
         content: {
           'application/json': {
-            schema: {
-              type: 'object',
-              required: ['columns', 'rows', 'row_count', 'truncated'],
-              properties: { columns: { type: 'array', items: { type: 'string' } }, rows: { type: 'array', items: { type: 'object' } }, row_count: { type: 'integer' }, truncated: { type: 'boolean' }, truncated_by: { enum: ['rows', 'bytes', null] }, elapsed_ms: { type: 'number' }, limits: { type: 'object' } },
-            },
+            schema: SQL_DOCUMENT_SCHEMA,
           },
         },
       },

@@ -1,11 +1,7 @@
-// The read-only SQL endpoint and the MCP server (issue 17), over real HTTP and stdio, on the sample world's
-// DAs. MCP is driven with the SDK's own Client over both transports; every SQL rule has a case here.
+// The read-only SQL endpoint (issue 17) over real HTTP, on the sample world's DAs: every SQL rule has a case
+// here. The MCP server, which runs the same queries, is tested in mcp.test.ts.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../datasets/sample-world.js';
@@ -16,11 +12,9 @@ import { SqlRunner } from '../../engine/da/sql/sql-runner.js';
 import type { PropertyService } from '../../engine/property/contract.js';
 import { startServer, type StartedServer } from '../../server/http-server.js';
 import { createKey } from '../../server/keys/key-admin.js';
-import { MCP_TOOLS } from '../../server/mcp/mcp-server.js';
 import { SqliteStore } from '../../server/store/sqlite-store.js';
 import { tempDir } from '../helpers/tmp.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = tempDir('propintel-sql-mcp-');
 const TIMEOUT_MS = 2500;
 
@@ -194,108 +188,3 @@ describe('POST /v1/sql', () => {
     expect((await query('SELECT address FROM das WHERE council_reference = ?', ['SQL-NEW-1'])).body.rows).toEqual([{ address: '1 Query St' }]);
   });
 });
-
-/** The HTTP answer of the endpoint a tool mirrors. */
-const endpointFor: Record<string, (args: Record<string, unknown>) => string> = {
-  search_das: (a) => `/v1/das?${new URLSearchParams(Object.entries(a).map(([k, v]) => [k, String(v)]))}`,
-  nearby_das: (a) => `/v1/das/nearby?${new URLSearchParams(Object.entries(a).map(([k, v]) => [k, String(v)]))}`,
-  get_da: (a) => `/v1/das/${a.id}`,
-  list_councils: (a) => `/v1/councils${a.state ? `?state=${a.state}` : ''}`,
-  list_categories: (a) => `/v1/categories${a.state ? `?state=${a.state}` : ''}`,
-  get_stats: () => '/v1/stats',
-};
-
-async function checkClient(client: Client) {
-  const tools = (await client.listTools()).tools;
-  expect(tools.map((t) => t.name).sort()).toEqual([...MCP_TOOLS].sort());
-  for (const t of tools) {
-    expect(t.annotations?.readOnlyHint, t.name).toBe(true);
-    expect(t.description!.length, t.name).toBeGreaterThan(40);
-  }
-  expect(Object.keys((tools.find((t) => t.name === 'search_das')!.inputSchema as { properties: object }).properties)).toEqual(expect.arrayContaining(['state', 'council', 'category', 'since', 'per_page', 'cursor']));
-  const one = das.list({ state: 'NSW' }, { limit: 1 })[0];
-  const calls: [string, Record<string, unknown>][] = [
-    ['search_das', { state: 'NSW', category: 'new_dwelling', per_page: 5 }],
-    ['nearby_das', { lat: one.lat, lng: one.lng, radius_km: 2, per_page: 3 }],
-    ['get_da', { id: one.id }],
-    ['list_councils', { state: 'VIC' }],
-    ['list_categories', {}],
-    ['get_stats', {}],
-  ];
-  for (const [name, args] of calls) {
-    const r = await client.callTool({ name, arguments: args });
-    expect(r.isError, `${name}: ${JSON.stringify(r.content)}`).toBeFalsy();
-    const http = await call(endpointFor[name](args), key);
-    expect(http.status).toBe(200);
-    expect(r.structuredContent, name).toEqual(http.body);
-    expect(JSON.parse((r.content as { text: string }[])[0].text)).toEqual(http.body);
-  }
-  const q = await client.callTool({ name: 'sql_query', arguments: { query: 'SELECT count(*) AS n FROM das WHERE state = ?', params: ['QLD'] } });
-  expect((q.structuredContent as { rows: unknown[] }).rows).toEqual((await query('SELECT count(*) AS n FROM das WHERE state = ?', ['QLD'])).body.rows);
-  // Bad arguments: tool results with isError, naming the argument.
-  const badType = await client.callTool({ name: 'nearby_das', arguments: { lat: 'north', lng: 151 } });
-  expect(badType.isError).toBe(true);
-  expect(JSON.stringify(badType.content)).toMatch(/lat/);
-  const missing = await client.callTool({ name: 'get_da', arguments: {} });
-  expect(missing.isError).toBe(true);
-  expect(JSON.stringify(missing.content)).toMatch(/\bid\b/);
-  const badState = await client.callTool({ name: 'search_das', arguments: { since: 'yesterday' } });
-  expect(badState.isError).toBe(true);
-  expect(JSON.stringify(badState.content)).toMatch(/since/);
-  const radius = await client.callTool({ name: 'nearby_das', arguments: { lat: one.lat, lng: one.lng, radius_km: 51 } });
-  expect(radius.isError).toBe(true);
-  expect(JSON.stringify(radius.content)).toMatch(/radius_km/);
-  const refused = await client.callTool({ name: 'sql_query', arguments: { query: 'DELETE FROM das' } });
-  expect(refused.isError).toBe(true);
-  expect(JSON.stringify(refused.content)).toMatch(/not_a_query/);
-}
-
-describe('the MCP server', () => {
-  it('over Streamable HTTP at /mcp: seven tools answering as their endpoints do, errors as isError results', async () => {
-    const client = new Client({ name: 'propintel-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
-    try {
-      await checkClient(client);
-    } finally {
-      await client.close();
-    }
-  }, 60_000);
-
-  it('over HTTP: the key and its limits apply (no key 401, no SQL entitlement, each tool call counted)', async () => {
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
-    const accept = { accept: 'application/json, text/event-stream' };
-    expect((await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', ...accept }, body: JSON.stringify(init) })).status).toBe(401);
-    expect((await call('/mcp', key, { method: 'POST', body: init })).status).toBe(406); // Accept must list both types
-    expect((await call('/mcp', key)).status).toBe(405);
-    const limited = (await createKey(store, { components: 'none', daDailyLimit: 2 })).key;
-    const client = new Client({ name: 'propintel-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${limited}` } } }));
-    try {
-      expect((await client.listTools()).tools).toHaveLength(7); // listing tools is not a DA request
-      const sqlRefused = await client.callTool({ name: 'sql_query', arguments: { query: 'SELECT 1' } });
-      expect(JSON.stringify(sqlRefused.content)).toMatch(/not_licensed/);
-      expect((await client.callTool({ name: 'get_stats', arguments: {} })).isError).toBeFalsy();
-      expect((await client.callTool({ name: 'get_stats', arguments: {} })).isError).toBeFalsy();
-      const over = await client.callTool({ name: 'get_stats', arguments: {} });
-      expect(over.isError).toBe(true);
-      expect(JSON.stringify(over.content)).toMatch(/daily_limit_exceeded/);
-    } finally {
-      await client.close();
-    }
-  }, 30_000);
-
-  it('over stdio (`propintel mcp`): the same tools and answers, nothing but protocol on stdout', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [join(root, 'bin', 'propintel.js'), 'mcp', '--db', join(dir, 'das.sqlite')], cwd: root, stderr: 'pipe' });
-    const client = new Client({ name: 'propintel-test', version: '1.0.0' });
-    let stderr = '';
-    transport.stderr?.on('data', (c: Buffer) => (stderr += c));
-    await client.connect(transport);
-    try {
-      await checkClient(client);
-      expect(stderr).toMatch(/serving \d+ DAs on stdio/);
-    } finally {
-      await client.close();
-    }
-  }, 60_000);
-});
-

@@ -10,6 +10,7 @@
  * replaced on the next query.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EngineError } from '../../errors.js';
 import { PACKAGE_ROOT } from '../../version.js';
@@ -38,6 +39,8 @@ export interface SqlRunnerOptions {
   processes?: number;
   /** Queries waiting for a process at most (default 8). */
   queue?: number;
+  /** The mirror is this runner's own scratch file: {@link SqlRunner.close} removes it (and its -wal and -shm). */
+  temporary?: boolean;
 }
 
 /** A finished query. */
@@ -104,7 +107,7 @@ export class SqlRunner {
     return this.mirror.sync(this.options.das());
   }
 
-  /** Stops every child. */
+  /** Stops every child; a {@link SqlRunnerOptions.temporary} mirror is removed. */
   close(): void {
     this.closed = true;
     for (const s of this.slots) {
@@ -112,6 +115,7 @@ export class SqlRunner {
       s.child = null;
     }
     for (const w of this.waiting.splice(0)) w();
+    if (this.options.temporary) for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${this.mirror.path}${suffix}`, { force: true });
   }
 
   private acquire(): Promise<Slot> {

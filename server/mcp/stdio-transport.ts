@@ -1,0 +1,162 @@
+/**
+ * MCP over stdio (newline-delimited JSON-RPC 2.0 on stdin and stdout), for `propintel mcp`. The SDK's own
+ * StdioServerTransport drops a line that is not JSON without an answer, cannot take a batch, and never notices
+ * that its input ended (so the process hung on to nothing and Node exited 13 with a top-level await
+ * unsettled). This one answers as the Streamable HTTP transport does, with JSON-RPC 2.0's codes:
+ *
+ * - a line that is not JSON: `{"jsonrpc": "2.0", "id": null, "error": {"code": -32700, ...}}`;
+ * - JSON that is not a JSON-RPC message, an empty batch, or a batch of more than {@link MAX_BATCH} messages:
+ *   -32600 (invalid request), with the message's id when it has one;
+ * - a batch (an array): each message handled, and the responses to its requests written as one array once
+ *   all are answered (a batch of notifications only is answered with nothing);
+ * - the end of stdin: the requests still running are answered, then the transport closes (`onclose`).
+ */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+
+/** Messages one batch may hold (as the SDK's Streamable HTTP transport allows). */
+export const MAX_BATCH = 100;
+
+type Id = RequestId;
+
+/** A batch waiting for the responses to its requests. */
+interface PendingBatch {
+  /** The request ids still unanswered. */
+  waiting: Set<Id>;
+  /** The responses in the order of the batch's messages (errors of invalid members included). */
+  responses: (JSONRPCMessage | ReturnType<typeof errorMessage> | null)[];
+  /** Where each request's response goes in `responses`. */
+  slot: Map<Id, number>;
+}
+
+const errorMessage = (id: Id | null, code: number, message: string) => ({ jsonrpc: '2.0' as const, id, error: { code, message } });
+const idOf = (value: unknown): Id | null => {
+  const id = (value as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+};
+const isRequest = (m: JSONRPCMessage): m is JSONRPCMessage & { id: Id; method: string } => 'method' in m && 'id' in m;
+const isResponse = (m: JSONRPCMessage): m is JSONRPCMessage & { id: Id } => 'id' in m && !('method' in m);
+
+/** Newline-delimited JSON-RPC over a readable and a writable stream (stdin and stdout by default). */
+export class StdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private buffer = '';
+  private ended = false;
+  private closed = false;
+  /** Requests handed on and not yet answered (single or in a batch). */
+  private readonly running = new Set<Id>();
+  /** Which batch a request belongs to. */
+  private readonly batchOf = new Map<Id, PendingBatch>();
+
+  constructor(
+    private readonly input: NodeJS.ReadableStream = process.stdin,
+    private readonly output: NodeJS.WritableStream = process.stdout,
+  ) {}
+
+  private readonly onData = (chunk: Buffer | string) => {
+    this.buffer += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    for (let nl = this.buffer.indexOf('\n'); nl >= 0; nl = this.buffer.indexOf('\n')) {
+      const line = this.buffer.slice(0, nl).replace(/\r$/, '');
+      this.buffer = this.buffer.slice(nl + 1);
+      if (line.trim()) this.line(line);
+    }
+  };
+
+  private readonly onEnd = () => {
+    // A last line without its newline is still a message.
+    if (this.buffer.trim()) this.line(this.buffer);
+    this.buffer = '';
+    this.ended = true;
+    this.closeWhenIdle();
+  };
+
+  private readonly onError = (err: Error) => this.onerror?.(err);
+
+  async start(): Promise<void> {
+    this.input.on('data', this.onData);
+    this.input.on('end', this.onEnd);
+    this.input.on('error', this.onError);
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) return;
+    if (isResponse(message)) {
+      this.running.delete(message.id);
+      const batch = this.batchOf.get(message.id);
+      if (batch) {
+        this.batchOf.delete(message.id);
+        batch.responses[batch.slot.get(message.id)!] = message;
+        batch.waiting.delete(message.id);
+        if (batch.waiting.size === 0) this.write(batch.responses.filter((r) => r !== null));
+        this.closeWhenIdle();
+        return;
+      }
+    }
+    this.write(message);
+    this.closeWhenIdle();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.input.off('data', this.onData);
+    this.input.off('end', this.onEnd);
+    this.input.off('error', this.onError);
+    this.onclose?.();
+  }
+
+  /** One line of input. */
+  private line(text: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      this.write(errorMessage(null, -32700, 'Parse error: the line is not JSON'));
+      return;
+    }
+    if (!Array.isArray(value)) {
+      const parsed = JSONRPCMessageSchema.safeParse(value);
+      if (parsed.success) this.dispatch(parsed.data);
+      else this.write(errorMessage(idOf(value), -32600, 'Invalid Request: not a JSON-RPC 2.0 message'));
+      return;
+    }
+    if (value.length === 0) return this.write(errorMessage(null, -32600, 'Invalid Request: an empty batch'));
+    if (value.length > MAX_BATCH) return this.write(errorMessage(null, -32600, `Invalid Request: a batch of ${value.length} messages; at most ${MAX_BATCH}`));
+    const batch: PendingBatch = { waiting: new Set(), responses: [], slot: new Map() };
+    const handOn: JSONRPCMessage[] = [];
+    for (const item of value) {
+      const parsed = JSONRPCMessageSchema.safeParse(item);
+      if (!parsed.success) {
+        batch.responses.push(errorMessage(idOf(item), -32600, 'Invalid Request: not a JSON-RPC 2.0 message'));
+        continue;
+      }
+      const m = parsed.data;
+      if (isRequest(m)) {
+        batch.slot.set(m.id, batch.responses.length);
+        batch.responses.push(null);
+        batch.waiting.add(m.id);
+        this.batchOf.set(m.id, batch);
+      }
+      handOn.push(m);
+    }
+    // Nothing to wait for: the errors of invalid members, if any, at once (notifications get no answer).
+    if (batch.waiting.size === 0 && batch.responses.length) this.write(batch.responses.filter((r) => r !== null));
+    for (const m of handOn) this.dispatch(m);
+  }
+
+  private dispatch(m: JSONRPCMessage): void {
+    if (isRequest(m)) this.running.add(m.id);
+    this.onmessage?.(m);
+  }
+
+  private write(message: unknown): void {
+    this.output.write(`${JSON.stringify(message)}\n`);
+  }
+
+  /** After the input ended, closes once every request has its answer. */
+  private closeWhenIdle(): void {
+    if (this.ended && this.running.size === 0) void this.close();
+  }
+}
