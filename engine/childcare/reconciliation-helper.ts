@@ -3,8 +3,11 @@
  * Python; nothing to install), served by `GET /api/v1/childcare/reconciliation-helper`. It pages through the
  * childcare feed with the key from PROPINTEL_API_KEY (DALEADS_API_KEY, the original interface's name, also
  * works) or a hidden prompt, and writes a review worksheet: the record identifiers, stage, works type and
- * observed_at, plus blank columns for the customer's own matching. It never overwrites a worksheet without
- * --force, waits out 429 answers per Retry-After, and writes the file only once every page has arrived.
+ * observed_at, plus blank columns for the customer's own matching. It asks the API first whether the key has
+ * the childcare licence (`/api/v1/childcare/schema`, the spec's key check) and stops with status 3, naming what
+ * the key lacks, when it has not (a DA-listing key would otherwise page through the plain listing and write a
+ * worksheet of every category with blank stages). It never overwrites a worksheet without --force, waits
+ * out 429 answers per Retry-After, and writes the file only once every page has arrived.
  */
 
 /** The worksheet's columns: kept from the feed, then the blank review columns. */
@@ -25,7 +28,11 @@ Usage:
   python3 propintel_reconciliation_helper.py --out worksheet.csv --force      # prompts for the key
 
 The key is read from PROPINTEL_API_KEY (or DALEADS_API_KEY), or asked for without echo. It is never written
-anywhere. Python 3.8 or later, standard library only.
+anywhere. The key's childcare licence is checked first (GET /api/v1/childcare/schema).
+
+Exit status: 0 written; 1 the API refused a page; 2 a usage problem (no key, a worksheet already there);
+3 the key lacks the childcare licence, or the state asked for is not in it. Python 3.8 or later, standard
+library only.
 """
 import argparse
 import csv
@@ -54,6 +61,19 @@ def cell(value):
     return "'" + text if DANGEROUS.match(text) else text
 
 
+class Refused(Exception):
+    """The API refused a request: its status and error body ({error, message, ...})."""
+
+    def __init__(self, status, body, url):
+        super().__init__(status)
+        self.status, self.body, self.url = status, body if isinstance(body, dict) else {}, url
+
+    def __str__(self):
+        code = self.body.get("error", "")
+        message = self.body.get("message", "")
+        return "HTTP %d%s from %s%s" % (self.status, " " + code if code else "", self.url, ": " + message if message else "")
+
+
 def fetch(url, key, attempts=12):
     for _ in range(attempts):
         request = urllib.request.Request(url, headers={"Authorization": "Bearer " + key, "Accept": "application/json"})
@@ -68,8 +88,26 @@ def fetch(url, key, attempts=12):
                 time.sleep(min(seconds, 24 * 3600))
                 continue
             detail = err.read().decode("utf-8", "replace")
-            raise SystemExit("HTTP %d from %s: %s" % (err.code, url, detail))
+            try:
+                body = json.loads(detail)
+            except ValueError:
+                body = {"message": detail[:500]}
+            raise Refused(err.code, body, url)
     raise SystemExit("gave up after %d rate-limited attempts" % attempts)
+
+
+def check_licence(base_url, key, state):
+    """The key's childcare licence, asked of the API before any row is read; None, or what the key lacks."""
+    try:
+        schema = fetch(base_url + "/api/v1/childcare/schema", key)
+    except Refused as refused:
+        if refused.status in (401, 403):
+            return "this key cannot read the childcare feed (%s): %s" % (refused.body.get("error", "HTTP %d" % refused.status), refused.body.get("message", ""))
+        raise
+    allowed = (schema.get("licence") or {}).get("allowed_states") or []
+    if state and state.upper() not in allowed:
+        return "this key's childcare licence covers %s, not %s" % (", ".join(allowed) or "no state", state)
+    return None
 
 
 def main(argv=None):
@@ -87,13 +125,26 @@ def main(argv=None):
     if not key:
         print("no API key: set PROPINTEL_API_KEY or type it at the prompt", file=sys.stderr)
         return 2
+    base_url = args.base_url.rstrip("/")
+    try:
+        lacking = check_licence(base_url, key, args.state)
+    except Refused as refused:
+        print("could not check the key: %s" % refused, file=sys.stderr)
+        return 1
+    if lacking:
+        print("%s; no worksheet was written. A key made with --childcare-states and the childcare add-on has the licence." % lacking, file=sys.stderr)
+        return 3
     query = {"per_page": args.per_page}
     if args.state:
         query["state"] = args.state
     path = "/api/v1/das?" + urllib.parse.urlencode(query)
     rows, total = [], None
     while path:
-        doc = fetch(args.base_url.rstrip("/") + path, key)
+        try:
+            doc = fetch(base_url + path, key)
+        except Refused as refused:
+            print("%s; no worksheet was written" % refused, file=sys.stderr)
+            return 1
         rows.extend(doc["data"])
         total = doc["meta"]["pages"].get("total", total)
         path = doc["meta"]["pages"].get("next")

@@ -312,6 +312,18 @@ describe('the reconciliation helper', () => {
     expect(forced.status, forced.stderr).toBe(0);
     expect(readFileSync(out, 'utf8').split(/\r?\n/).filter(Boolean).length).toBe(childcare.length + 1);
     expect(existsSync(`${out}.partial`)).toBe(false);
+    // A key without the childcare licence is refused before any row is read, naming what it lacks.
+    const daOnly = (await createKey(store, { components: 'none', daDailyLimit: 1000 })).key;
+    const fresh = join(dir, 'da-only.csv');
+    const refused = await runAsync([script, '--base-url', server.url, '--out', fresh], { PROPINTEL_API_KEY: daOnly });
+    expect(refused.status, refused.stderr).toBe(3);
+    expect(refused.stderr).toMatch(/cannot read the childcare feed \(not_licensed\): this key has no childcare entitlement/);
+    expect(existsSync(fresh)).toBe(false);
+    const nswOnly = (await createKey(store, { components: 'none', childcareStates: ['NSW'], childcareAddOn: 'childcare_market_intelligence' })).key;
+    const elsewhere = await runAsync([script, '--base-url', server.url, '--out', fresh, '--state', 'VIC'], { PROPINTEL_API_KEY: nswOnly });
+    expect(elsewhere.status, elsewhere.stderr).toBe(3);
+    expect(elsewhere.stderr).toMatch(/covers NSW, not VIC/);
+    expect(existsSync(fresh)).toBe(false);
   }, 60_000);
 });
 
