@@ -10,6 +10,7 @@ import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.j
 import { DA_LIST_PARAMETERS, DA_NEARBY_PARAMETERS, daStats, getDa, listCategories, listCouncils, listDas, nearbyDas } from '../../engine/da/da-listing.js';
 import { importDaFile, type DaImportReport } from '../../engine/da/da-import.js';
 import { DaStore } from '../../engine/da/da-store.js';
+import { UPSERT_KEY } from '../../engine/da/da-schema.js';
 import { daStoreFromDirectory, daTablesOfDirectory } from '../../engine/da/da-sync.js';
 import { defaultStorePath } from '../../server/stack.js';
 import { DaReplica, loadDaTables } from '../../server/store/pg/da-replica.js';
@@ -47,7 +48,8 @@ const USAGE = [
   '',
   'import reads JSON lines or CSV: our fields, the listing\'s names (an export re-imports), or PlanningAlerts\'',
   'export (authority, council_reference, address, description, date_received, date_scraped, info_url, optional',
-  'lat/lng). Rows upsert on (council, council reference) and are classified. Any bad row stops the import and',
+  `lat/lng). Rows upsert on ${UPSERT_KEY} and are classified (a row without a description is a`,
+  'record too, classified other). Any bad row stops the import and',
   'nothing changes (every bad row is listed with its line and reason); --skip-invalid imports the good rows.',
   '  --format F        csv or jsonl (default from the extension)',
   '  --source NAME     data_source of rows that name none (default the file name)',

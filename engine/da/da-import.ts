@@ -1,7 +1,8 @@
 /**
  * Importing a file of DA records into a store (`propintel das import`): JSON lines or CSV, in our fields, the
- * listing's names or PlanningAlerts' export fields (da-record.ts). Rows upsert on (council, council
- * reference) and are classified on the way in.
+ * listing's names or PlanningAlerts' export fields (da-record.ts). Rows upsert on (state, council, council
+ * reference) (da-schema.ts `UPSERT_KEY`) and are classified on the way in. A row with an empty description is a
+ * record (classified `other`); the same record again from a file of another name is not a change.
  *
  * All or nothing by default: a file that cannot be read (bad JSON, a CSV row with the wrong number of
  * fields, a missing required column) or that has any row that cannot be read changes nothing, and every bad
@@ -58,7 +59,6 @@ export interface DaImportReport {
 const REQUIRED: { what: string; any: string[] }[] = [
   { what: 'council', any: ['council', 'council_name', 'authority'] },
   { what: 'council reference', any: ['council_reference', 'ref'] },
-  { what: 'description', any: ['description'] },
   { what: 'lodgement date', any: ['lodged', 'lodgement_date', 'date_received'] },
 ];
 

@@ -182,8 +182,9 @@ function draftOf(raw: Record<string, unknown>, source: string, options: ParseDaR
   if (!council) bad.push(`council is empty (columns ${ALIASES.council.join(', ')})`);
   const ref = text('ref');
   if (!ref) bad.push('council_reference is empty');
+  // A council may publish no description: the record is still a record (classified `other`, its summary
+  // says none was given).
   const description = text('description');
-  if (!description) bad.push('description is empty');
 
   let address = text('address');
   let suburb = text('suburb');

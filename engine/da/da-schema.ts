@@ -166,19 +166,29 @@ export const CONTENT_COLUMNS = [
 export const SEEN_COLUMNS: ReadonlySet<string> = new Set(['date_fetched', 'observed_at']);
 
 /**
+ * What identifies a record when importing, in the words the CLI help and the README both use: a council is
+ * named by its state as well (Central Coast Council is in NSW and in Tasmania), and its name matches without
+ * case.
+ */
+export const UPSERT_KEY = '(state, council, council reference)';
+
+/**
  * What writing `values` over the stored row `old` amounts to: `unchanged` (write nothing), `refreshed` (only
  * when it was seen changed) or `changed`. The council's own spelling of its name stays as first stored
- * (names match without case): `values.council_name` takes `old`'s. Shared by the SQLite store and the
- * PostgreSQL log (server/store/pg/pg-da-log.ts), so both decide alike.
+ * (names match without case): `values.council_name` takes `old`'s. `data_source` names the file or feed a
+ * record came from, not what it says: the same record from a file of another name is not a change, and keeps
+ * the source it was first stored from (a changed record takes the new one). Shared by the SQLite store and
+ * the PostgreSQL log (server/store/pg/pg-da-log.ts), so both decide alike.
  */
 export function compareWithStored(values: Record<string, unknown>, old: Record<string, unknown>): 'unchanged' | 'refreshed' | 'changed' {
   values.council_name = old.council_name;
   let content = false, seen = false;
   for (const c of CONTENT_COLUMNS) {
-    if (old[c] === values[c]) continue;
+    if (old[c] === values[c] || c === 'data_source') continue;
     if (SEEN_COLUMNS.has(c)) seen = true;
     else content = true;
   }
+  if (!content) values.data_source = old.data_source;
   return content ? 'changed' : seen ? 'refreshed' : 'unchanged';
 }
 

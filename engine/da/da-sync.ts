@@ -2,7 +2,7 @@
  * A dataset's DA records into a DA store. A dataset directory's `development_applications` files are
  * loaded into the store the engine opens; a table whose rows are unchanged since the store last loaded it is
  * skipped (a fingerprint per file in `das_sources`), so a persistent store keeps what `das import` added and
- * loads the dataset's records once. Loading upserts on (council, council reference): it never deletes.
+ * loads the dataset's records once. Loading upserts on (state, council, council reference): it never deletes.
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';

@@ -51,9 +51,11 @@ export function summarise(r: DaRecord): string {
   if (r.storeys !== null && r.storeys > 0) size.push(plural(r.storeys, 'storey'));
   if (r.lots !== null && r.lots > 0) size.push(`${plural(r.lots, 'lot')}`);
   const also = r.categories.slice(1).map((c) => CATEGORY_NAMES[c].toLowerCase());
-  const what = `${WHAT[r.category]}${size.length ? ` (${size.join(', ')})` : ''}${also.length ? `, also involving ${also.join(' and ')}` : ''}`;
+  const described = r.description.trim() !== '';
+  const what = `${described ? WHAT[r.category] : 'unstated works'}${size.length ? ` (${size.join(', ')})` : ''}${also.length ? `, also involving ${also.join(' and ')}` : ''}`;
   const where = [r.address, [r.suburb, r.state, r.postcode].filter(Boolean).join(' ')].filter(Boolean).join(', ');
   const sentences = [`An application for ${what} at ${where || `an address in ${stateName(r.state)}`}, lodged with ${r.council} on ${longDate(r.lodged)} (reference ${r.ref}).`];
+  if (!described) sentences.push('The council gave no description of the works, so the application is classified as other.');
   if (r.cost !== null && r.cost > 0) sentences.push(`The published cost of works is ${money(r.cost)}.`);
   else if (r.estimated_value_band !== 'unknown') sentences.push(`No cost of works is published; applications of this kind typically cost ${BAND_TEXT[r.estimated_value_band] ?? r.estimated_value_band}.`);
   if (r.status) {

@@ -1,13 +1,15 @@
 // propintel das: the queries print what the endpoints answer (the same library functions), bad flags are
 // refused naming them, and `das import` is all-or-nothing, names every bad row, and writes the store the
 // server reads.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
 import { defaultDataDir } from '../../datasets/sample-world.js';
 import { daStats, getDa, listDas, nearbyDas } from '../../engine/da/da-listing.js';
 import { DaStore } from '../../engine/da/da-store.js';
+import { UPSERT_KEY } from '../../engine/da/da-schema.js';
 import { daStoreFromDirectory } from '../../engine/da/da-sync.js';
 import { startTestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -112,6 +114,15 @@ describe('propintel das import', () => {
       await t.close();
     }
   }, 120_000);
+
+  it('names its upsert key in the words the README uses', async () => {
+    const help = await run(['das', '--help']);
+    const text = (help.out + help.err).replace(/\s+/g, ' ');
+    expect(text).toContain(`Rows upsert on ${UPSERT_KEY}`);
+    const readme = readFileSync(join(fileURLToPath(new URL('../..', import.meta.url)), 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(readme).toContain(`Rows upsert on ${UPSERT_KEY}`);
+    expect(readme.match(/upsert on \([^)]*\)/g)?.every((m) => m === `upsert on ${UPSERT_KEY}`)).toBe(true);
+  });
 
   it('refuses a file without the required columns, and a malformed one, before touching the store', async () => {
     const db = join(dir, 'store2.sqlite');

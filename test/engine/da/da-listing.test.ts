@@ -105,7 +105,8 @@ describe('rows in the three spellings', () => {
     );
     expect(rejected.map((r) => r.row)).toEqual([1, 2, 3, 5]);
     expect(rejected[0].reason).toMatch(/lodged "2026-02-30" is not a date/);
-    for (const m of [/state "XX" is not a state code/, /description is empty/, /lat\/lng .* give both, or neither/]) expect(rejected[1].reason).toMatch(m);
+    for (const m of [/state "XX" is not a state code/, /lat\/lng .* give both, or neither/]) expect(rejected[1].reason).toMatch(m);
+    expect(rejected[1].reason).not.toMatch(/description/); // an empty description is no reason to refuse a record
     expect(rejected[2].reason).toMatch(/cost "lots" is not a number/);
     expect(rejected[3].reason).toMatch(/repeats row 4/);
   });
@@ -275,11 +276,34 @@ describe('das import', () => {
     expect((await importDaFile(s, f, { skipInvalid: true })).unchanged).toBe(2); // re-importing changes nothing
   });
 
+  it('imports a record without a description (classified other, its summary saying so); the same rows from a file of another name are not changes', async () => {
+    const s = DaStore.open(':memory:');
+    stores.push(s);
+    const rows = [good('E1', { description: '' }), good('E2', { date_fetched: '2026-02-01T00:00:00Z' }), JSON.stringify({ council: 'Test Council', council_reference: 'E3', state: 'VIC', lodged: '2026-01-02' })];
+    const first = await importDaFile(s, write('council-feed.jsonl', rows.join('\n')));
+    expect(first).toMatchObject({ applied: true, added: 3, rejected: [] });
+    const byRef = (ref: string) => s.list({ state: 'VIC' }, { limit: 10 }).find((r) => r.ref === ref)!;
+    for (const ref of ['E1', 'E3']) {
+      const r = byRef(ref);
+      expect([r.description, r.category, r.categories]).toEqual(['', 'other', ['other']]);
+      expect(summarise(r)).toMatch(/^An application for unstated works at .*The council gave no description of the works, so the application is classified as other\./);
+    }
+    expect(summarise(byRef('E2'))).not.toMatch(/no description/);
+    // The same rows from a file of another name: nothing changed, and each keeps the source it came from.
+    const again = await importDaFile(s, write('council-feed-copy.jsonl', rows.join('\n')), { now: new Date('2026-03-01T00:00:00Z') });
+    expect(again).toMatchObject({ changed: 0, refreshed: 2, unchanged: 1 }); // E2 carries its own date_fetched
+    for (const ref of ['E1', 'E2', 'E3']) expect(byRef(ref).source).toBe('council-feed');
+    // A real change from the new file is a change, and takes its source.
+    const changed = await importDaFile(s, write('council-feed-v2.jsonl', good('E2', { date_fetched: '2026-02-01T00:00:00Z', status: 'Approved' })));
+    expect(changed).toMatchObject({ changed: 1 });
+    expect(byRef('E2').source).toBe('council-feed-v2');
+  });
+
   it('refuses a malformed file or one missing a required column before touching the store', async () => {
     const s = DaStore.open(':memory:');
     stores.push(s);
     await expect(importDaFile(s, write('broken.jsonl', `${good('A')}\n{"council": "x"`))).rejects.toThrow(/line 2 is not valid JSON/);
-    await expect(importDaFile(s, write('nodesc.csv', 'council,council_reference,state,lodged\nC,R,VIC,2026-01-01\n'))).rejects.toThrow(/missing column\(s\) for description/);
+    await expect(importDaFile(s, write('noref.csv', 'council,state,description,lodged\nC,VIC,x,2026-01-01\n'))).rejects.toThrow(/missing column\(s\) for council reference/);
     await expect(importDaFile(s, write('ragged.csv', 'council,council_reference,description,lodged\nC,R,x\n'))).rejects.toThrow(/line 2 has 3 fields/);
     await expect(importDaFile(s, write('records.txt', good('A')))).rejects.toThrow(/cannot tell the format/);
     expect(s.size).toBe(0);
@@ -290,19 +314,26 @@ describe('das import', () => {
     if (!file) ctx.skip();
     const s = DaStore.open(join(dir, 'pa.sqlite'));
     stores.push(s);
-    const r = await importDaFile(s, file!, { skipInvalid: true });
+    // Every real row is a record, the one without a description included: imported with no option at all.
+    const r = await importDaFile(s, file!);
     expect(r.rows).toBe(3264);
-    expect(r.rejected.map((x) => x.reason)).toEqual(['description is empty']);
-    expect(r.added).toBe(3263);
+    expect(r.rejected).toEqual([]);
+    expect(r.added).toBe(3264);
     const stats = daStats(s).data as { total: number; geocoded: number; by_state: Record<string, number> };
-    expect(stats.total).toBe(3263);
+    expect(stats.total).toBe(3264);
+    const undescribed = s.list({}, { limit: 10_000 }).filter((d) => d.description === '');
+    expect(undescribed.map((d) => d.category)).toEqual(['other']);
     expect(stats.geocoded).toBe(0);
     for (const st of ['NSW', 'VIC', 'WA', 'SA', 'QLD']) expect(stats.by_state[st], st).toBeGreaterThan(0);
     const blacktown = listDas(s, params({ council: 'Blacktown', per_page: 100 }));
     expect((blacktown.meta!.pages as { total: number }).total).toBe(544);
     expect((blacktown.data as { address_suburb: string; geocoded: boolean }[]).every((d) => d.address_suburb !== '' && !d.geocoded)).toBe(true);
     expect(s.nearbyHits(150.9, -33.77, 50_000)).toEqual([]);
-    expect((await importDaFile(s, file!, { skipInvalid: true })).unchanged).toBe(3263);
+    expect((await importDaFile(s, file!)).unchanged).toBe(3264);
+    // The same export under another name changes nothing either.
+    const renamed = join(dir, 'planningalerts-renamed.csv');
+    writeFileSync(renamed, readFileSync(file!));
+    expect(await importDaFile(s, renamed)).toMatchObject({ added: 0, changed: 0, unchanged: 3264 });
   });
 
   it('loads a dataset directory\'s DA records once into a file store, keeping what was imported', async () => {
