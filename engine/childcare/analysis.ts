@@ -347,6 +347,7 @@ export function childcareAnalysis(das: DaStore, scope: ChildcareScope): Record<s
       lodgement_date: r.lodged,
       status: r.status,
       council_url: r.council_url,
+      council_url_type: r.council_url_type,
       childcare_pipeline_stage: derived(r).stage,
       childcare_works_type: derived(r).works,
       rank: i + 1,

@@ -90,6 +90,75 @@ describe('the PDF report', () => {
   });
 });
 
+/** The headings and the closing notices (data boundaries, attribution and licences) of an HTML report. */
+function sectionsOf(html: string): { headings: string[]; notices: string } {
+  const decode = (t: string) => t.replace(/<[^>]+>/g, '').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+  const headings = [...html.matchAll(/<h2>(.*?)<\/h2>/g)].map((m) => decode(m[1]));
+  const tail = html.slice(html.indexOf('<h2>Data boundaries</h2>'));
+  return { headings, notices: squash(decode(tail)) };
+}
+
+/** Each page's text lines (pdftotext -layout), without the page footer. */
+function pageLines(file: string): string[][] {
+  const pages = Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [file], { encoding: 'utf8' }))![1]);
+  return Array.from({ length: pages }, (_, i) =>
+    execFileSync('pdftotext', ['-f', String(i + 1), '-l', String(i + 1), '-layout', file, '-'], { encoding: 'utf8' })
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !/^propintel childcare report - page/.test(l)),
+  );
+}
+
+describe('the PDF report\'s layout', () => {
+  it('keeps each heading with what follows it, gives the notices no page of their own, and lines up the breakdown tables', async (ctx) => {
+    if (!POPPLER) ctx.skip(NO_POPPLER);
+    // Catchments of several sizes, so that page breaks fall in different places.
+    for (const radius of [1, 2, 3, 5, 8, 12]) {
+      const html = (await fetchReport(circle('html', radius))).bytes.toString('utf8');
+      const { headings, notices } = sectionsOf(html);
+      expect(headings).toContain('Breakdowns');
+      const file = join(dir, `layout-${radius}.pdf`);
+      writeFileSync(file, (await fetchReport(circle('pdf', radius))).bytes);
+      const pages = pageLines(file);
+      pages.forEach((lines, i) => {
+        const where = `${radius} km, page ${i + 1} of ${pages.length}`;
+        expect(headings, `${where} ends with a heading alone: ${lines.at(-1)}`).not.toContain(lines.at(-1));
+        expect(lines.some((l) => !notices.includes(squash(l))), `${where} holds only notices: ${lines.join(' / ')}`).toBe(true);
+      });
+      // Every breakdown table's count and share columns stand in the same place (right-aligned: their right edges).
+      const bbox = execFileSync('pdftotext', ['-bbox', file, '-'], { encoding: 'utf8' });
+      const words = [...bbox.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)<\/word>/g)].map((m) => ({ xMin: +m[1], y: +m[2], xMax: +m[3], text: m[4] }));
+      const shares = words.filter((w) => w.text === 'Share');
+      expect(shares.length, `${radius} km`).toBeGreaterThanOrEqual(2);
+      const counts = shares.map((s) => words.find((w) => w.text === 'DAs' && Math.abs(w.y - s.y) < 1)!);
+      for (const [column, found] of [['Share', shares], ['DAs', counts]] as const) {
+        const right = found.map((w) => Math.round(w.xMax));
+        expect(new Set(right).size, `${radius} km: ${column} at ${right.join(', ')}`).toBe(1);
+      }
+    }
+  }, 60_000);
+
+  it('labels each link by what it opens: the application on its reference, the council register on the council', async () => {
+    // A VIC site: VIC councils publish both application records and register searches.
+    const vic = t.stack.engine.das().list({ category: 'childcare', state: 'VIC' }, { limit: 500 }).filter((r) => r.lat !== null);
+    const v = vic.find((r) => r.council_url_type === 'search_entry') ?? vic[0];
+    const query = `state=VIC&lat=${v.lat}&lng=${v.lng}&radius_km=10`;
+    const json = (await t.get(`/api/v1/childcare/site-analysis?${query}`, key)).body.data;
+    const features: { properties: { council_reference: string; council_name: string; council_url: string; council_url_type: string } }[] = json.geojson.features;
+    const html = (await fetchReport(`${query}&format=html`)).bytes.toString('utf8');
+    const links = [...html.matchAll(/<a href="([^"]+)" rel="noopener noreferrer">([^<]*)<\/a>/g)].map((m) => ({ href: m[1].replace(/&amp;/g, '&'), text: m[2].replace(/&amp;/g, '&') }));
+    const kinds = new Set<string>();
+    for (const link of links) {
+      const f = features.find((x) => x.properties.council_url === link.href && (link.text === x.properties.council_reference || link.text.includes(`(search ${x.properties.council_reference})`)));
+      expect(f, `${link.text} -> ${link.href}`).toBeDefined();
+      const p = f!.properties;
+      kinds.add(p.council_url_type);
+      expect(link.text).toBe(p.council_url_type === 'application_record' ? p.council_reference : `${p.council_name} register (search ${p.council_reference})`);
+    }
+    expect([...kinds].sort()).toEqual(['application_record', 'search_entry']);
+  });
+});
+
 describe('the HTML report', () => {
   const chromium = useBrowser();
 

@@ -17,9 +17,11 @@ export type Block =
   | { kind: 'title'; title: string; subtitle: string; lines: string[] }
   | { kind: 'headline'; items: { label: string; value: number }[] }
   | { kind: 'map' }
-  | { kind: 'heading'; text: string }
+  /** A section's heading; `notices` marks the closing notices (data boundaries, attribution and licences). */
+  | { kind: 'heading'; text: string; notices?: boolean }
   | { kind: 'para'; text: string; muted?: boolean }
-  | { kind: 'table'; columns: string[]; rows: Cell[][]; numeric?: boolean[] }
+  /** `widths`: each column's share of the width (tables that share them line up); default by content. */
+  | { kind: 'table'; columns: string[]; rows: Cell[][]; numeric?: boolean[]; widths?: number[] }
   | { kind: 'bars'; bars: { label: string; value: number }[] }
   | { kind: 'list'; items: string[] };
 
@@ -43,6 +45,9 @@ export function safeLink(url: unknown): string | null {
     return null;
   }
 }
+
+/** The column shares of every breakdown table (name, count, share). */
+export const BREAKDOWN_WIDTHS = [0.64, 0.18, 0.18];
 
 /** How many pipeline rows the report lists (the CSV export has every row). */
 export const PIPELINE_ROWS = 40;
@@ -86,11 +91,18 @@ export function reportBlocks(data: Data, subject: ReportSubject, mapAttribution:
 
   blocks.push({ kind: 'heading', text: 'Breakdowns' });
   const b = data.breakdowns ?? {};
-  const rowsOf = (rows: { key: string; count: number; share: number }[] = [], limit = Infinity, named = (k: string) => k) => rows.slice(0, limit).map((r) => [named(r.key), fmt(r.count), pct(r.share)]);
-  blocks.push({ kind: 'table', columns: ['Pipeline stage', 'DAs', 'Share'], rows: rowsOf(b.stage, Infinity, label), numeric: [false, true, true] });
-  blocks.push({ kind: 'table', columns: ['Works type', 'DAs', 'Share'], rows: rowsOf(b.works_type, Infinity, label), numeric: [false, true, true] });
-  if ((b.council ?? []).length) blocks.push({ kind: 'table', columns: ['Council', 'DAs', 'Share'], rows: rowsOf(b.council, 10), numeric: [false, true, true] });
-  if ((b.suburb ?? []).length) blocks.push({ kind: 'table', columns: ['Suburb', 'DAs', 'Share'], rows: rowsOf(b.suburb, 10), numeric: [false, true, true] });
+  // Every breakdown table has the same columns in the same places: the name, the count, the share.
+  const breakdown = (title: string, rows: { key: string; count: number; share: number }[] = [], limit = Infinity, named = (k: string) => k): Block => ({
+    kind: 'table',
+    columns: [title, 'DAs', 'Share'],
+    rows: rows.slice(0, limit).map((r) => [named(r.key), fmt(r.count), pct(r.share)]),
+    numeric: [false, true, true],
+    widths: BREAKDOWN_WIDTHS,
+  });
+  blocks.push(breakdown('Pipeline stage', b.stage, Infinity, label));
+  blocks.push(breakdown('Works type', b.works_type, Infinity, label));
+  if ((b.council ?? []).length) blocks.push(breakdown('Council', b.council, 10));
+  if ((b.suburb ?? []).length) blocks.push(breakdown('Suburb', b.suburb, 10));
 
   blocks.push({ kind: 'heading', text: 'Pipeline' });
   const features: { properties: Data }[] = data.geojson?.features ?? [];
@@ -98,15 +110,24 @@ export function reportBlocks(data: Data, subject: ReportSubject, mapAttribution:
     blocks.push({
       kind: 'table',
       columns: ['Reference', 'Address', 'Stage', 'Works type', 'Lodged', 'Council'],
-      rows: features.slice(0, PIPELINE_ROWS).map(({ properties: p }) => [
-        String(p.council_reference ?? ''),
-        String(p.address ?? ''),
-        label(String(p.childcare_pipeline_stage ?? 'unknown')),
-        label(String(p.childcare_works_type ?? 'other')),
-        String(p.lodgement_date ?? ''),
-        safeLink(p.council_url) ? { text: String(p.council_name ?? 'council'), href: safeLink(p.council_url)! } : String(p.council_name ?? ''),
-      ]),
+      rows: features.slice(0, PIPELINE_ROWS).map(({ properties: p }) => {
+        // A link is labelled by what it opens: the application's own record on its reference, the council's
+        // register (where the reference must be searched) on the council's name.
+        const href = safeLink(p.council_url);
+        const ref = String(p.council_reference ?? ''), council = String(p.council_name ?? '');
+        const record = href !== null && p.council_url_type === 'application_record';
+        const register = href !== null && !record;
+        return [
+          record ? { text: ref, href } : ref,
+          String(p.address ?? ''),
+          label(String(p.childcare_pipeline_stage ?? 'unknown')),
+          label(String(p.childcare_works_type ?? 'other')),
+          String(p.lodgement_date ?? ''),
+          register ? { text: `${council} register (search ${ref})`, href } : council,
+        ];
+      }),
     });
+    if (features.some(({ properties: p }) => safeLink(p.council_url) !== null)) blocks.push({ kind: 'para', text: 'A linked reference opens the application at its council; a linked council opens its register, where the reference is searched.', muted: true });
     const more = (data.geojson?.total_features ?? features.length) - Math.min(features.length, PIPELINE_ROWS);
     if (more > 0) blocks.push({ kind: 'para', text: `${fmt(more)} more geocoded DAs are in this catchment: the CSV export and the JSON site analysis list every one.`, muted: true });
   } else blocks.push({ kind: 'para', text: 'None in this catchment.', muted: true });
@@ -161,10 +182,10 @@ export function reportBlocks(data: Data, subject: ReportSubject, mapAttribution:
     numeric: [false, true],
   });
 
-  blocks.push({ kind: 'heading', text: 'Data boundaries' });
+  blocks.push({ kind: 'heading', text: 'Data boundaries', notices: true });
   blocks.push({ kind: 'list', items: data.notices?.data_boundaries ?? [] });
 
-  blocks.push({ kind: 'heading', text: 'Attribution and licences' });
+  blocks.push({ kind: 'heading', text: 'Attribution and licences', notices: true });
   blocks.push({ kind: 'list', items: [...(data.notices?.attribution ?? []), ...(data.notices?.licences ?? []).map((l: { source: string; licence: string }) => `${l.source}: ${l.licence}`), ...mapAttribution.map((a) => `Map: ${a}`), ...(sub.attribution ? [`Suburb context: ${sub.attribution}`] : []), ...(sc.attribution ?? []).map((a: string) => `Schools: ${a}`)] });
   blocks.push({ kind: 'para', text: data.notices?.keep ?? 'Keep these attribution and licence notices with any output shown to customers.', muted: true });
   return blocks;

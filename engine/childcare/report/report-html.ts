@@ -64,7 +64,7 @@ export function reportHtml(blocks: readonly Block[], map: Pick<MapDrawing, 'widt
       case 'para':
         return `<p${b.muted ? ' class="muted"' : ''}>${esc(b.text)}</p>`;
       case 'table':
-        return `<table><thead><tr>${b.columns.map((c, i) => `<th${b.numeric?.[i] ? ' class="num"' : ''}>${esc(c)}</th>`).join('')}</tr></thead><tbody>${b.rows.map((r) => `<tr>${r.map((c, i) => `<td${b.numeric?.[i] ? ' class="num"' : ''}>${cell(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
+        return `<table>${b.widths ? `<colgroup>${b.widths.map((w) => `<col style="width:${num(w * 100)}%">`).join('')}</colgroup>` : ''}<thead><tr>${b.columns.map((c, i) => `<th${b.numeric?.[i] ? ' class="num"' : ''}>${esc(c)}</th>`).join('')}</tr></thead><tbody>${b.rows.map((r) => `<tr>${r.map((c, i) => `<td${b.numeric?.[i] ? ' class="num"' : ''}>${cell(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
       case 'bars':
         return barsSvg(b.bars);
       case 'list':

@@ -65,7 +65,16 @@ function drawItem(doc: PDFKit.PDFDocument, it: DrawItem): void {
   doc.restore();
 }
 
-/** The PDF report of `blocks`, with `map` drawn where the map block stands. */
+/** Font sizes of body text: normal, and compact for closing notices squeezed onto the last content page. */
+const BODY = { normal: 8.5, compact: 7 };
+
+/**
+ * The PDF report of `blocks`, with `map` drawn where the map block stands. Layout rules: a heading is kept
+ * with the start of what follows it (never alone at a page foot); a table's header with its first rows (and
+ * repeated on each page it runs onto); the closing notices (data boundaries, attribution and licences) never
+ * take a page of their own: when they would spill past the last content section's page they are set in a
+ * smaller size, or that section moves to the next page with them.
+ */
 export function reportPdf(blocks: readonly Block[], map: Pick<MapDrawing, 'width' | 'height' | 'items'>, info: { title: string; subject: string }): Promise<Buffer> {
   const doc = new PDFDocument({ size: 'A4', margin: PAGE.margin, bufferPages: true, info: { Title: pdfSafe(info.title), Subject: pdfSafe(info.subject), Creator: 'propintel', Producer: 'propintel (pdfkit)' } });
   const chunks: Buffer[] = [];
@@ -75,31 +84,74 @@ export function reportPdf(blocks: readonly Block[], map: Pick<MapDrawing, 'width
     doc.on('error', reject);
   });
   let y = PAGE.margin;
-  const room = (h: number) => {
-    if (y + h > BOTTOM) {
-      doc.addPage();
-      y = PAGE.margin;
-    }
+  const newPage = () => {
+    doc.addPage();
+    y = PAGE.margin;
   };
+  const room = (h: number) => {
+    if (y + h > BOTTOM && y > PAGE.margin) newPage();
+  };
+  const measureText = (t: string, size: number, bold = false, width = CONTENT) => doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(size).heightOfString(pdfSafe(t), { width });
   // Text is measured first and the page broken here when it would not fit (pdfkit would otherwise break it
   // itself, and `y` would no longer say where the text ended).
   const text = (t: string, opts: { size: number; bold?: boolean; color?: string; x?: number; width?: number; link?: string; align?: 'left' | 'right' }) => {
-    doc.font(opts.bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(opts.size).fillColor(opts.color ?? '#1b1b1b');
     const width = opts.width ?? CONTENT;
-    const s = pdfSafe(t);
-    const h = doc.heightOfString(s, { width });
+    const h = measureText(t, opts.size, opts.bold, width);
     room(h);
-    doc.text(s, opts.x ?? PAGE.margin, y, { width, align: opts.align ?? 'left', ...(opts.link ? { link: opts.link, underline: true } : {}) });
+    doc.font(opts.bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(opts.size).fillColor(opts.color ?? '#1b1b1b');
+    doc.text(pdfSafe(t), opts.x ?? PAGE.margin, y, { width, align: opts.align ?? 'left', ...(opts.link ? { link: opts.link, underline: true } : {}) });
     return h;
   };
   const cellText = (c: Cell) => (typeof c === 'string' ? c : c.text);
+  const TABLE_TEXT = 8;
+  const columnWidths = (b: Extract<Block, { kind: 'table' }>) => {
+    if (b.widths) return b.widths.map((w) => w * CONTENT);
+    // By the longest text in each column (header included), numbers narrow.
+    const longest = b.columns.map((c, i) => Math.min(60, Math.max(c.length, ...b.rows.map((r) => cellText(r[i] ?? '').length))));
+    const total = longest.reduce((sum, n) => sum + n, 0);
+    return longest.map((n) => (n / total) * CONTENT);
+  };
+  const rowHeight = (cells: string[], widths: number[], bold: boolean) => Math.max(...cells.map((c, i) => measureText(c, TABLE_TEXT, bold, widths[i] - 6))) + 5;
+  const HEADING = 12;
+  const headingHeight = (t: string) => 6 + measureText(t, HEADING, true) + 2 + 5;
+  const mapScale = CONTENT / map.width;
 
-  for (const b of blocks) {
+  /** The height `b` takes, all of it (`first`: only what must stay with a heading above it). */
+  const height = (b: Block | undefined, compact = false, first = false): number => {
+    if (!b) return 0;
+    const size = compact ? BODY.compact : BODY.normal;
+    switch (b.kind) {
+      case 'title':
+        return measureText(b.title, 20, true) + 2 + measureText(b.subtitle, 12) + 4 + b.lines.reduce((sum, l) => sum + measureText(l, BODY.normal) + 1, 0) + 8;
+      case 'headline':
+        return 52;
+      case 'map':
+        return map.height * mapScale + 10;
+      case 'heading':
+        return headingHeight(b.text);
+      case 'para':
+        return measureText(b.text, size) + 5;
+      case 'list': {
+        const items = first ? b.items.slice(0, 1) : b.items;
+        return items.reduce((sum, item) => sum + measureText(item, size, false, CONTENT - 10) + (compact ? 1 : 2), 0) + 4;
+      }
+      case 'bars':
+        return 126;
+      case 'table': {
+        const widths = columnWidths(b);
+        const rows = first ? b.rows.slice(0, 3) : b.rows;
+        return rowHeight(b.columns, widths, true) + rows.reduce((sum, r) => sum + rowHeight(r.map(cellText), widths, false), 0) + 8;
+      }
+    }
+  };
+
+  const draw = (b: Block, compact: boolean): void => {
+    const size = compact ? BODY.compact : BODY.normal;
     switch (b.kind) {
       case 'title':
         y += text(b.title, { size: 20, bold: true }) + 2;
         y += text(b.subtitle, { size: 12 }) + 4;
-        for (const l of b.lines) y += text(l, { size: 8.5, color: '#555555' }) + 1;
+        for (const l of b.lines) y += text(l, { size: BODY.normal, color: '#555555' }) + 1;
         y += 8;
         break;
       case 'headline': {
@@ -115,33 +167,30 @@ export function reportPdf(blocks: readonly Block[], map: Pick<MapDrawing, 'width
         break;
       }
       case 'map': {
-        const scale = CONTENT / map.width;
-        room(map.height * scale + 10);
+        room(map.height * mapScale + 10);
         doc.save();
-        doc.translate(PAGE.margin, y).scale(scale);
+        doc.translate(PAGE.margin, y).scale(mapScale);
         doc.rect(0, 0, map.width, map.height).clip();
         for (const it of map.items) drawItem(doc, it);
         doc.restore();
-        y += map.height * scale + 10;
+        y += map.height * mapScale + 10;
         break;
       }
       case 'heading':
-        room(40);
         y += 6;
-        y += text(b.text, { size: 12, bold: true }) + 2;
+        y += text(b.text, { size: HEADING, bold: true }) + 2;
         doc.save().lineWidth(0.5).strokeColor('#cccccc').moveTo(PAGE.margin, y).lineTo(PAGE.margin + CONTENT, y).stroke().restore();
         y += 5;
         break;
       case 'para':
         room(14);
-        y += text(b.text, { size: 8.5, color: b.muted ? '#555555' : '#1b1b1b' }) + 5;
+        y += text(b.text, { size, color: b.muted ? '#555555' : '#1b1b1b' }) + 5;
         break;
       case 'list':
         for (const item of b.items) {
-          doc.font('Helvetica').fontSize(8.5);
-          room(doc.heightOfString(pdfSafe(item), { width: CONTENT - 10 }));
-          doc.fillColor('#1b1b1b').text('-', PAGE.margin, y, { lineBreak: false });
-          y += text(item, { size: 8.5, x: PAGE.margin + 10, width: CONTENT - 10 }) + 2;
+          room(measureText(item, size, false, CONTENT - 10));
+          doc.font('Helvetica').fontSize(size).fillColor('#1b1b1b').text('-', PAGE.margin, y, { lineBreak: false });
+          y += text(item, { size, x: PAGE.margin + 10, width: CONTENT - 10 }) + (compact ? 1 : 2);
         }
         y += 4;
         break;
@@ -164,38 +213,29 @@ export function reportPdf(blocks: readonly Block[], map: Pick<MapDrawing, 'width
         break;
       }
       case 'table': {
-        // Column widths by the longest text in each column (header included), numbers narrow.
-        const longest = b.columns.map((c, i) => Math.min(60, Math.max(c.length, ...b.rows.map((r) => cellText(r[i] ?? '').length))));
-        const total = longest.reduce((s, n) => s + n, 0);
-        const widths = longest.map((n) => (n / total) * CONTENT);
-        const size = 8;
-        const rowHeight = (cells: string[], bold: boolean) => {
-          doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(size);
-          return Math.max(...cells.map((c, i) => doc.heightOfString(pdfSafe(c), { width: widths[i] - 6 }))) + 5;
-        };
+        const widths = columnWidths(b);
         const header = () => {
-          const h = rowHeight(b.columns, true);
+          const h = rowHeight(b.columns, widths, true);
           doc.save().rect(PAGE.margin, y, CONTENT, h).fillColor('#f1f1f1').fill().restore();
           let x = PAGE.margin;
           b.columns.forEach((c, i) => {
-            doc.font('Helvetica-Bold').fontSize(size).fillColor('#1b1b1b').text(pdfSafe(c), x + 3, y + 2.5, { width: widths[i] - 6, align: b.numeric?.[i] ? 'right' : 'left' });
+            doc.font('Helvetica-Bold').fontSize(TABLE_TEXT).fillColor('#1b1b1b').text(pdfSafe(c), x + 3, y + 2.5, { width: widths[i] - 6, align: b.numeric?.[i] ? 'right' : 'left' });
             x += widths[i];
           });
           y += h;
         };
         // The header and the first rows together: a table never starts with its header alone at a page foot.
-        room(rowHeight(b.columns, true) + b.rows.slice(0, 3).reduce((sum, r) => sum + rowHeight(r.map(cellText), false), 0) + 4);
+        room(height(b, false, true) - 4);
         header();
         for (const r of b.rows) {
-          const h = rowHeight(r.map(cellText), false);
+          const h = rowHeight(r.map(cellText), widths, false);
           if (y + h > BOTTOM) {
-            doc.addPage();
-            y = PAGE.margin;
+            newPage();
             header();
           }
           let x = PAGE.margin;
           r.forEach((c, i) => {
-            doc.font('Helvetica').fontSize(size).fillColor(typeof c === 'string' ? '#1b1b1b' : '#1f4e99');
+            doc.font('Helvetica').fontSize(TABLE_TEXT).fillColor(typeof c === 'string' ? '#1b1b1b' : '#1f4e99');
             const link = typeof c !== 'string' && /^https?:\/\//i.test(c.href) ? c.href : null;
             doc.text(pdfSafe(cellText(c)), x + 3, y + 2.5, { width: widths[i] - 6, align: b.numeric?.[i] ? 'right' : 'left', ...(link ? { link, underline: true } : {}) });
             x += widths[i];
@@ -207,7 +247,28 @@ export function reportPdf(blocks: readonly Block[], map: Pick<MapDrawing, 'width
         break;
       }
     }
-  }
+  };
+
+  // The closing notices: from the first heading marked `notices` to the end; the section before them is the
+  // last content section.
+  const noticesAt = blocks.findIndex((b) => b.kind === 'heading' && b.notices);
+  const lastSection = noticesAt > 0 ? blocks.slice(0, noticesAt).map((b) => b.kind).lastIndexOf('heading') : -1;
+  const sum = (from: number, to: number, compact = false) => blocks.slice(from, to).reduce((total, b) => total + height(b, compact), 0);
+  let compact = false;
+  blocks.forEach((b, i) => {
+    if (i === lastSection) {
+      const left = BOTTOM - y, content = sum(i, noticesAt), notices = sum(noticesAt, blocks.length);
+      // Everything fits, or the section spills anyway (the notices then share its next page): nothing to do.
+      if (content <= left && content + notices > left) {
+        if (content + sum(noticesAt, blocks.length, true) <= left) compact = true;
+        else if (y > PAGE.margin) newPage();
+      }
+    }
+    if (i === noticesAt && !compact && sum(noticesAt, blocks.length) > BOTTOM - y && sum(noticesAt, blocks.length, true) <= BOTTOM - y) compact = true;
+    // A heading stays with the start of what follows it.
+    if (b.kind === 'heading') room(height(b) + height(blocks[i + 1], compact && i >= noticesAt, true));
+    draw(b, compact && noticesAt >= 0 && i >= noticesAt);
+  });
   // Page numbers.
   const range = doc.bufferedPageRange();
   for (let i = range.start; i < range.start + range.count; i++) {
