@@ -28,6 +28,7 @@ export const mcpCommand: Command = {
     '  --no-sql     leave sql_query out: not listed, and a call answers not_licensed',
   ].join('\n'),
   async run(args, io) {
+    const shutdown = io.shutdown; // signals caught from the start, as serve does
     const { values } = parseFlags(args, { data: { type: 'string' }, db: { type: 'string' }, 'no-sql': { type: 'boolean' } });
     if (values.data && values.db) throw new UsageError('give --data or --db, not both');
     const log = (line: string) => io.stderr(`${line}\n`);
@@ -50,7 +51,7 @@ export const mcpCommand: Command = {
     try {
       await server.connect(transport);
       log(`propintel mcp: serving ${das.size} DAs on stdio${sqlAllowed ? '' : ' (no sql_query)'}`);
-      const why = await Promise.race([closed, io.shutdown]);
+      const why = await Promise.race([closed, shutdown]);
       log(`propintel mcp: ${why}, stopping`);
       await server.close().catch(() => {});
     } finally {

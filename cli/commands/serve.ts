@@ -48,6 +48,9 @@ export const serveCommand: Command = {
     'deployments make keys with `propintel keys create`.',
   ].join('\n'),
   async run(args, io) {
+    // SIGINT and SIGTERM are caught from the start: a signal that comes while the server is starting (it may
+    // already answer requests) still stops it gracefully, never by the signal's default.
+    const shutdown = io.shutdown;
     const { values } = parseFlags(args, {
       data: { type: 'string' },
       port: { type: 'string' },
@@ -163,7 +166,7 @@ export const serveCommand: Command = {
           server.api.warming = null;
         }
       })();
-    const signal = await io.shutdown;
+    const signal = await shutdown;
     io.stderr(`propintel: ${signal}, finishing ${server.api.inFlight} request(s) in flight and shutting down\n`);
     await server.close();
     await dispatcher?.stop();

@@ -28,6 +28,7 @@ export const webhooksCommand: Command = {
     '  --allow-private-webhooks  allow http and private addresses (tests and local development only)',
   ].join('\n'),
   async run(args, io) {
+    const shutdown = io.shutdown; // signals caught from the start, as serve does
     const { values, positionals } = parseFlags(args, { db: { type: 'string' }, 'timeout-s': { type: 'string' }, 'allow-private-webhooks': { type: 'boolean' } }, true);
     const timeoutS = numberFlag('timeout-s', values['timeout-s'], 15, { min: 0.1, max: 60 });
     if (positionals[0] !== 'run' || positionals.length > 1) throw new UsageError(positionals.length ? `unknown subcommand ${JSON.stringify(positionals.join(' '))}` : 'say what to do: run');
@@ -51,7 +52,7 @@ export const webhooksCommand: Command = {
     const dispatcher = new WebhookDispatcher({ store: store.webhooks(), das: () => events, allowPrivate: !!values['allow-private-webhooks'], timeoutMs: timeoutS * 1000, log: (line) => io.stderr(`${line}\n`) });
     dispatcher.start();
     io.stdout(`propintel webhooks: delivering from ${where}\n`);
-    const signal = await io.shutdown;
+    const signal = await shutdown;
     io.stderr(`propintel webhooks: ${signal}, finishing ${dispatcher.sending} delivery(ies) in flight\n`);
     await dispatcher.stop();
     das?.close();
