@@ -397,6 +397,10 @@ describe('the served documents', () => {
       expect(served[d], d).toEqual(JSON.parse(JSON.stringify(DOCS[d])));
       const api = await SwaggerParser.validate(structuredClone(served[d]) as never);
       expect((api as Obj).openapi, d).toBe('3.1.0');
+      // Every operation's tag is declared, with a description (a reference page groups by them).
+      const declared = new Set((served[d].tags as Obj[]).map((t) => t.name));
+      const used = Object.values(served[d].paths as Obj).flatMap((ops) => Object.values(ops as Obj).flatMap((o) => (o as Obj).tags as string[]));
+      expect([...new Set(used)].filter((t) => !declared.has(t)), d).toEqual([]);
     }
   });
 

@@ -3,6 +3,7 @@
 // charged outside coverage or for a guessed address, a 429 at quota decided before the lookup, HEAD without
 // a body, one Authorization header, unknown component names, strict percent-decoding, a request size limit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../server/http-server.js';
 import { keyIdOf } from '../../server/keys/api-key.js';
 import { rawHttp } from '../helpers/raw-http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -190,14 +191,15 @@ describe('memory (finding 11)', () => {
   });
 
   it('answers /metrics only to a peer on this machine, not through a trusted proxy for a remote client', async () => {
-    const proxied = await startTestServer({ trustProxy: true, threads: 1 });
+    // A second server trusting the proxy, on the same engine and store.
+    const proxied = await startServer({ service: t.stack.engine, store: t.stack.store, port: 0, trustProxy: true });
     try {
       expect((await fetch(`${proxied.url}/metrics`)).status).toBe(200);
       const remote = await fetch(`${proxied.url}/metrics`, { headers: { 'x-real-ip': '203.0.113.9' } });
       expect(remote.status).toBe(404);
       expect(await remote.json()).toMatchObject({ error: 'not_found' });
     } finally {
-      await proxied.close();
+      await proxied.close(1000);
     }
   });
 });
