@@ -31,11 +31,12 @@ import { hasDaListing, limitDaRequest } from '../metering/request-limits.js';
 import { playgroundKey } from '../keys/playground-key.js';
 import { renderPlaygroundPage } from '../playground/playground-page.js';
 import { ApiError, badParameter, RETRY_AFTER_S, toApiError } from './api-error.js';
+import { MAX_REQUEST_BODY, MAX_REQUEST_TARGET, SMALL_BODY } from './limits.js';
 import { daDocument } from './da-handlers.js';
 import { acceptsGzip, finishPayload, serialisePayload, staticBody, type StaticBody } from './payload-body.js';
 import { decodeQuery, parsePropertyQuery, rejectUnknown, strictDecode } from './query.js';
 import { payloadExpiry, ResponseCache, type CachedResponse } from './response-cache.js';
-import { ROUTES, type ChildcareOperation, type DaOperation, type Route, type WebhookOperation } from './routes.js';
+import { ROUTES, withHead, type ChildcareOperation, type DaOperation, type Route, type WebhookOperation } from './routes.js';
 import { analysisDocument, childcareFeed, childcareLicence, childcareSchema, exportFile, polygonSiteAnalysis, refuseIncludeAccess, siteAnalysisDocument, siteRequestFromBody, siteRequestFromQuery } from './childcare-handlers.js';
 import { reconciliationHelperScript } from '../../engine/childcare/reconciliation-helper.js';
 import { childcareGuidePage, childcareOpenApi } from '../childcare/childcare-pages.js';
@@ -50,6 +51,8 @@ import { runSql, SQL_PER_KEY } from './sql-handler.js';
 import { SqlRunner } from '../../engine/da/sql/sql-runner.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+export { MAX_REQUEST_BODY, MAX_REQUEST_TARGET, SMALL_BODY } from './limits.js';
 
 /** A request as the API reads it (read synchronously by the transport). */
 export interface ApiRequest {
@@ -90,13 +93,6 @@ export interface ApiRequest {
   mcpProtocolVersion?: string;
 }
 
-/**
- * The longest request body read: 1 MiB, room for a 5,000-vertex catchment polygon (about 200 KB of JSON).
- * Webhook subscriptions and SQL queries are held to {@link SMALL_BODY}.
- */
-export const MAX_REQUEST_BODY = 1024 * 1024;
-/** The body limit of the webhook and SQL endpoints. */
-export const SMALL_BODY = 64 * 1024;
 
 /** A response to write. */
 export interface ApiResponse {
@@ -119,11 +115,6 @@ export interface ApiResponse {
   stream?: () => Iterator<Buffer>;
 }
 
-/**
- * The longest request target (path and query) answered; a longer one is 414. Well above any legitimate
- * request (a full property query is under 600 bytes) and below where the transport itself gives up.
- */
-export const MAX_REQUEST_TARGET = 8192;
 
 /** Options of {@link Api}. */
 /** Reports rendered at once by default (each is one worker thread for ~0.1 s; beyond it, 429). */
@@ -199,10 +190,7 @@ function isLoopback(address: string): boolean {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
-/** The methods a route answers, with HEAD after GET wherever GET is. */
-function withHead(methods: readonly string[]): string[] {
-  return methods.flatMap((m) => (m === 'GET' && !methods.includes('HEAD') ? ['GET', 'HEAD'] : [m]));
-}
+
 
 /** `doc` as a no-store JSON answer with `headers`, gzipped above 1 KiB when the client accepts gzip. */
 function jsonAnswer(doc: unknown, acceptEncoding: string, headers: Record<string, string>): ApiResponse {
@@ -364,10 +352,6 @@ export class Api {
     if (req.path.length + req.query.length + 1 > MAX_REQUEST_TARGET) {
       throw new ApiError('uri_too_long', `the request target is ${req.path.length + req.query.length + 1} bytes; at most ${MAX_REQUEST_TARGET} are answered`, { limit: MAX_REQUEST_TARGET });
     }
-    if ((req.authorizationCount ?? (req.authorization ? 1 : 0)) > 1) {
-      // Two credentials are no credential: 401 as for a malformed header (RFC 9110 11.6.2 allows one).
-      throw new ApiError('invalid_authorization', 'the request carries more than one Authorization header; send exactly one', {}, { 'WWW-Authenticate': 'Bearer realm="propintel"' });
-    }
     const ready = this.beforeRequest?.();
     if (ready instanceof Promise) return ready.then(() => this.route(req, abort, onKey));
     return this.route(req, abort, onKey);
@@ -400,41 +384,40 @@ export class Api {
     if (!route) throw new ApiError('not_found', `no endpoint at ${req.path.length > 200 ? `${req.path.slice(0, 200)}...` : req.path}; see /api/v1/docs`);
     const h = route.handler;
     // HEAD is answered wherever GET is (RFC 9110 section 9.1), with the GET's status and headers and no body.
-    const methods = h.kind === 'webhooks' ? Object.keys(h.ops) : (route.methods ?? ['GET']);
-    const allowed = withHead(methods);
+    const allowed = withHead(route);
     if (!allowed.includes(req.method)) {
       throw new ApiError('method_not_allowed', `${route.path} answers ${allowed.join(', ')} only, not ${req.method.length > 20 ? `${req.method.slice(0, 20)}...` : req.method}`, {}, { Allow: allowed.join(', ') });
     }
     if (h.kind === 'sql') {
       const client = this.clientAddress(req);
-      return chain(this.authenticate(req.authorization), (key) => {
+      return chain(this.authenticate(req), (key) => {
         onKey(key.id);
         return this.sqlRequest(req, key, client);
       });
     }
     if (h.kind === 'mcp') {
       const client = this.clientAddress(req);
-      return chain(this.authenticate(req.authorization), (key) => {
+      return chain(this.authenticate(req), (key) => {
         onKey(key.id);
         return this.mcpRequest(req, key, client);
       });
     }
     if (h.kind === 'webhooks') {
       const op = h.ops[req.method === 'HEAD' ? 'GET' : req.method]!;
-      return chain(this.authenticate(req.authorization), (key) => {
+      return chain(this.authenticate(req), (key) => {
         onKey(key.id);
         return this.webhookRequest(req, op, daId, key);
       });
     }
     if (h.kind === 'property') {
-      return chain(this.authenticate(req.authorization), (key) => {
+      return chain(this.authenticate(req), (key) => {
         onKey(key.id);
         return this.property(req, h.variant, key, abort);
       });
     }
     if (h.kind === 'da') {
       const client = this.clientAddress(req);
-      return chain(this.authenticate(req.authorization), (key) => {
+      return chain(this.authenticate(req), (key) => {
         onKey(key.id);
         // On a childcare key, /api/v1/das is the childcare feed (spec 4.1).
         if (h.op === 'list' && key.childcare && req.path.startsWith('/api/')) return this.childcareRequest(req, 'feed', key, client);
@@ -443,7 +426,7 @@ export class Api {
     }
     if (h.kind === 'childcare') {
       const client = this.clientAddress(req);
-      return chain(this.authenticate(req.authorization), (key) => {
+      return chain(this.authenticate(req), (key) => {
         onKey(key.id);
         return this.childcareRequest(req, h.op, key, client);
       });
@@ -528,11 +511,12 @@ export class Api {
       // The HTML is shown inline: the same no-request policy as its meta tag, as a header too.
       const headers = { ...limits, ...(format === 'html' ? { 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:", 'X-Content-Type-Options': 'nosniff' } : {}), 'Cache-Control': 'no-store' };
       const contentType = reportContentType(format);
-      // HEAD: the request checked and counted as GET's, the GET's headers, and nothing rendered.
-      if (req.method === 'HEAD') return { status: 200, contentType, headers: { ...headers, 'Content-Disposition': disposition(reportFilename({ state: site.state, circle: null, suburb: null, generatedAt: now.toISOString() }, format)) }, body: '', lengthUnknown: true };
       const service = this.service as PropertyService & { childcare?: { report?: ReportService } };
       const render = service.childcare?.report;
       if (typeof render !== 'function') throw new ApiError('renderer_unavailable', 'this server has no report renderer; use /site-analysis (JSON) or /export (CSV) meanwhile', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
+      // HEAD: the request checked and counted as GET's, the GET's headers, and nothing rendered (so it never
+      // takes a render slot, and a busy renderer does not refuse it).
+      if (req.method === 'HEAD') return { status: 200, contentType, headers: { ...headers, 'Content-Disposition': disposition(reportFilename({ state: site.state, circle: null, suburb: null, generatedAt: now.toISOString() }, format)) }, body: '', lengthUnknown: true };
       if (this.reportsInFlight >= this.reportConcurrency) {
         throw new ApiError('renderer_busy', `the report renderer is busy (${this.reportConcurrency} at once); retry after ${REPORT_RETRY_AFTER_S} s and do not fan out report requests`, { retry_after_s: REPORT_RETRY_AFTER_S, concurrency: this.reportConcurrency }, { 'Retry-After': String(REPORT_RETRY_AFTER_S) });
       }
@@ -567,8 +551,8 @@ export class Api {
   }
 
   /**
-   * A read-only SQL request: licence and SQL entitlement (403) -> the DA daily limit (429) -> the body (400,
-   * 413, 422) -> at most {@link SQL_PER_KEY} queries of one key at once (429) -> the runner (422 for a refused,
+   * A read-only SQL request: licence and SQL entitlement (403) -> the DA daily limit (429) -> the body (413,
+   * 422) -> at most {@link SQL_PER_KEY} queries of one key at once (429) -> the runner (422 for a refused,
    * failed or timed-out query, 503 when busy) -> 200.
    */
   private async sqlRequest(req: ApiRequest, key: ApiKeyRecord, client: string): Promise<ApiResponse> {
@@ -647,7 +631,7 @@ export class Api {
     }
   }
 
-  /** A webhook request: licence (403) -> the operation (422 / 404 / 413 / 400) -> 200, 201 or 202. */
+  /** A webhook request: licence (403) -> the operation (422 / 404 / 409 / 413) -> 200, 201 or 202. */
   private async webhookRequest(req: ApiRequest, op: WebhookOperation, id: string, key: ApiKeyRecord): Promise<ApiResponse> {
     if (!hasDaListing(key)) {
       throw new ApiError('not_licensed', 'webhooks come with the DA listing; a key made with `propintel keys create --da-daily-limit N` has it', { requested: ['da_listing'] });
@@ -670,8 +654,13 @@ export class Api {
     return { status: e.status, contentType: JSON_TYPE, headers: { ...e.headers, 'Cache-Control': 'no-store' }, body: JSON.stringify(e.body()) };
   }
 
-  /** The key of an `Authorization: Bearer` header, or 401. */
-  private authenticate(header: string): MaybePromise<ApiKeyRecord> {
+  /** The key of the request's `Authorization: Bearer` header, or 401 (keyless routes never read the header). */
+  private authenticate(req: ApiRequest): MaybePromise<ApiKeyRecord> {
+    const header = req.authorization;
+    if ((req.authorizationCount ?? (header ? 1 : 0)) > 1) {
+      // Two credentials are no credential: 401 as for a malformed header (RFC 9110 11.6.2 allows one).
+      throw new ApiError('invalid_authorization', 'the request carries more than one Authorization header; send exactly one', {}, { 'WWW-Authenticate': 'Bearer realm="propintel"' });
+    }
     const token = bearerToken(header);
     if (!token) {
       throw new ApiError(header ? 'invalid_authorization' : 'missing_key', header ? 'the Authorization header must be "Bearer <API key>"' : 'this endpoint needs an API key: send the header Authorization: Bearer <API key>', {}, { 'WWW-Authenticate': 'Bearer realm="propintel"' });
@@ -875,7 +864,7 @@ export class Api {
   /**
    * `GET /api/v1/tiles/{layer}/{z}/{x}/{y}.mvt`: the MVT (gzipped when accepted) with an ETag of its bytes and
    * a day's Cache-Control; 304 for a matching If-None-Match; 204 with no body for an empty tile. Unknown layer
-   * 404; a tile outside the grid or the layer's zooms 400.
+   * 404; a tile outside the grid or the layer's zooms 422 `invalid_tile`.
    */
   private tileRequest(req: ApiRequest, layer: string, zs: string, xs: string, ys: string, onKey: (id: string) => void): MaybePromise<ApiResponse> {
     const tiles = this.tiles();
@@ -908,7 +897,7 @@ export class Api {
         },
       );
     if (this.tilesKeyless()) return answer();
-    return chain(this.authenticate(req.authorization), (key) => {
+    return chain(this.authenticate(req), (key) => {
       onKey(key.id);
       if (!key.geometry) throw new ApiError('geometry_not_licensed', 'tiles carry geometry: they need a key with the geometry licence (`propintel keys create --geometry`)');
       return answer();

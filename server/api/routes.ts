@@ -114,6 +114,15 @@ const webhookRoutes = (): Route[] =>
     WEBHOOK_ROUTES.map((r): Route => ({ path: `${prefix}${r.path}`, keyed: true, methods: Object.keys(r.ops), tag: 'Webhooks', summary: r.summary, description: `${r.description}${WEBHOOK_NOTE}`, handler: { kind: 'webhooks', ops: r.ops } })),
   );
 
+/**
+ * The methods `route` answers, as its Allow header lists them: HEAD after GET wherever GET is (RFC 9110 9.1).
+ * The router refuses any other with 405, and the OpenAPI document's 405 says the same.
+ */
+export function withHead(route: Route): string[] {
+  const methods = route.handler.kind === 'webhooks' ? Object.keys(route.handler.ops) : (route.methods ?? ['GET']);
+  return methods.flatMap((m) => (m === 'GET' && !methods.includes('HEAD') ? ['GET', 'HEAD'] : [m]));
+}
+
 /** The endpoints, in the order of spec section 4 and then the service's own. */
 export const ROUTES: readonly Route[] = [
   {

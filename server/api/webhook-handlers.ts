@@ -37,7 +37,7 @@ export interface WebhookAnswer {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-/** Parses a JSON request body; 413 past the size cap, 400 when it is not JSON. */
+/** Parses a JSON request body; 413 past the size cap, 422 `invalid_body` when it is missing or not JSON. */
 export function jsonBody(body: Buffer | undefined, tooLarge: boolean | undefined, limit: number): unknown {
   if (tooLarge) throw new ApiError('payload_too_large', `the request body is larger than ${limit} bytes`, { limit });
   if (!body || body.length === 0) throw new ApiError('invalid_body', 'this request needs a JSON body');

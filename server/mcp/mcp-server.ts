@@ -212,9 +212,10 @@ export function createMcpServer(ctx: McpContext): Server {
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool ${JSON.stringify(request.params.name.slice(0, 60))}; the tools are ${offered(ctx).map((t) => t.name).join(', ')}`);
     try {
       if (tool.name === 'sql_query' && !(ctx.sqlAllowed && ctx.sql)) throw new ApiError('not_licensed', 'this key does not include the SQL endpoint; a key made with `propintel keys create --da-daily-limit N --sql` does', { requested: ['sql'] });
+      // Counted before the arguments are checked, as a request to the endpoint is (a refused one counts too).
+      await ctx.beforeCall?.();
       const parsed = tool.input.safeParse(request.params.arguments ?? {});
       if (!parsed.success) throw argumentError(tool, parsed.error);
-      await ctx.beforeCall?.();
       const doc = (await tool.run(parsed.data as Record<string, unknown>, ctx)) as Record<string, unknown>;
       return { content: [{ type: 'text', text: JSON.stringify(doc) }], structuredContent: doc };
     } catch (err) {

@@ -9,6 +9,9 @@
  *   -32600 (invalid request), with the message's id when it has one;
  * - a batch (an array): each message handled, and the responses to its requests written as one array once
  *   all are answered (a batch of notifications only is answered with nothing);
+ * - a request whose id a request still running has (in the batch or before it): -32600, the first one runs;
+ * - a request the client cancels (`notifications/cancelled`) gets no answer, as MCP says, and no longer holds
+ *   up its batch or the end;
  * - the end of stdin: the requests still running are answered, then the transport closes (`onclose`).
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -23,13 +26,14 @@ type Id = RequestId;
 interface PendingBatch {
   /** The request ids still unanswered. */
   waiting: Set<Id>;
-  /** The responses in the order of the batch's messages (errors of invalid members included). */
+  /** The responses in the order of the batch's messages (errors of invalid members included; null: none yet, or cancelled). */
   responses: (JSONRPCMessage | ReturnType<typeof errorMessage> | null)[];
   /** Where each request's response goes in `responses`. */
   slot: Map<Id, number>;
 }
 
 const errorMessage = (id: Id | null, code: number, message: string) => ({ jsonrpc: '2.0' as const, id, error: { code, message } });
+const idInUse = (id: Id) => errorMessage(id, -32600, `Invalid Request: id ${JSON.stringify(id)} is already used by a request not yet answered`);
 const idOf = (value: unknown): Id | null => {
   const id = (value as { id?: unknown } | null)?.id;
   return typeof id === 'string' || typeof id === 'number' ? id : null;
@@ -82,19 +86,8 @@ export class StdioTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return;
-    if (isResponse(message)) {
-      this.running.delete(message.id);
-      const batch = this.batchOf.get(message.id);
-      if (batch) {
-        this.batchOf.delete(message.id);
-        batch.responses[batch.slot.get(message.id)!] = message;
-        batch.waiting.delete(message.id);
-        if (batch.waiting.size === 0) this.write(batch.responses.filter((r) => r !== null));
-        this.closeWhenIdle();
-        return;
-      }
-    }
-    this.write(message);
+    if (isResponse(message) && this.running.has(message.id)) this.settle(message.id, message);
+    else this.write(message);
     this.closeWhenIdle();
   }
 
@@ -104,7 +97,24 @@ export class StdioTransport implements Transport {
     this.input.off('data', this.onData);
     this.input.off('end', this.onEnd);
     this.input.off('error', this.onError);
+    // Nothing more is read: stdin no longer holds the process open (after a signal, with stdin still open).
+    this.input.pause();
     this.onclose?.();
+  }
+
+  /** Request `id` is done: answered with `response`, or cancelled (null: nothing is written for it). */
+  private settle(id: Id, response: JSONRPCMessage | null): void {
+    this.running.delete(id);
+    const batch = this.batchOf.get(id);
+    if (!batch) {
+      if (response) this.write(response);
+      return;
+    }
+    this.batchOf.delete(id);
+    batch.responses[batch.slot.get(id)!] = response;
+    batch.waiting.delete(id);
+    const answers = batch.responses.filter((r) => r !== null);
+    if (batch.waiting.size === 0 && answers.length) this.write(answers);
   }
 
   /** One line of input. */
@@ -118,8 +128,9 @@ export class StdioTransport implements Transport {
     }
     if (!Array.isArray(value)) {
       const parsed = JSONRPCMessageSchema.safeParse(value);
-      if (parsed.success) this.dispatch(parsed.data);
-      else this.write(errorMessage(idOf(value), -32600, 'Invalid Request: not a JSON-RPC 2.0 message'));
+      if (!parsed.success) this.write(errorMessage(idOf(value), -32600, 'Invalid Request: not a JSON-RPC 2.0 message'));
+      else if (isRequest(parsed.data) && this.running.has(parsed.data.id)) this.write(idInUse(parsed.data.id));
+      else this.dispatch(parsed.data);
       return;
     }
     if (value.length === 0) return this.write(errorMessage(null, -32600, 'Invalid Request: an empty batch'));
@@ -133,6 +144,10 @@ export class StdioTransport implements Transport {
         continue;
       }
       const m = parsed.data;
+      if (isRequest(m) && (this.running.has(m.id) || batch.slot.has(m.id))) {
+        batch.responses.push(idInUse(m.id));
+        continue;
+      }
       if (isRequest(m)) {
         batch.slot.set(m.id, batch.responses.length);
         batch.responses.push(null);
@@ -149,6 +164,14 @@ export class StdioTransport implements Transport {
   private dispatch(m: JSONRPCMessage): void {
     if (isRequest(m)) this.running.add(m.id);
     this.onmessage?.(m);
+    // A cancelled request is answered with nothing (MCP): it is settled here so that it holds nothing up.
+    if ('method' in m && m.method === 'notifications/cancelled' && !('id' in m)) {
+      const id = (m.params as { requestId?: unknown } | undefined)?.requestId;
+      if ((typeof id === 'string' || typeof id === 'number') && this.running.has(id)) {
+        this.settle(id, null);
+        this.closeWhenIdle();
+      }
+    }
   }
 
   private write(message: unknown): void {

@@ -11,8 +11,9 @@ import { LIMITS } from '../../engine/property/options.js';
 import { CORE_PAYLOAD_SCHEMA, PROPERTY_PAYLOAD_SCHEMA, USAGE_SCHEMA } from '../../engine/property/schema.js';
 import { VERSION } from '../../engine/version.js';
 import { RETRY_AFTER_S, type ErrorCode } from '../api/api-error.js';
+import { MAX_REQUEST_TARGET } from '../api/limits.js';
 import { FULL_ONLY_PARAMETERS, PROPERTY_PARAMETERS } from '../api/query.js';
-import { ROUTES, type DaOperation, type Route, type WebhookOperation } from '../api/routes.js';
+import { ROUTES, withHead, type DaOperation, type Route, type WebhookOperation } from '../api/routes.js';
 import { DA_EVENT_TYPES } from '../../engine/da/da-events.js';
 import { DA_PARAMETERS } from '../api/da-handlers.js';
 import { SQL_DOCUMENT_SCHEMA } from '../api/sql-handler.js';
@@ -21,7 +22,7 @@ import { DA_CATEGORIES } from '../../engine/da/categories.js';
 import { DA_LIMITS } from '../../engine/da/da-listing.js';
 import { DA_CATEGORIES_SCHEMA, DA_COUNCILS_SCHEMA, DA_DETAIL_SCHEMA, DA_LIST_SCHEMA, DA_NEARBY_SCHEMA, DA_STATS_SCHEMA } from '../../engine/da/listing-schema.js';
 import { STATUS_GROUPS, STATUS_RULES } from '../../engine/da/status-rules.js';
-import { CHILDCARE_FEED_SCHEMA } from '../../engine/childcare/feed-schema.js';
+import { CHILDCARE_ANALYSIS_SCHEMA, CHILDCARE_FEED_SCHEMA, CHILDCARE_GEOJSON_SCHEMA, CHILDCARE_SCHEMA_SCHEMA, CHILDCARE_SITE_SCHEMA } from '../../engine/childcare/childcare-schemas.js';
 
 /** The interface description's own version (spec 9: "versioned 1.0.0"). */
 export const INTERFACE_VERSION = '1.0.0';
@@ -73,8 +74,15 @@ function errorResponse(status: number): Obj {
   return out;
 }
 
-/** 405 for a method the path does not answer (the Allow header lists those it does; HEAD wherever GET). */
-const notAllowed = (methods = 'GET and HEAD'): Obj => ({ description: `Only ${methods} ${methods.includes(' and ') ? 'are' : 'is'} answered (see Allow).`, content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { error: { const: 'method_not_allowed' } } }] } } } });
+/** 405 for a method `route` does not answer: the Allow header lists those it does (HEAD wherever GET). */
+function notAllowed(route: Route): Obj {
+  const allow = withHead(route).join(', ');
+  return {
+    description: `A method this path does not answer: it answers ${allow} (the Allow header lists them).`,
+    headers: { Allow: { description: `\`${allow}\``, required: true, schema: { type: 'string', const: allow } } },
+    content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { error: { const: 'method_not_allowed' } } }] } } },
+  };
+}
 
 /** Query parameters of the DA listing: schema and description (spec 4.1, DESIGN.md limits). */
 const DA_PARAMETER_DOCS: Record<string, { schema: Obj; description: string }> = {
@@ -128,7 +136,7 @@ function daOperation(route: Route, op: DaOperation, base: Obj): Obj {
       content: { 'application/json': { schema: { $ref: '#/components/schemas/DaLimitExceeded' } } },
     },
     503: jsonError('The DA store could not answer; retry after Retry-After.', ['service_unavailable']),
-    405: notAllowed(),
+    405: notAllowed(route),
   };
   return base;
 }
@@ -216,7 +224,7 @@ function webhookOperation(route: Route, method: string, op: WebhookOperation, ba
       op === 'create'
         ? jsonError('The body is missing or not JSON (`invalid_body`), a bad field (the body names it in `parameter`), or more than 25 subscriptions on the key.', ['invalid_body', 'invalid_parameter', 'too_many_subscriptions', 'unknown_parameter', 'duplicate_parameter'])
         : jsonError('A query parameter: these operations take none.', ['unknown_parameter', 'invalid_parameter', 'duplicate_parameter']),
-    405: notAllowed(route.path.endsWith('/test') ? 'POST' : route.path.includes('{id}/') ? 'GET and HEAD' : route.path.includes('{id}') ? 'GET, HEAD and DELETE' : 'GET, HEAD and POST'),
+    405: notAllowed(route),
     503: jsonError('This server holds no DA store, or runs no delivery worker (ping).', ['service_unavailable']),
   };
   return base;
@@ -242,7 +250,7 @@ function sqlOrMcpOperation(route: Route, base: Obj): Obj {
       },
       401: errorResponse(401),
       403: jsonError('The key does not include the SQL endpoint (keys made with --da-daily-limit N --sql do).', ['not_licensed']),
-      405: notAllowed('POST'),
+      405: notAllowed(route),
       413: jsonError('The body is larger than 64 KiB.', ['payload_too_large']),
       422: jsonError('The body is missing or not JSON (`invalid_body`), or the query was refused before running, failed, or ran past 10 s (`parameter` names query or params).', ['invalid_body', 'invalid_sql', 'not_a_query', 'forbidden_sql', 'invalid_parameter', 'unknown_parameter', 'duplicate_parameter', 'query_failed', 'query_timeout']),
       429: jsonError('The daily DA limit is used up, or this key already has 2 queries running.', ['daily_limit_exceeded', 'too_many_queries']),
@@ -256,7 +264,7 @@ function sqlOrMcpOperation(route: Route, base: Obj): Obj {
       400: { description: 'Not JSON, or not JSON-RPC 2.0 (the MCP transport\'s own answer: a JSON-RPC error, -32700 parse error or -32600 invalid request, id null).', content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcError' } } } },
       401: errorResponse(401),
       403: jsonError('The key does not include the DA listing.', ['not_licensed']),
-      405: notAllowed('POST'),
+      405: notAllowed(route),
       406: { description: 'The Accept header must list application/json and text/event-stream (MCP Streamable HTTP): a JSON-RPC error.', content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcError' } } } },
       413: jsonError('The body is larger than 1 MiB.', ['payload_too_large']),
       415: { description: 'The Content-Type must be application/json: a JSON-RPC error.', content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcError' } } } },
@@ -305,19 +313,19 @@ function operation(route: Route): Obj {
     op.responses = {
       200:
         h.op === 'export'
-          ? { description: 'The file (Content-Disposition: attachment), streamed. CSV carries its notices in X-Data-Attribution and X-Data-Licence.', content: { 'text/csv': { schema: { type: 'string' } }, 'application/geo+json': { schema: { type: 'object' } } } }
+          ? { description: 'The file (Content-Disposition: attachment), streamed. CSV carries its notices in X-Data-Attribution and X-Data-Licence.', content: { 'text/csv': { schema: { type: 'string' } }, 'application/geo+json': { schema: { $ref: '#/components/schemas/ChildcareGeoJson' } } } }
           : h.op === 'report'
             ? { description: 'The report: PDF as a download (Content-Disposition: attachment; filename=childcare-report-<state>-<date>.pdf), or HTML inline (one file, no external request).', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } }, 'text/html': { schema: { type: 'string' } } } }
           : h.op === 'reconciliation-helper'
             ? { description: 'The Python 3 script (Content-Disposition: attachment).', content: { 'text/x-python': { schema: { type: 'string' } } } }
-            : { description: h.op === 'schema' ? 'Product, version, licence, dimensions, paths and notices.' : '`data` (scope, headline, trend, breakdowns, coverage, demand_signals, geojson, notices) and `meta`.', content: { 'application/json': { schema: { type: 'object' } } } },
+            : { description: h.op === 'schema' ? 'Product, version, licence, dimensions, paths and notices.' : '`data` (scope, headline, trend, breakdowns, coverage, demand_signals, geojson, notices) and `meta`.', content: { 'application/json': { schema: { $ref: `#/components/schemas/${h.op === 'schema' ? 'ChildcareSchema' : h.op === 'analysis' ? 'ChildcareAnalysis' : 'ChildcareSiteAnalysis'}` } } } },
       400: childcare400(h.op === 'site-analysis' || h.op === 'report' ? ['invalid_location'] : []),
       401: errorResponse(401),
       403: jsonError('The licence: no childcare entitlement, inactive or expired, add-on not enabled, or a state outside the entitlement.', CHILDCARE_403),
       422: jsonError('A required parameter is missing (state, lat, lng, format), an unknown or repeated parameter, or another bad value (a state that does not exist, feature_limit, format): `parameter` names it.', ['missing_parameter', 'unknown_parameter', 'duplicate_parameter', 'invalid_parameter']),
       429: h.op === 'report' ? jsonError('The key\'s daily limit is used up, or the report renderer is busy (Retry-After: do not fan out report requests).', ['daily_limit_exceeded', 'renderer_busy']) : jsonError('The key\'s daily limit is used up.', ['daily_limit_exceeded']),
       ...(h.op === 'report' ? { 503: jsonError('The report renderer failed or is unavailable: retry after Retry-After, and use /site-analysis (JSON) or /export (CSV) meanwhile.', ['renderer_failed', 'renderer_unavailable']) } : {}),
-      405: notAllowed(route.methods?.includes('POST') ? 'GET, HEAD and POST' : 'GET and HEAD'),
+      405: notAllowed(route),
     };
     return op;
   }
@@ -332,13 +340,13 @@ function operation(route: Route): Obj {
       422: errorResponse(422),
       429: errorResponse(429),
       503: errorResponse(503),
-      405: notAllowed(),
+      405: notAllowed(route),
     };
     return op;
   }
   op.parameters = [requestId];
   op.security = [];
-  const ok = (schema: Obj, type = 'application/json') => ({ 200: { description: 'OK', content: { [type]: { schema } } }, 422: jsonError('Any query parameter: this endpoint takes none.', ['unknown_parameter', 'invalid_parameter', 'duplicate_parameter']), 405: notAllowed() });
+  const ok = (schema: Obj, type = 'application/json') => ({ 200: { description: 'OK', content: { [type]: { schema } } }, 422: jsonError('Any query parameter: this endpoint takes none.', ['unknown_parameter', 'invalid_parameter', 'duplicate_parameter']), 405: notAllowed(route) });
   const missing = (description: string, code: ErrorCode = 'not_found') => ({ 404: jsonError(description, [code]) });
   switch (h.kind) {
     case 'sample':
@@ -462,7 +470,7 @@ export function openApiDocument(): Obj {
           401: errorResponse(401),
           403: jsonError('Real data: the key lacks the geometry licence.', ['geometry_not_licensed']),
           404: jsonError('No such layer.', ['unknown_layer']),
-          405: notAllowed(),
+          405: notAllowed(r),
           422: jsonError('z outside the layer\'s zooms (contours below 12 are too coarse), x/y outside the grid (`invalid_tile`), or a query parameter (tiles take none).', ['invalid_tile', 'unknown_parameter', 'invalid_parameter', 'duplicate_parameter']),
         };
       }
@@ -470,6 +478,8 @@ export function openApiDocument(): Obj {
     } else paths[r.path] = { get: operation(r) };
   }
   storeUnavailable(paths);
+  // Any request whose path and query pass 8,192 bytes: 414, before it is routed.
+  for (const ops of Object.values(paths) as Obj[]) for (const op of Object.values(ops) as Obj[]) (op.responses as Obj)[414] = jsonError(`The request target (path and query) is longer than ${MAX_REQUEST_TARGET} bytes.`, ['uri_too_long']);
   const withUsage = (schema: Obj): Obj => ({ allOf: [embed(schema), { required: ['usage'] }] });
   cached = {
     openapi: '3.1.0',
@@ -523,6 +533,10 @@ export function openApiDocument(): Obj {
         },
         DaList: DA_LIST_SCHEMA,
         ChildcareFeed: CHILDCARE_FEED_SCHEMA,
+        ChildcareSchema: CHILDCARE_SCHEMA_SCHEMA,
+        ChildcareAnalysis: CHILDCARE_ANALYSIS_SCHEMA,
+        ChildcareSiteAnalysis: CHILDCARE_SITE_SCHEMA,
+        ChildcareGeoJson: CHILDCARE_GEOJSON_SCHEMA,
         DaNearby: DA_NEARBY_SCHEMA,
         DaDetail: DA_DETAIL_SCHEMA,
         DaCategories: DA_CATEGORIES_SCHEMA,

@@ -7,9 +7,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { bbox, booleanPointInPolygon, distance, pointToLineDistance } from '@turf/turf';
-import Ajv2020Module from 'ajv/dist/2020.js';
 import type { Feature, FeatureCollection, MultiPolygon, Polygon } from 'geojson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ajv2020 } from '../helpers/ajv.js';
 import { buildRealCatalogue, REAL_POINTS, REALDATA_FILES, vicmapRoadClass } from '../../datasets/realdata.js';
 import { createEngine, type Engine } from '../../engine/engine.js';
 import { PROPERTY_PAYLOAD_SCHEMA } from '../../engine/property/schema.js';
@@ -22,8 +22,7 @@ const REAL = resolve(process.env.PROPINTEL_REALDATA ?? join(__dirname, '..', '..
 // absent, the same references run against a generated miniature with the publishers' layout and fields.
 const real = existsSync(join(REAL, 'PROVENANCE.md'));
 let FROM = REAL;
-const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as typeof Ajv2020Module.default;
-const validate = new Ajv2020({ allErrors: true, strict: false }).compile(PROPERTY_PAYLOAD_SCHEMA);
+const validate = ajv2020().compile(PROPERTY_PAYLOAD_SCHEMA);
 
 let engine: Engine;
 const out = tempDir('realdata-');

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATES } from '../../engine/catalogue/states.js';
 import type { PropertyService } from '../../engine/property/contract.js';
+import { pdfSafe } from '../../engine/childcare/report/report-pdf.js';
 import { startServer, type StartedServer } from '../../server/http-server.js';
 import { useBrowser } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -95,7 +96,8 @@ function sectionsOf(html: string): { headings: string[]; notices: string } {
   const decode = (t: string) => t.replace(/<[^>]+>/g, '').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'");
   const headings = [...html.matchAll(/<h2>(.*?)<\/h2>/g)].map((m) => decode(m[1]));
   const tail = html.slice(html.indexOf('<h2>Data boundaries</h2>'));
-  return { headings, notices: squash(decode(tail)) };
+  // As the PDF sets them: characters its fonts lack are `?` there.
+  return { headings, notices: squash(pdfSafe(decode(tail))) };
 }
 
 /** Each page's text lines (pdftotext -layout), without the page footer. */

@@ -1,16 +1,15 @@
 // The DA listing over real HTTP (spec 4.1, 5, 7, 8): every endpoint at both prefixes, validated against the
 // OpenAPI schemas and equal to the library's answer; every bad input refused naming the parameter; licences;
 // the daily limit with its headers, its 429 and its reset at Melbourne midnight; the playground's demo key.
-import Ajv2020Module from 'ajv/dist/2020.js';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ajv2020 } from '../helpers/ajv.js';
 import { daStats, getDa, listCategories, listCouncils, listDas, nearbyDas } from '../../engine/da/da-listing.js';
 import type { DaStore } from '../../engine/da/da-store.js';
 import { playgroundKey } from '../../server/keys/playground-key.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
-const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as typeof Ajv2020Module.default;
 
 // 14:00 in Melbourne (AEDT, UTC+11) on 25 November 2026; tests move it.
 let now = new Date('2026-11-25T03:00:00Z');
@@ -19,14 +18,14 @@ let das: DaStore;
 let key: string;
 let openapi: any;
 const validators = new Map<string, (doc: unknown) => boolean>();
-let ajv: InstanceType<typeof Ajv2020>;
+let ajv: ReturnType<typeof ajv2020>;
 
 beforeAll(async () => {
   t = await startTestServer({ clock: () => now });
   das = (t.stack.engine as unknown as { das(): DaStore }).das();
   key = await t.key({ components: 'none', daDailyLimit: 1_000_000 });
   openapi = (await t.get('/api/v1/openapi.json')).body;
-  ajv = new Ajv2020({ allErrors: true, strict: false });
+  ajv = ajv2020();
   ajv.addFormat('date-time', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/);
   for (const name of ['DaList', 'DaNearby', 'DaDetail', 'DaCategories', 'DaCouncils', 'DaStats', 'DaLimitExceeded', 'Error']) {
     ajv.addSchema({ ...openapi.components.schemas[name], $id: name });

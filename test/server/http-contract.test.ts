@@ -1,10 +1,10 @@
 // Contract tests over real HTTP (uWebSockets.js on port 0, the engine on the sample world): every endpoint of
 // spec section 4, every status of section 7 with its body, the unknown-parameter rule, licences (section 5)
 // and the usage block (section 2.9).
-import Ajv2020Module from 'ajv/dist/2020.js';
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ajv2020 } from '../helpers/ajv.js';
 import { CORE_BLOCKS } from '../../engine/property/contract.js';
 import { readSample, SAMPLE_NAMES } from '../../engine/property/samples.js';
 import { EngineError } from '../../engine/errors.js';
@@ -12,7 +12,6 @@ import { ROUTES } from '../../server/api/routes.js';
 import { uwsNative } from '../../server/uws.js';
 import { q, startTestServer, type TestServer } from '../helpers/server.js';
 
-const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as typeof Ajv2020Module.default;
 
 let t: TestServer;
 let full: string;
@@ -26,7 +25,7 @@ beforeAll(async () => {
   full = await t.key();
   sandbox = (await t.get('/api/v1/property/sandbox')).body.addresses;
   openapi = (await t.get('/api/v1/openapi.json')).body;
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  const ajv = ajv2020();
   ajv.addSchema({ ...openapi.components.schemas.PropertyPayload, $id: 'full' });
   ajv.addSchema({ ...openapi.components.schemas.CorePayload, $id: 'core' });
   validatePayload = ajv.getSchema('full')!;

@@ -13,9 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import Ajv2020Module from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ajv2020 } from '../helpers/ajv.js';
 import { defaultDataDir } from '../../datasets/sample-world.js';
 import { daStoreFromDirectory } from '../../engine/da/da-sync.js';
 import type { DaStore } from '../../engine/da/da-store.js';
@@ -27,8 +26,6 @@ import { MCP_TOOLS, type McpToolName } from '../../server/mcp/mcp-server.js';
 import { SqliteStore } from '../../server/store/sqlite-store.js';
 import { tempDir } from '../helpers/tmp.js';
 
-const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as typeof Ajv2020Module.default;
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as typeof addFormatsModule.default;
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = tempDir('propintel-mcp-');
@@ -89,11 +86,12 @@ async function conforms(client: Client, expectSql: boolean) {
   const tools = (await client.listTools()).tools;
   const names = expectSql ? [...MCP_TOOLS] : MCP_TOOLS.filter((t) => t !== 'sql_query');
   expect(tools.map((t) => t.name).sort()).toEqual([...names].sort());
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
-  addFormats(ajv);
+  const ajv = ajv2020();
   const all = calls();
+  expect(Object.keys((tools.find((t) => t.name === 'search_das')!.inputSchema as { properties: object }).properties)).toEqual(expect.arrayContaining(['state', 'council', 'category', 'since', 'per_page', 'cursor']));
   for (const t of tools) {
     expect(t.annotations?.readOnlyHint, t.name).toBe(true);
+    expect(t.description!.length, t.name).toBeGreaterThan(40);
     expect(t.inputSchema.type, t.name).toBe('object');
     expect(t.outputSchema?.type, `${t.name} declares an outputSchema`).toBe('object');
     const { args, endpoint } = all[t.name as McpToolName];
@@ -150,7 +148,8 @@ describe('MCP over Streamable HTTP', () => {
     const c = await httpClient(limited);
     try {
       expect((await c.listTools()).tools).toHaveLength(6); // listing tools is not a DA request
-      expect((await c.callTool({ name: 'get_stats', arguments: {} })).isError).toBeFalsy();
+      // Each call counts, a refused one too (as a refused request to the endpoint does).
+      expect(JSON.parse(text(await c.callTool({ name: 'get_da', arguments: {} })))).toMatchObject({ error: 'invalid_parameter' });
       expect((await c.callTool({ name: 'get_stats', arguments: {} })).isError).toBeFalsy();
       const over = await c.callTool({ name: 'get_stats', arguments: {} });
       expect(over.isError).toBe(true);
@@ -250,5 +249,27 @@ describe('MCP over stdio (`propintel mcp`)', () => {
     expect(p.lines().find((m) => m.id === 5)).toMatchObject({ result: { structuredContent: { data: { total: das.size } } } });
     expect(p.stderr()).toMatch(/stdin ended, stopping/);
     expect(scratchOf(p.child.pid)).toEqual([]);
+  }, 60_000);
+
+  it('refuses an id already in use (-32600, the first request runs); a cancelled request holds up neither its batch nor the end', async () => {
+    const p = stdio();
+    p.send('{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}');
+    const forever = { name: 'sql_query', arguments: { query: 'WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT count(*) AS n FROM r' } };
+    // Two requests with id 7 in one batch, beside a quick one: the second 7 is refused at once.
+    p.send(JSON.stringify([{ jsonrpc: '2.0', id: 7, method: 'tools/call', params: forever }, { jsonrpc: '2.0', id: 7, method: 'tools/list' }, { jsonrpc: '2.0', id: 8, method: 'tools/list' }]));
+    // And again while the first 7 runs.
+    p.send(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }));
+    const refused = await p.until(2);
+    expect(refused.find((m) => !Array.isArray(m) && m.id === 7)).toMatchObject({ error: { code: -32600 } });
+    // The client gives up on 7: the batch is answered without it, and the end of input is not held up by it.
+    const t0 = Date.now();
+    p.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7, reason: 'too slow' } }));
+    const batch = (await p.until(3)).find((m) => Array.isArray(m)) ?? [];
+    expect(batch.map((m: { id: number; error?: { code: number } }) => [m.id, m.error?.code ?? null])).toEqual([[7, -32600], [8, null]]);
+    p.child.stdin.end();
+    const [code] = await p.exit;
+    expect(code).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(8_000); // well before the query's 10 s limit would have answered it
+    expect(p.lines().filter((m) => !Array.isArray(m) && m.id === 7 && m.result)).toEqual([]);
   }, 60_000);
 });

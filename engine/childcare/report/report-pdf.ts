@@ -68,21 +68,57 @@ function drawItem(doc: PDFKit.PDFDocument, it: DrawItem): void {
 /** Font sizes of body text: normal, and compact for closing notices squeezed onto the last content page. */
 const BODY = { normal: 8.5, compact: 7 };
 
+/** How the closing notices (data boundaries, attribution and licences) are set. */
+interface NoticesPlan {
+  /** In the smaller body size. */
+  compact: boolean;
+  /** With the last content section moved to the next page, beside them. */
+  moveLastSection: boolean;
+}
+
+/** Tried in turn until the notices share their last page with content. */
+const PLANS: readonly NoticesPlan[] = [
+  { compact: false, moveLastSection: false },
+  { compact: true, moveLastSection: false },
+  { compact: false, moveLastSection: true },
+  { compact: true, moveLastSection: true },
+];
+
 /**
  * The PDF report of `blocks`, with `map` drawn where the map block stands. Layout rules: a heading is kept
  * with the start of what follows it (never alone at a page foot); a table's header with its first rows (and
- * repeated on each page it runs onto); the closing notices (data boundaries, attribution and licences) never
- * take a page of their own: when they would spill past the last content section's page they are set in a
- * smaller size, or that section moves to the next page with them.
+ * repeated on each page it runs onto); the closing notices never take a page of their own: when they spill
+ * past the last content section's page, the report is laid out again with them in a smaller size, then with
+ * that section moved to their page, then both (only notices longer than a page could still run on alone).
  */
 export function reportPdf(blocks: readonly Block[], map: Pick<MapDrawing, 'width' | 'height' | 'items'>, info: { title: string; subject: string }): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'A4', margin: PAGE.margin, bufferPages: true, info: { Title: pdfSafe(info.title), Subject: pdfSafe(info.subject), Creator: 'propintel', Producer: 'propintel (pdfkit)' } });
+  let laid = layoutPdf(blocks, map, info, PLANS[0]);
+  for (const plan of PLANS.slice(1)) {
+    if (!laid.noticesAlone) break;
+    laid = layoutPdf(blocks, map, info, plan);
+  }
+  const doc = laid.doc;
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (c: Buffer) => chunks.push(c));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
+  // Page numbers.
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    // Below the bottom margin: lift the margin for this line, or pdfkit would start a page for it.
+    doc.page.margins.bottom = 0;
+    doc.font('Helvetica').fontSize(7).fillColor('#777777').text(`propintel childcare report - page ${i + 1} of ${range.count}`, PAGE.margin, PAGE.height - 28, { width: CONTENT, align: 'right', lineBreak: false });
+  }
+  doc.end();
+  return done;
+}
+
+/** The blocks laid out on pages following `plan`; whether the closing notices ended on pages of their own. */
+function layoutPdf(blocks: readonly Block[], map: Pick<MapDrawing, 'width' | 'height' | 'items'>, info: { title: string; subject: string }, plan: NoticesPlan): { doc: PDFKit.PDFDocument; noticesAlone: boolean } {
+  const doc = new PDFDocument({ size: 'A4', margin: PAGE.margin, bufferPages: true, info: { Title: pdfSafe(info.title), Subject: pdfSafe(info.subject), Creator: 'propintel', Producer: 'propintel (pdfkit)' } });
   let y = PAGE.margin;
   const newPage = () => {
     doc.addPage();
@@ -253,30 +289,16 @@ export function reportPdf(blocks: readonly Block[], map: Pick<MapDrawing, 'width
   // last content section.
   const noticesAt = blocks.findIndex((b) => b.kind === 'heading' && b.notices);
   const lastSection = noticesAt > 0 ? blocks.slice(0, noticesAt).map((b) => b.kind).lastIndexOf('heading') : -1;
-  const sum = (from: number, to: number, compact = false) => blocks.slice(from, to).reduce((total, b) => total + height(b, compact), 0);
-  let compact = false;
+  const pageNow = () => doc.bufferedPageRange().count - 1;
+  let contentPage = 0;
   blocks.forEach((b, i) => {
-    if (i === lastSection) {
-      const left = BOTTOM - y, content = sum(i, noticesAt), notices = sum(noticesAt, blocks.length);
-      // Everything fits, or the section spills anyway (the notices then share its next page): nothing to do.
-      if (content <= left && content + notices > left) {
-        if (content + sum(noticesAt, blocks.length, true) <= left) compact = true;
-        else if (y > PAGE.margin) newPage();
-      }
-    }
-    if (i === noticesAt && !compact && sum(noticesAt, blocks.length) > BOTTOM - y && sum(noticesAt, blocks.length, true) <= BOTTOM - y) compact = true;
+    const notice = noticesAt >= 0 && i >= noticesAt;
+    const compact = plan.compact && notice;
+    if (i === lastSection && plan.moveLastSection) room(BOTTOM);
     // A heading stays with the start of what follows it.
-    if (b.kind === 'heading') room(height(b) + height(blocks[i + 1], compact && i >= noticesAt, true));
-    draw(b, compact && noticesAt >= 0 && i >= noticesAt);
+    if (b.kind === 'heading') room(height(b) + height(blocks[i + 1], compact, true));
+    draw(b, compact);
+    if (!notice) contentPage = pageNow();
   });
-  // Page numbers.
-  const range = doc.bufferedPageRange();
-  for (let i = range.start; i < range.start + range.count; i++) {
-    doc.switchToPage(i);
-    // Below the bottom margin: lift the margin for this line, or pdfkit would start a page for it.
-    doc.page.margins.bottom = 0;
-    doc.font('Helvetica').fontSize(7).fillColor('#777777').text(`propintel childcare report - page ${i + 1} of ${range.count}`, PAGE.margin, PAGE.height - 28, { width: CONTENT, align: 'right', lineBreak: false });
-  }
-  doc.end();
-  return done;
+  return { doc, noticesAlone: noticesAt >= 0 && pageNow() > contentPage };
 }

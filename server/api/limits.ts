@@ -1,0 +1,15 @@
+/** The sizes of a request the API reads (the router, the transports and the OpenAPI document share them). */
+
+/**
+ * The longest request body read: 1 MiB, room for a 5,000-vertex catchment polygon (about 200 KB of JSON).
+ * Webhook subscriptions and SQL queries are held to {@link SMALL_BODY}.
+ */
+export const MAX_REQUEST_BODY = 1024 * 1024;
+/** The body limit of the webhook and SQL endpoints. */
+export const SMALL_BODY = 64 * 1024;
+
+/**
+ * The longest request target (path and query) answered; a longer one is 414. Well above any legitimate
+ * request (a full property query is under 600 bytes) and below where the transport itself gives up.
+ */
+export const MAX_REQUEST_TARGET = 8192;
