@@ -493,7 +493,7 @@ export function openApiDocument(): Obj {
         'Authentication: `Authorization: Bearer <API key>` on /api/v1/property, /core and the DA listing; samples, the sandbox list, the playground and this document need no key.',
         'Billing: one unique address per key per billing period (Australia/Melbourne time); repeats are free; sandbox addresses and lookups inside a key\'s onboarding window are never metered; responses whose core components failed are not charged (`meta.not_charged_reason`).',
         'Errors: `{ "error": "<code>", "message": "...", ... }`; unknown query parameters are refused (422), never ignored. Each code has one status everywhere (each response lists the codes it may carry): 422 for a bad parameter or body; 400 only where the childcare service names it (`invalid_date`, `invalid_location`, `invalid_polygon`, `unsupported_parameter`).',
-        'HEAD is answered wherever GET is, with the GET\'s status and headers and no body; on the property lookups it checks the key, parameters, licence, address and quota without computing or metering the payload (so without Content-Length).',
+        'HEAD is answered wherever GET is, with the GET\'s status and headers and no body; on the property lookups it checks the key, parameters, licence, address and quota without computing or metering the payload (so without Content-Length); on the DA listing and childcare endpoints it counts against the daily limit as GET does (a report is not rendered for it).',
         `Score keys: ${SCORE_KEYS.join(', ')}.`,
       ].join('\n\n'),
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },

@@ -186,6 +186,9 @@ async function runCurl(ex: Example): Promise<void> {
   const status = r.out.slice(r.out.lastIndexOf('\n') + 1);
   const named = /^(\d{3})\b/.exec(ex.comment)?.[1];
   if (named) expect(status, ex.command).toBe(named);
+  // "422 naming `state`": the error body names that parameter.
+  const naming = /naming `([a-z_]+)`/.exec(ex.comment)?.[1];
+  if (naming) expect(r.out, ex.command).toContain(`"parameter":"${naming}"`);
   else expect(status, `${ex.command}\n${r.out.slice(0, 300)}`).toMatch(/^2\d\d$/);
 }
 
