@@ -56,30 +56,23 @@ interface Example {
   comment: string;
 }
 
-/** The quote a line leaves open ('' when none; a comment's apostrophes are not quotes). */
-function openQuote(line: string): string {
+/** Where `#` starts a comment (outside quotes, after white space; -1 for none), and the quote the line leaves open. */
+function scanShell(line: string): { comment: number; open: string } {
   let quote = '';
   for (let i = 0; i < line.length; i++) {
     const ch = line[i];
     if (quote) {
       if (ch === quote) quote = '';
     } else if (ch === "'" || ch === '"') quote = ch;
-    else if (ch === '#' && /\s/.test(line[i - 1] ?? ' ')) break;
+    else if (ch === '#' && /\s/.test(line[i - 1] ?? ' ')) return { comment: i, open: '' };
   }
-  return quote;
+  return { comment: -1, open: quote };
 }
 
-/** Where `#` starts a comment: outside quotes, after white space. */
+/** A line's command and its trailing comment. */
 function splitComment(line: string): Example {
-  let quote = '';
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i];
-    if (quote) {
-      if (ch === quote) quote = '';
-    } else if (ch === "'" || ch === '"') quote = ch;
-    else if (ch === '#' && /\s/.test(line[i - 1] ?? ' ')) return { command: line.slice(0, i).trim(), comment: line.slice(i + 1).trim() };
-  }
-  return { command: line.trim(), comment: '' };
+  const { comment } = scanShell(line);
+  return comment < 0 ? { command: line.trim(), comment: '' } : { command: line.slice(0, comment).trim(), comment: line.slice(comment + 1).trim() };
 }
 
 /** The curl and propintel command lines of the README's shell blocks, in order. */
@@ -93,7 +86,7 @@ function readmeExamples(): Example[] {
       // A line continues after a trailing backslash, or while a quote is open.
       for (;;) {
         if (/\\\s*$/.test(line) && i + 1 < lines.length) line = `${line.replace(/\\\s*$/, '')} ${lines[++i].trim()}`;
-        else if (openQuote(line) && i + 1 < lines.length) line = `${line} ${lines[++i].trim()}`;
+        else if (scanShell(line).open && i + 1 < lines.length) line = `${line} ${lines[++i].trim()}`;
         else break;
       }
       const ex = splitComment(line.replace(/\s+/g, ' '));
