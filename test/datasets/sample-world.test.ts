@@ -43,14 +43,18 @@ describe('the sample world', () => {
 
   it('is deterministic: the same seed gives byte-identical files, whatever the thread count', async () => {
     // ACT and NT are the smallest tiles; VIC and QLD carry the state contours and (QLD) the flood-study rasters.
+    // All four in one thread, compared below with the shared world (made with a thread per core); the two
+    // small ones in two threads as well, so the comparison across thread counts holds on a one-core machine.
     const tiles = ['act', 'nt', 'vic', 'qld'];
     const a = tempDir();
     const b = tempDir();
     await generateSampleWorld({ out: a, tiles, threads: 1 });
-    await generateSampleWorld({ out: b, tiles, threads: 2 });
+    await generateSampleWorld({ out: b, tiles: ['act', 'nt'], threads: 2 });
     const ma = manifest(a).files, mb = manifest(b).files;
     expect(ma.length).toBeGreaterThan(120);
-    expect(mb).toEqual(ma);
+    const small = (files: typeof ma) => files.filter((f) => f.path.startsWith('act/') || f.path.startsWith('nt/'));
+    expect(small(mb).length).toBeGreaterThan(40);
+    expect(small(mb)).toEqual(small(ma));
     for (const f of ['vic/contours-vicmap-metro-1m.geojson', 'qld/contours-qld-1m.geojson', 'qld/flood-study-1pct-depth.tif', 'qld/flood-study-1pct-hazard.tif']) expect(ma.map((x) => x.path), f).toContain(f);
     // And the tiles match the shared world generated earlier with the same seed.
     const shared = new Map(manifest(world).files.map((f) => [f.path, f.sha256]));
