@@ -1,11 +1,9 @@
 /**
  * Childcare exports (spec 4.2 `/export`): the entitled childcare rows of a state as CSV or GeoJSON.
  *
- * CSV text fields are neutralised against spreadsheet formula execution (OWASP "CSV Injection"): a text field
- * whose first character, after any leading Unicode whitespace, is `=`, `+`, `-`, `@`, a tab, CR or LF, or the
- * full-width forms of the first four (U+FF1D, U+FF0B, U+FF0D, U+FF20), is prefixed with an apostrophe, so no
- * spreadsheet evaluates it; it is then quoted per RFC 4180. Numeric columns are written as numbers, never
- * prefixed (a negative cost stays a number).
+ * Cells are written by csv-cells.ts: every text field quoted (safe under any list separator), NUL removed,
+ * a formula start after leading white space or invisible format characters neutralised with an apostrophe,
+ * numeric columns as numbers.
  *
  * Rows come from the store's in-memory copy of the childcare category (DaStore.categoryRecords, which the
  * analysis reads too), taken once when the export starts, so the file is one consistent snapshot; they are
@@ -17,6 +15,7 @@ import type { DaRecord } from '../da/da-record.js';
 import type { DaStore } from '../da/da-store.js';
 import { childcarePipelineStage, childcareWorksType } from '../da/childcare.js';
 import { childcareFeedItem, DATA_BOUNDARIES, GENERIC_NOTICES, PRODUCT, PRODUCT_VERSION, type SourceNotice } from './analysis.js';
+import { csvField } from './csv-cells.js';
 
 /** The export's columns, in order; `numeric` ones are written as numbers. */
 export const EXPORT_COLUMNS: { name: string; numeric?: boolean }[] = [
@@ -40,21 +39,7 @@ export const EXPORT_COLUMNS: { name: string; numeric?: boolean }[] = [
   { name: 'observed_at' },
 ];
 
-/** Characters that make a spreadsheet treat a cell as a formula (and their full-width forms). */
-const DANGEROUS = /^[\s\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]*[=+\-@\t\r\n\uff1d\uff0b\uff0d\uff20]/;
-
-/** A text field made safe for spreadsheets (see the module comment); not yet quoted. */
-export function neutralise(text: string): string {
-  return DANGEROUS.test(text) ? `'${text}` : text;
-}
-
-/** One CSV field: numbers as numbers, text neutralised and quoted when it needs quoting. */
-export function csvField(value: unknown, numeric = false): string {
-  if (value === null || value === undefined) return '';
-  if (numeric && typeof value === 'number' && Number.isFinite(value)) return String(value);
-  const s = neutralise(String(value));
-  return /[",\r\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s;
-}
+export { csvField, neutralise } from './csv-cells.js';
 
 const PAGE = 2000;
 

@@ -9,6 +9,7 @@
  * worksheet of every category with blank stages). It never overwrites a worksheet without --force, waits
  * out 429 answers per Retry-After, and writes the file only once every page has arrived.
  */
+import { pythonCellRules } from './csv-cells.js';
 
 /** The worksheet's columns: kept from the feed, then the blank review columns. */
 export const WORKSHEET_KEPT = ['id', 'council_reference', 'childcare_pipeline_stage', 'childcare_works_type', 'observed_at', 'state', 'council_name', 'address', 'status', 'lodgement_date'] as const;
@@ -16,6 +17,7 @@ export const WORKSHEET_BLANK = ['customer_match', 'customer_source', 'customer_r
 
 /** The script's text. */
 export function reconciliationHelperScript(version: string): string {
+  const rules = pythonCellRules();
   return `#!/usr/bin/env python3
 """propintel childcare reconciliation helper (propintel ${version}).
 
@@ -48,8 +50,10 @@ import urllib.request
 
 KEPT = ${JSON.stringify(WORKSHEET_KEPT)}
 BLANK = ${JSON.stringify(WORKSHEET_BLANK)}
-# A cell a spreadsheet would run as a formula gets a leading apostrophe (OWASP CSV injection).
-DANGEROUS = re.compile(r"^[\\s\\u00a0\\u1680\\u2000-\\u200b\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*[=+\\-@\\t\\r\\n\\uff1d\\uff0b\\uff0d\\uff20]")
+# The export's cell rules (propintel engine/childcare/csv-cells.ts): NUL removed; a cell whose first character,
+# past white space and invisible format characters (Unicode Zs and Cf), starts a formula gets a leading
+# apostrophe (OWASP CSV injection); every text cell is quoted, so no list separator (",", ";", tab) splits one.
+DANGEROUS = re.compile(r"^[${rules.ignorable}]*[${rules.formulaStart}]")
 
 
 def cell(value):
@@ -57,7 +61,7 @@ def cell(value):
         return ""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return value
-    text = str(value)
+    text = str(value).replace("\\x00", "")
     return "'" + text if DANGEROUS.match(text) else text
 
 
@@ -151,7 +155,7 @@ def main(argv=None):
         print("%d of %s rows" % (len(rows), total), file=sys.stderr)
     partial = args.out + ".partial"
     with open(partial, "w", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f)
+        writer = csv.writer(f, quoting=csv.QUOTE_NONNUMERIC)
         writer.writerow(KEPT + BLANK)
         for row in rows:
             writer.writerow([cell(row.get(name)) for name in KEPT] + [""] * len(BLANK))

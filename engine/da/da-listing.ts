@@ -46,9 +46,10 @@ export interface DaDocument {
 const shown = (v: string) => JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v);
 
 function wholeNumber(name: string, v: string, min: number, max: number): number {
-  if (!/^\d{1,9}$/.test(v)) throw invalidArgument(name, `${name} must be a whole number, got ${shown(v)}`);
-  const n = Number(v);
-  if (n < min || n > max) throw invalidArgument(name, `${name} must be from ${min} to ${max}, got ${n}`);
+  if (!/^\d+$/.test(v)) throw invalidArgument(name, `${name} must be a whole number, got ${shown(v)}`);
+  // A whole number of any length is one: past the range, the range is what to say.
+  const n = v.length > 15 ? Infinity : Number(v);
+  if (n < min || n > max) throw invalidArgument(name, `${name} must be from ${min} to ${max}, got ${Number.isFinite(n) ? n : shown(v)}`);
   return n;
 }
 

@@ -27,7 +27,7 @@ import { documentationStamp, openApiDocument } from '../openapi/openapi.js';
 import { renderDocsPage } from '../openapi/docs-page.js';
 import { SILENT_LOG, type RequestLog } from '../request-log.js';
 import type { ApiKeyRecord, ServerStore } from '../store/store.js';
-import { hasDaListing, limitDaRequest } from '../metering/request-limits.js';
+import { hasDaListing, isPlaygroundKey, limitDaRequest } from '../metering/request-limits.js';
 import { playgroundKey } from '../keys/playground-key.js';
 import { renderPlaygroundPage } from '../playground/playground-page.js';
 import { ApiError, badParameter, RETRY_AFTER_S, toApiError } from './api-error.js';
@@ -404,9 +404,10 @@ export class Api {
     }
     if (h.kind === 'webhooks') {
       const op = h.ops[req.method === 'HEAD' ? 'GET' : req.method]!;
+      const client = this.clientAddress(req);
       return chain(this.authenticate(req), (key) => {
         onKey(key.id);
-        return this.webhookRequest(req, op, daId, key);
+        return this.webhookRequest(req, op, daId, key, client);
       });
     }
     if (h.kind === 'property') {
@@ -556,6 +557,7 @@ export class Api {
    * failed or timed-out query, 503 when busy) -> 200.
    */
   private async sqlRequest(req: ApiRequest, key: ApiKeyRecord, client: string): Promise<ApiResponse> {
+    await this.refusePlayground(key, client, 'the SQL endpoint');
     if (!hasDaListing(key) || !key.sql) {
       throw new ApiError('not_licensed', 'this key does not include the SQL endpoint; a key made with `propintel keys create --da-daily-limit N --sql` does', { requested: ['sql'] });
     }
@@ -594,6 +596,7 @@ export class Api {
    * limit; over it, the call's result is an error naming daily_limit_exceeded.
    */
   private async mcpRequest(req: ApiRequest, key: ApiKeyRecord, client: string): Promise<ApiResponse> {
+    await this.refusePlayground(key, client, 'the MCP server');
     if (!hasDaListing(key)) {
       throw new ApiError('not_licensed', 'the MCP server serves the DA listing; a key made with `propintel keys create --da-daily-limit N` has it', { requested: ['da_listing'] });
     }
@@ -631,8 +634,20 @@ export class Api {
     }
   }
 
+  /**
+   * The playground's public demo key reads the DA listing and nothing else: webhooks, SQL and MCP are refused
+   * (403), and the refused request still counts against its 10 a minute (a 429 past them), as every request
+   * it makes does.
+   */
+  private async refusePlayground(key: ApiKeyRecord, client: string, what: string): Promise<void> {
+    if (!isPlaygroundKey(key)) return;
+    const limits = await limitDaRequest(this.store, key, client, this.clock());
+    throw new ApiError('not_licensed', `the playground's demo key reads the DA listing only, not ${what}; use a key of your own (\`propintel keys create --da-daily-limit N\`)`, { requested: [what] }, limits);
+  }
+
   /** A webhook request: licence (403) -> the operation (422 / 404 / 409 / 413) -> 200, 201 or 202. */
-  private async webhookRequest(req: ApiRequest, op: WebhookOperation, id: string, key: ApiKeyRecord): Promise<ApiResponse> {
+  private async webhookRequest(req: ApiRequest, op: WebhookOperation, id: string, key: ApiKeyRecord, client: string): Promise<ApiResponse> {
+    await this.refusePlayground(key, client, 'webhooks');
     if (!hasDaListing(key)) {
       throw new ApiError('not_licensed', 'webhooks come with the DA listing; a key made with `propintel keys create --da-daily-limit N` has it', { requested: ['da_listing'] });
     }

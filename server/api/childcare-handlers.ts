@@ -20,7 +20,7 @@ import type { DaStore } from '../../engine/da/da-store.js';
 import { melbourneIso } from '../metering/billing-period.js';
 import type { ApiKeyRecord } from '../store/store.js';
 import { ApiError } from './api-error.js';
-import { rejectUnknown } from './query.js';
+import { decimalValue, rejectUnknown } from './query.js';
 
 /** The add-on a key needs for these endpoints. */
 export const CHILDCARE_ADD_ON = PRODUCT;
@@ -81,7 +81,7 @@ function featureLimit(p: Map<string, string>): number {
   const v = p.get('feature_limit');
   if (v === undefined) return FEATURE_LIMIT.default;
   const n = Number(v);
-  if (!/^\d+$/.test(v.trim()) || !Number.isInteger(n) || n > FEATURE_LIMIT.max) throw bad('feature_limit', `feature_limit must be a whole number from 0 to ${FEATURE_LIMIT.max}, not ${JSON.stringify(v.slice(0, 40))}`);
+  if (!/^\d{1,9}$/.test(v) || n > FEATURE_LIMIT.max) throw bad('feature_limit', `feature_limit must be a whole number from 0 to ${FEATURE_LIMIT.max}, not ${JSON.stringify(v.slice(0, 40))}`);
   return n;
 }
 
@@ -89,8 +89,8 @@ function featureLimit(p: Map<string, string>): number {
 function locationNumber(p: Map<string, string>, name: string): number | undefined {
   const v = p.get(name);
   if (v === undefined) return undefined;
-  const n = Number(v);
-  if (v.trim() === '' || !Number.isFinite(n)) throw new ApiError('invalid_location', `${name} must be a number, not ${JSON.stringify(v.slice(0, 40))}`, { parameter: name });
+  const n = decimalValue(v);
+  if (n === undefined) throw new ApiError('invalid_location', `${name} must be a decimal number, not ${JSON.stringify(v.slice(0, 40))}`, { parameter: name });
   return n;
 }
 

@@ -88,6 +88,14 @@ export function rejectUnknown(params: Map<string, string>, allowed: readonly str
   }
 }
 
+/**
+ * A decimal number as a query value: digits, a point, an exponent, nothing else (not `0x1`, ` 1`, `Infinity`
+ * or an empty string, which `Number` would take); undefined when `v` is not one.
+ */
+export function decimalValue(v: string): number | undefined {
+  return DECIMAL.test(v) ? Number(v) : undefined;
+}
+
 function number(name: string, v: string, integer: boolean): number {
   if (!(integer ? INTEGER : DECIMAL).test(v)) {
     throw badParameter(name, `${name} must be ${integer ? 'a whole number' : 'a number'}, got ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v)}`);

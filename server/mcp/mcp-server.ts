@@ -192,6 +192,13 @@ function argumentError(tool: ToolSpec, error: z.ZodError): ApiError {
   return new ApiError('invalid_parameter', `${name}: ${issue.message}`, { parameter: name });
 }
 
+/**
+ * `tools/call` as the protocol defines it, but with any `arguments`: arguments that are not an object reach the
+ * tool and are refused as the API refuses a bad parameter (the SDK's own schema would answer a -32603 with a
+ * validation dump).
+ */
+const LOOSE_CALL_TOOL = CallToolRequestSchema.extend({ params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown().optional() }) });
+
 /** The tools a caller is offered. */
 function offered(ctx: McpContext): ToolSpec[] {
   return TOOLS.filter((t) => t.name !== 'sql_query' || (ctx.sqlAllowed && ctx.sql));
@@ -207,14 +214,16 @@ export function createMcpServer(ctx: McpContext): Server {
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: offered(ctx).map((t) => LISTED.get(t.name)!) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler(LOOSE_CALL_TOOL, async (request): Promise<CallToolResult> => {
     const tool = TOOLS.find((t) => t.name === request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool ${JSON.stringify(request.params.name.slice(0, 60))}; the tools are ${offered(ctx).map((t) => t.name).join(', ')}`);
     try {
       if (tool.name === 'sql_query' && !(ctx.sqlAllowed && ctx.sql)) throw new ApiError('not_licensed', 'this key does not include the SQL endpoint; a key made with `propintel keys create --da-daily-limit N --sql` does', { requested: ['sql'] });
       // Counted before the arguments are checked, as a request to the endpoint is (a refused one counts too).
       await ctx.beforeCall?.();
-      const parsed = tool.input.safeParse(request.params.arguments ?? {});
+      const args = request.params.arguments ?? {};
+      if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new ApiError('invalid_parameter', `arguments must be an object of ${tool.name}'s arguments, not ${Array.isArray(args) ? 'a list' : JSON.stringify(args).slice(0, 40)}`, { parameter: 'arguments' });
+      const parsed = tool.input.safeParse(args);
       if (!parsed.success) throw argumentError(tool, parsed.error);
       const doc = (await tool.run(parsed.data as Record<string, unknown>, ctx)) as Record<string, unknown>;
       return { content: [{ type: 'text', text: JSON.stringify(doc) }], structuredContent: doc };

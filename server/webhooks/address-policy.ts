@@ -73,6 +73,9 @@ export function isPublicAddress(address: string): boolean {
 /** Why a URL may not receive webhooks: a message naming the problem, or null when it may. */
 export type UrlVerdict = { ok: true; url: URL } | { ok: false; message: string };
 
+/** The longest subscription URL, as given and as normalised. */
+export const MAX_URL = 2048;
+
 /** Resolves a host name to every address (injectable for tests). */
 export type Resolver = (host: string) => Promise<string[]>;
 
@@ -82,13 +85,16 @@ const systemResolver: Resolver = (host) =>
 /** Checks a subscription URL (see the module comment). */
 export async function checkWebhookUrl(text: unknown, options: { allowPrivate: boolean; resolve?: Resolver }): Promise<UrlVerdict> {
   if (typeof text !== 'string' || text.trim() === '') return { ok: false, message: 'url is required: the https URL that receives the webhooks' };
-  if (text.length > 2048) return { ok: false, message: `url is ${text.length} characters; at most 2048` };
+  if (text.length > MAX_URL) return { ok: false, message: `url is ${text.length} characters; at most ${MAX_URL}` };
   let url: URL;
   try {
     url = new URL(text);
   } catch {
     return { ok: false, message: `url ${JSON.stringify(text.slice(0, 200))} is not an absolute URL` };
   }
+  // The limit holds for the URL as stored and requested: normalised, non-ASCII percent-encoded (an `é` is six
+  // characters there), so it is checked again after parsing.
+  if (url.href.length > MAX_URL) return { ok: false, message: `url is ${url.href.length} characters once normalised (non-ASCII characters percent-encoded); at most ${MAX_URL}` };
   if (url.protocol !== 'https:' && !(options.allowPrivate && url.protocol === 'http:')) {
     return { ok: false, message: `url must use https${options.allowPrivate ? ' or http' : ''}, not ${url.protocol.replace(/:$/, '')}` };
   }

@@ -12,6 +12,7 @@ import { DA_EVENT_TYPES, type DaEvent } from '../../engine/da/da-events.js';
 import { STATUS_GROUPS } from '../../engine/da/status-rules.js';
 import { distanceMetres } from '../../engine/geo/distance.js';
 import { badParameter } from '../api/api-error.js';
+import { decimalValue } from '../api/query.js';
 import type { WebhookEventType, WebhookFilters, WebhookSubscription } from './webhook-store.js';
 
 /** Subscriptions one key may hold. */
@@ -37,7 +38,8 @@ function oneOf(field: string, value: unknown, allowed: readonly string[], normal
 }
 
 function number(field: string, value: unknown, min: number, max: number, exclusiveMin = false): number {
-  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  // A JSON number, as documented; a string holding one is still read if it is a plain decimal (never `0x1`).
+  const n = typeof value === 'string' ? decimalValue(value) : value;
   if (typeof n !== 'number' || !Number.isFinite(n) || n > max || (exclusiveMin ? n <= min : n < min)) {
     throw badParameter(field, `${field} must be a number ${exclusiveMin ? 'above' : 'from'} ${min} ${exclusiveMin ? 'and at most' : 'to'} ${max}`);
   }
@@ -53,8 +55,9 @@ export function parseSubscriptionBody(body: unknown): SubscriptionRequest {
   const b = body as Record<string, unknown>;
   for (const k of Object.keys(b)) if (!FIELDS.has(k)) throw badParameter(k, `unknown field ${JSON.stringify(k)}; the fields are ${[...FIELDS].join(', ')}`);
   if (b.events === undefined) throw badParameter('events', `events is required: a list of one or both of ${DA_EVENT_TYPES.join(', ')}`);
-  const list = typeof b.events === 'string' ? [b.events] : b.events;
-  if (!Array.isArray(list) || list.length === 0) throw badParameter('events', `events must be a non-empty list of ${DA_EVENT_TYPES.join(', ')}`);
+  // A list, as documented: a bare string is refused, not taken for a list of one.
+  const list = b.events;
+  if (!Array.isArray(list) || list.length === 0) throw badParameter('events', `events must be a non-empty list of ${DA_EVENT_TYPES.join(', ')}, such as ["da.created"]${typeof list === 'string' ? `, not the string ${JSON.stringify(list.slice(0, 40))}` : ''}`);
   const events = [...new Set(list.map((e) => oneOf('events', e, DA_EVENT_TYPES)))] as WebhookEventType[];
   let source: Record<string, unknown> = b;
   if (b.filters !== undefined) {
