@@ -57,6 +57,7 @@ export const ERROR_STATUS = {
   forbidden_sql: 422,
   query_failed: 422,
   query_timeout: 422,
+  query_too_large: 422,
   // 429: limits.
   quota_exceeded: 429,
   daily_limit_exceeded: 429,

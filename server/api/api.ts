@@ -47,7 +47,7 @@ import { siteAnalysis, type ChildcareWorld, type SiteRequest } from '../../engin
 import { reportContentType, type ReportFile, type ReportFormat } from '../../engine/childcare/report/report.js';
 import { reportFilename } from '../../engine/childcare/report/report-content.js';
 import { jsonBody, webhookOperation, type WebhookContext } from './webhook-handlers.js';
-import { runSql, SQL_PER_KEY } from './sql-handler.js';
+import { runSql } from './sql-handler.js';
 import { SqlRunner } from '../../engine/da/sql/sql-runner.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -281,7 +281,6 @@ export class Api {
   private readonly notices: NoticeLookup;
   private sqlRunner: SqlRunner | undefined;
   private ownSqlRunner: SqlRunner | undefined;
-  private readonly sqlInFlight = new Map<string, number>();
 
   constructor(options: ApiOptions) {
     this.service = options.service;
@@ -553,8 +552,8 @@ export class Api {
 
   /**
    * A read-only SQL request: licence and SQL entitlement (403) -> the DA daily limit (429) -> the body (413,
-   * 422) -> at most {@link SQL_PER_KEY} queries of one key at once (429) -> the runner (422 for a refused,
-   * failed or timed-out query, 503 when busy) -> 200.
+   * 422) -> the runner, which keeps each key to its share (429 `too_many_queries`; MCP's calls count in the
+   * same share) -> 422 for a refused, failed, too large or timed-out query, 503 when busy -> 200.
    */
   private async sqlRequest(req: ApiRequest, key: ApiKeyRecord, client: string): Promise<ApiResponse> {
     await this.refusePlayground(key, client, 'the SQL endpoint');
@@ -564,25 +563,14 @@ export class Api {
     const das = this.das;
     if (!das) throw new ApiError('service_unavailable', 'this server holds no DA store', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
     const limits = await limitDaRequest(this.store, key, client, this.clock());
-    const running = this.sqlInFlight.get(key.id) ?? 0;
     try {
       rejectUnknown(decodeQuery(req.query), [], req.path);
       const body = jsonBody(req.body, req.bodyTooLarge || (req.body?.length ?? 0) > SMALL_BODY, SMALL_BODY);
       if (!body || typeof body !== 'object' || Array.isArray(body)) throw badParameter('body', 'the body must be a JSON object: {"query": "SELECT ...", "params": [...]}');
       for (const k of Object.keys(body)) if (k !== 'query' && k !== 'params') throw badParameter(k, `unknown field ${JSON.stringify(k)}; the fields are query and params`, 'unknown_parameter');
-      if (running >= SQL_PER_KEY) {
-        throw new ApiError('too_many_queries', `this key already has ${running} SQL queries running; at most ${SQL_PER_KEY} run at once`, { limit: SQL_PER_KEY, retry_after_s: 1 }, { 'Retry-After': '1' });
-      }
-      this.sqlInFlight.set(key.id, running + 1);
-      try {
-        const { query, params } = body as { query?: unknown; params?: unknown };
-        const result = await runSql(this.sqlRunnerFor(das), query, params);
-        return { status: 200, contentType: JSON_TYPE, headers: { ...limits, 'Cache-Control': 'no-store' }, body: JSON.stringify(result) };
-      } finally {
-        const n = (this.sqlInFlight.get(key.id) ?? 1) - 1;
-        if (n > 0) this.sqlInFlight.set(key.id, n);
-        else this.sqlInFlight.delete(key.id);
-      }
+      const { query, params } = body as { query?: unknown; params?: unknown };
+      const result = await runSql(this.sqlRunnerFor(das), query, params, key.id);
+      return { status: 200, contentType: JSON_TYPE, headers: { ...limits, 'Cache-Control': 'no-store' }, body: JSON.stringify(result) };
     } catch (err) {
       const e = toApiError(err);
       Object.assign(e.headers, limits);
@@ -613,6 +601,7 @@ export class Api {
       das,
       sql: () => this.sqlRunnerFor(das),
       sqlAllowed: key.sql,
+      tenant: key.id,
       beforeCall: async () => {
         await limitDaRequest(this.store, key, client, this.clock());
       },

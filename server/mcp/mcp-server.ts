@@ -42,6 +42,8 @@ export interface McpContext {
   sql?: () => SqlRunner;
   /** Whether the caller may run SQL (the key's entitlement over HTTP; stdio unless `--no-sql`). */
   sqlAllowed: boolean;
+  /** Who the caller is for the SQL runner's fair share (a key's id; stdio: one tenant). */
+  tenant?: string;
   /** Runs before each tool call: the DA daily limit over HTTP (throws ApiError 429 when used up). */
   beforeCall?: () => Promise<void> | void;
 }
@@ -164,7 +166,7 @@ const TOOLS: readonly ToolSpec[] = [
       params: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])).optional().describe('Values for the ? placeholders, in order'),
     }),
     output: SQL_DOCUMENT_SCHEMA,
-    run: (args, ctx) => runSql(ctx.sql!(), args.query, args.params),
+    run: (args, ctx) => runSql(ctx.sql!(), args.query, args.params, ctx.tenant ?? ''),
   },
 ];
 

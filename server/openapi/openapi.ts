@@ -252,8 +252,8 @@ function sqlOrMcpOperation(route: Route, base: Obj): Obj {
       403: jsonError('The key does not include the SQL endpoint (keys made with --da-daily-limit N --sql do).', ['not_licensed']),
       405: notAllowed(route),
       413: jsonError('The body is larger than 64 KiB.', ['payload_too_large']),
-      422: jsonError('The body is missing or not JSON (`invalid_body`), or the query was refused before running, failed, or ran past 10 s (`parameter` names query or params).', ['invalid_body', 'invalid_sql', 'not_a_query', 'forbidden_sql', 'invalid_parameter', 'unknown_parameter', 'duplicate_parameter', 'query_failed', 'query_timeout']),
-      429: jsonError('The daily DA limit is used up, or this key already has 2 queries running.', ['daily_limit_exceeded', 'too_many_queries']),
+      422: jsonError('The body is missing or not JSON (`invalid_body`), or the query was refused before running, failed, or ran past 10 s (`parameter` names query or params).', ['invalid_body', 'invalid_sql', 'not_a_query', 'forbidden_sql', 'invalid_parameter', 'unknown_parameter', 'duplicate_parameter', 'query_failed', 'query_timeout', 'query_too_large']),
+      429: jsonError('The daily DA limit is used up, or this key already has its share of queries (one running, one waiting; MCP calls included).', ['daily_limit_exceeded', 'too_many_queries']),
       503: jsonError('Every SQL process is busy and the queue is full; retry after Retry-After.', ['service_unavailable']),
     };
   } else {

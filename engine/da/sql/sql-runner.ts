@@ -5,11 +5,23 @@
  * unlike anything inside better-sqlite3; the answer is `query_timeout` and a fresh process takes its place.
  * The server's own thread never runs a user's statement, so it keeps answering meanwhile.
  *
- * Processes: up to `processes` queries run at once (default 2), each in its own child; more wait in a short
- * queue (`queue`), beyond which the runner answers `busy`. A child that dies (out of memory, killed) is
- * replaced on the next query.
+ * Fair among tenants (the keys: every path counts, HTTP and each call of an MCP batch alike):
+ * - up to `processes` queries run at once (default 3), each in its own child, and one tenant runs at most one
+ *   of them, so a tenant at its limit always leaves the others room;
+ * - a tenant may have one more query waiting ({@link SQL_PER_TENANT} in all); past that it is refused at once
+ *   (`too_many_queries`, a 429), never queued behind itself;
+ * - waiting counts against the query's own time limit: the 10 s run from when the query arrives, so nothing
+ *   waits longer than its limit; a free process goes to the longest-waiting query of a tenant that has none
+ *   running; more than `queue` waiting in all is `busy`.
+ *
+ * Bounded: each child runs under an operating-system data limit (`ulimit -d`, {@link SQL_MEMORY_BYTES} by
+ * default), which covers SQLite's memory, its temporary tables and sorts (kept in memory, never on disk) and
+ * the JavaScript heap alike. A query past it fails (SQLite's out-of-memory, or the child dies) and is
+ * `query_too_large`, naming the limit; a fresh child takes a dead one's place. So the SQL processes hold at
+ * most `processes` times the limit however many tenants try at once. (This build of SQLite keeps no memory
+ * statistics, so its own heap limit would not be enforced; the process limit is.)
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EngineError } from '../../errors.js';
@@ -27,6 +39,14 @@ export const SQL_MAX_BYTES = 2 * 1024 * 1024;
 export const SQL_TIMEOUT_MS = 10_000;
 /** Parameters a query may take. */
 export const SQL_MAX_PARAMS = 100;
+/** Queries run at once by default. */
+export const SQL_PROCESSES = 3;
+/** A tenant's queries at once, running (one at most) and waiting together. */
+export const SQL_PER_TENANT = 2;
+/** Queries waiting in all at most. */
+export const SQL_QUEUE = 32;
+/** Memory a query's process may use (its data segment): 512 MiB. */
+export const SQL_MEMORY_BYTES = 512 * 1024 * 1024;
 
 /** Options of {@link SqlRunner}. */
 export interface SqlRunnerOptions {
@@ -35,10 +55,14 @@ export interface SqlRunnerOptions {
   /** The DA store the mirror copies. */
   das: () => DaStore;
   timeoutMs?: number;
-  /** Queries run at once (default 2). */
+  /** Queries run at once (default {@link SQL_PROCESSES}). */
   processes?: number;
-  /** Queries waiting for a process at most (default 8). */
+  /** Queries waiting for a process at most, in all (default {@link SQL_QUEUE}). */
   queue?: number;
+  /** A tenant's queries at once, running and waiting (default {@link SQL_PER_TENANT}). */
+  perTenant?: number;
+  /** Bytes a query's process may use (default {@link SQL_MEMORY_BYTES}); 0 sets no limit. */
+  memoryBytes?: number;
   /** The mirror is this runner's own scratch file: {@link SqlRunner.close} removes it (and its -wal and -shm). */
   temporary?: boolean;
 }
@@ -49,6 +73,18 @@ export type SqlResult = Extract<SqlReply, { ok: true }>;
 interface Slot {
   child: ChildProcess | null;
   busy: boolean;
+}
+
+/** A waiting query with less time left than this is not started. */
+const MIN_RUN_MS = 50;
+
+/** A query waiting for a process. */
+interface Waiter {
+  tenant: string;
+  /** When its time limit ends (ms since the epoch). */
+  deadline: number;
+  /** Hands the waiter a process, or null when the runner closes. */
+  take: (slot: Slot | null) => void;
 }
 
 /** Checks `params`: a list of JSON scalars (booleans become 1 and 0). */
@@ -67,39 +103,77 @@ export function sqlParams(params: unknown): unknown[] {
 export class SqlRunner {
   private readonly mirror: SqlMirror;
   private readonly slots: Slot[];
-  private readonly waiting: (() => void)[] = [];
-  /** The time limit of one query, ms. */
+  private waiting: Waiter[] = [];
+  /** The time limit of one query, ms, from when it arrives. */
   readonly timeoutMs: number;
+  /** A tenant's queries at once, running and waiting. */
+  readonly perTenant: number;
+  /** Bytes a query's process may use (0: no limit). */
+  readonly memoryBytes: number;
   private readonly queue: number;
+  /** Per tenant: queries running, and queries running or waiting. */
+  private readonly running = new Map<string, number>();
+  private readonly inFlight = new Map<string, number>();
   private nextId = 1;
   private closed = false;
 
   constructor(private readonly options: SqlRunnerOptions) {
     this.mirror = new SqlMirror(options.mirror);
     this.timeoutMs = options.timeoutMs ?? SQL_TIMEOUT_MS;
-    this.queue = options.queue ?? 8;
-    this.slots = Array.from({ length: options.processes ?? 2 }, () => ({ child: null, busy: false }));
+    this.queue = options.queue ?? SQL_QUEUE;
+    this.perTenant = Math.max(1, options.perTenant ?? SQL_PER_TENANT);
+    this.memoryBytes = options.memoryBytes ?? SQL_MEMORY_BYTES;
+    this.slots = Array.from({ length: Math.max(1, options.processes ?? SQL_PROCESSES) }, () => ({ child: null, busy: false }));
+  }
+
+  /** Processes that run queries. */
+  get processes(): number {
+    return this.slots.length;
+  }
+
+  /** The process ids of the children now running (tests watch their memory). */
+  childPids(): number[] {
+    return this.slots.flatMap((s) => (s.child?.pid ? [s.child.pid] : []));
   }
 
   /**
-   * Runs `query` with `params`. Rejects with an EngineError: INVALID_ARGUMENT (reason `invalid_sql`,
-   * `not_a_query`, `forbidden_sql`, `invalid_parameter`, `query_failed`, naming `query` or `params`),
-   * `query_timeout` past the time limit, UNAVAILABLE `busy` when too many queries wait.
+   * Runs `query` with `params` for `tenant` (a key's id; default one shared tenant). Rejects with an
+   * EngineError: INVALID_ARGUMENT (reason `invalid_sql`, `not_a_query`, `forbidden_sql`, `invalid_parameter`,
+   * `query_failed`, `query_too_large`, naming `query` or `params`), `query_timeout` when the time limit passes
+   * (waiting included); UNAVAILABLE `too_many_queries` when the tenant already has its share, `busy` when too
+   * many queries wait.
    */
-  async run(query: unknown, params: unknown): Promise<SqlResult> {
+  async run(query: unknown, params: unknown, tenant = ''): Promise<SqlResult> {
     if (this.closed) throw new EngineError('UNAVAILABLE', 'the SQL runner is closed');
     const refusal = gateSql(query);
     if (refusal) throw new EngineError('INVALID_ARGUMENT', refusal.message, { parameter: 'query', reason: refusal.code });
     const values = sqlParams(params);
-    this.mirror.sync(this.options.das());
-    const slot = await this.acquire();
-    try {
-      const reply = await this.send(slot, { id: this.nextId++, query: query as string, params: values, maxRows: SQL_MAX_ROWS, maxBytes: SQL_MAX_BYTES });
-      if (!reply.ok) throw new EngineError('INVALID_ARGUMENT', reply.message, { parameter: reply.parameter ?? 'query', reason: reply.code });
-      return reply;
-    } finally {
-      this.release(slot);
+    const deadline = Date.now() + this.timeoutMs;
+    const mine = this.inFlight.get(tenant) ?? 0;
+    if (mine >= this.perTenant) {
+      throw new EngineError('UNAVAILABLE', `this key already has ${mine} SQL queries running or waiting; at most ${this.perTenant} at once (one running)`, { reason: 'too_many_queries', limit: this.perTenant, retry_after_s: 1 });
     }
+    this.mirror.sync(this.options.das());
+    this.inFlight.set(tenant, mine + 1);
+    try {
+      const slot = await this.acquire(tenant, deadline);
+      try {
+        const reply = await this.send(slot, { id: this.nextId++, query: query as string, params: values, maxRows: SQL_MAX_ROWS, maxBytes: SQL_MAX_BYTES }, deadline);
+        if (!reply.ok) throw new EngineError('INVALID_ARGUMENT', reply.code === 'query_too_large' ? this.tooLarge() : reply.message, { parameter: reply.parameter ?? 'query', reason: reply.code, ...(reply.code === 'query_too_large' ? { limit_bytes: this.memoryBytes } : {}) });
+        return reply;
+      } finally {
+        this.release(slot, tenant);
+      }
+    } finally {
+      const n = (this.inFlight.get(tenant) ?? 1) - 1;
+      if (n > 0) this.inFlight.set(tenant, n);
+      else this.inFlight.delete(tenant);
+    }
+  }
+
+  /** The message of a query past the memory limit. */
+  private tooLarge(): string {
+    return `the query needed more than the ${Math.round(this.memoryBytes / 1048576)} MiB of memory a query may use (its rows, sorts and temporary tables together): narrow it, or aggregate before returning rows`;
   }
 
   /** Brings the mirror up to date now (the first build of a large store takes a while); returns rows copied. */
@@ -114,45 +188,71 @@ export class SqlRunner {
       s.child?.kill('SIGKILL');
       s.child = null;
     }
-    for (const w of this.waiting.splice(0)) w();
+    for (const w of this.waiting.splice(0)) w.take(null);
     if (this.options.temporary) for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${this.mirror.path}${suffix}`, { force: true });
   }
 
-  private acquire(): Promise<Slot> {
+  /** A process for `tenant`: at once when one is free and the tenant runs none, else in turn until `deadline`. */
+  private acquire(tenant: string, deadline: number): Promise<Slot> {
     const free = this.slots.find((s) => !s.busy);
-    if (free) {
-      free.busy = true;
-      return Promise.resolve(free);
-    }
+    if (free && !this.running.get(tenant)) return Promise.resolve(this.claim(free, tenant));
     if (this.waiting.length >= this.queue) {
       return Promise.reject(new EngineError('UNAVAILABLE', `${this.slots.length} SQL queries are running and ${this.waiting.length} waiting; try again shortly`, { reason: 'busy', retry_after_s: 2 }));
     }
+    const waitedSince = Date.now();
     return new Promise((resolve, reject) => {
-      this.waiting.push(() => {
-        if (this.closed) return reject(new EngineError('UNAVAILABLE', 'the SQL runner is closed'));
-        const s = this.slots.find((x) => !x.busy)!;
-        s.busy = true;
-        resolve(s);
-      });
+      const waiter: Waiter = {
+        tenant,
+        deadline,
+        take: (slot) => {
+          clearTimeout(timer);
+          if (this.closed || !slot) return reject(new EngineError('UNAVAILABLE', 'the SQL runner is closed'));
+          resolve(this.claim(slot, tenant));
+        },
+      };
+      // The time limit runs while waiting too: past it the query is refused, never run late.
+      const timer = setTimeout(() => {
+        this.waiting = this.waiting.filter((w) => w !== waiter);
+        reject(new EngineError('INVALID_ARGUMENT', `the query waited ${((Date.now() - waitedSince) / 1000).toFixed(1)} s for a free SQL process and reached the ${this.timeoutMs / 1000} s limit without running`, { parameter: 'query', reason: 'query_timeout', limit_s: this.timeoutMs / 1000 }));
+      }, Math.max(0, deadline - Date.now()));
+      this.waiting.push(waiter);
     });
   }
 
-  private release(slot: Slot): void {
+  private claim(slot: Slot, tenant: string): Slot {
+    slot.busy = true;
+    this.running.set(tenant, (this.running.get(tenant) ?? 0) + 1);
+    return slot;
+  }
+
+  private release(slot: Slot, tenant: string): void {
     slot.busy = false;
-    this.waiting.shift()?.();
+    const n = (this.running.get(tenant) ?? 1) - 1;
+    if (n > 0) this.running.set(tenant, n);
+    else this.running.delete(tenant);
+    // Each free process to the longest-waiting query of a tenant that runs none and has time left to run
+    // (one at its limit is refused by its own timer, as a query that waited its whole time).
+    const now = Date.now();
+    for (const free of this.slots.filter((s) => !s.busy)) {
+      const next = this.waiting.findIndex((w) => !this.running.get(w.tenant) && w.deadline - now > MIN_RUN_MS);
+      if (next < 0) break;
+      const [w] = this.waiting.splice(next, 1);
+      w.take(free);
+    }
   }
 
   private spawn(): ChildProcess {
     const here = import.meta.url;
     const fromSource = here.endsWith('.ts');
     const entry = fileURLToPath(new URL(`./sql-child.${fromSource ? 'ts' : 'js'}`, here));
-    const child = fork(entry, [this.mirror.path], {
-      cwd: PACKAGE_ROOT,
-      execArgv: fromSource ? ['--import', 'tsx'] : [],
-      env: { ...process.env, PROPINTEL_SQL_CHILD: '1' },
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      serialization: 'advanced',
-    });
+    const execArgv = fromSource ? ['--import', 'tsx'] : [];
+    const options = { cwd: PACKAGE_ROOT, env: { ...process.env, PROPINTEL_SQL_CHILD: '1' }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] as ('ignore' | 'inherit' | 'ipc')[], serialization: 'advanced' as const };
+    // The memory limit is the shell's `ulimit -d` (setrlimit RLIMIT_DATA) before it execs Node; where there is
+    // no POSIX shell (Windows) the child runs without it.
+    const child =
+      this.memoryBytes > 0 && process.platform !== 'win32'
+        ? spawn('/bin/sh', ['-c', `ulimit -d ${Math.ceil(this.memoryBytes / 1024)} && exec "$0" "$@"`, process.execPath, ...execArgv, entry, this.mirror.path], options)
+        : fork(entry, [this.mirror.path], { ...options, execArgv });
     // Between queries the child has no listener of its own: errors then must not escape either.
     child.on('error', () => {});
     child.unref();
@@ -160,7 +260,7 @@ export class SqlRunner {
     return child;
   }
 
-  private send(slot: Slot, req: SqlRequest): Promise<SqlReply> {
+  private send(slot: Slot, req: SqlRequest, deadline: number): Promise<SqlReply> {
     if (!slot.child || slot.child.exitCode !== null || slot.child.signalCode !== null || !slot.child.connected) slot.child = this.spawn();
     const child = slot.child;
     return new Promise((resolve, reject) => {
@@ -179,7 +279,8 @@ export class SqlRunner {
       };
       const onExit = (code: number | null, signal: string | null) => {
         slot.child = null;
-        finish(() => reject(new EngineError('INVALID_ARGUMENT', `the query stopped its process (${signal ?? `exit ${code}`}): most likely it needed too much memory`, { parameter: 'query', reason: 'query_failed' })));
+        // A child dies during a query when it runs out of memory (the data limit reached inside V8 or a library).
+        finish(() => reject(new EngineError('INVALID_ARGUMENT', `${this.tooLarge()} (its process stopped: ${signal ?? `exit ${code}`})`, { parameter: 'query', reason: 'query_too_large', limit_bytes: this.memoryBytes })));
       };
       // A process that cannot start (no file descriptors or processes left) or a closed channel is an error
       // of this query, never an unhandled 'error' event that would stop the server.
@@ -191,8 +292,8 @@ export class SqlRunner {
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
         slot.child = null;
-        finish(() => reject(new EngineError('INVALID_ARGUMENT', `the query ran past the ${this.timeoutMs / 1000} s limit and was stopped`, { parameter: 'query', reason: 'query_timeout', limit_s: this.timeoutMs / 1000 })));
-      }, this.timeoutMs);
+        finish(() => reject(new EngineError('INVALID_ARGUMENT', `the query ran past the ${this.timeoutMs / 1000} s limit (counted from its arrival, waiting included) and was stopped`, { parameter: 'query', reason: 'query_timeout', limit_s: this.timeoutMs / 1000 })));
+      }, Math.max(0, deadline - Date.now()));
       child.on('message', onMessage);
       child.on('exit', onExit);
       child.once('error', onError);
