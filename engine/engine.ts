@@ -52,6 +52,9 @@ import { basename, join } from 'node:path';
 import { computeScores, type ScoresContext } from './compute-scores.js';
 import { computeSurfaces, type SurfacesContext } from './compute-surfaces.js';
 
+/** The time a childcare report may take to render, ms: past it the render is stopped and fails. */
+export const REPORT_TIMEOUT_MS = 15_000;
+
 /** Options for {@link createEngine}. */
 export interface EngineOptions {
   /** The dataset directory (with catalogue.json). */
@@ -322,7 +325,8 @@ export class Engine implements PropertyService {
     const drawn = all.filter((s) => daIds.has(s.id) || (s.paths.includes('poi.schools_500m') && req.state in s.coverage));
     const job = prepareReport(format, req, data, layers, drawn, (options.generatedAt ?? new Date()).toISOString());
     const { filename, ...plain } = job;
-    const bytes = options.inThread ? await renderReport(plain) : await this.pool.run('childcare-report', plain);
+    // A render is a few tens of milliseconds; one that overruns is stopped (its worker ended) so it frees its slot.
+    const bytes = options.inThread ? await renderReport(plain) : await this.pool.run('childcare-report', plain, { timeoutMs: REPORT_TIMEOUT_MS });
     return { body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), contentType: reportContentType(format), filename };
   }
 

@@ -196,8 +196,7 @@ function argumentError(tool: ToolSpec, error: z.ZodError): ApiError {
 
 /**
  * `tools/call` as the protocol defines it, but with any `arguments`: arguments that are not an object reach the
- * tool and are refused as the API refuses a bad parameter (the SDK's own schema would answer a -32603 with a
- * validation dump).
+ * tool and are refused as the API refuses a bad parameter, naming `arguments`.
  */
 const LOOSE_CALL_TOOL = CallToolRequestSchema.extend({ params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown().optional() }) });
 
@@ -216,7 +215,10 @@ export function createMcpServer(ctx: McpContext): Server {
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: offered(ctx).map((t) => LISTED.get(t.name)!) }));
-  server.setRequestHandler(LOOSE_CALL_TOOL, async (request): Promise<CallToolResult> => {
+  // Registered past Server's own tools/call wrapper, which would answer arguments that are not an object with a
+  // -32602 validation dump before any tool saw them (Protocol's method, which the wrapper itself calls).
+  const register = Object.getPrototypeOf(Server.prototype).setRequestHandler as Server['setRequestHandler'];
+  register.call(server, LOOSE_CALL_TOOL, async (request): Promise<CallToolResult> => {
     const tool = TOOLS.find((t) => t.name === request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool ${JSON.stringify(request.params.name.slice(0, 60))}; the tools are ${offered(ctx).map((t) => t.name).join(', ')}`);
     try {

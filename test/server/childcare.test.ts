@@ -298,9 +298,11 @@ describe('the reconciliation helper', () => {
     const first = await run();
     expect(first.status, first.stderr).toBe(0);
     const rows = readFileSync(out, 'utf8').trimEnd().split(/\r?\n/);
-    expect(rows[0]).toBe('id,council_reference,childcare_pipeline_stage,childcare_works_type,observed_at,state,council_name,address,status,lodgement_date,customer_match,customer_source,customer_record_id,classification_review,review_notes');
+    // Every text cell quoted (no list separator splits one), the id a number.
+    expect(rows[0]).toBe(['id', 'council_reference', 'childcare_pipeline_stage', 'childcare_works_type', 'observed_at', 'state', 'council_name', 'address', 'status', 'lodgement_date', 'customer_match', 'customer_source', 'customer_record_id', 'classification_review', 'review_notes'].map((c) => `"${c}"`).join(','));
     expect(rows.length).toBe(childcare.length + 1);
-    expect(rows[1].endsWith(',,,,,')).toBe(true);
+    expect(rows[1]).toMatch(/^\d+,"/);
+    expect(rows[1].endsWith(',"","","","",""')).toBe(true);
     const ids = rows.slice(1).map((l) => Number(l.split(',')[0]));
     expect(new Set(ids)).toEqual(new Set(childcare.map((r) => r.id)));
     writeFileSync(out, 'my notes\n');

@@ -49,6 +49,20 @@ export function safeLink(url: unknown): string | null {
 /** The column shares of every breakdown table (name, count, share). */
 export const BREAKDOWN_WIDTHS = [0.64, 0.18, 0.18];
 
+/**
+ * The longest text of each kind a report shows: a field past it is cut, with an ellipsis, before layout. A
+ * report lays text out by measuring it, and an unbroken run far wider than its column costs more than linear
+ * time to break (100,000 characters took over 30 s); cut to these widths every field lays out in a few lines,
+ * whatever a record or a request holds. The JSON and CSV keep the text whole.
+ */
+export const TEXT_LIMITS = { reference: 60, address: 160, suburb: 80, council: 100, name: 120, short: 60, note: 600 } as const;
+
+/** `v` as text of at most `max` characters (an ellipsis where it was cut). */
+export function clip(v: unknown, max: number): string {
+  const s = String(v ?? '');
+  return s.length > max ? `${s.slice(0, max - 1)}\u2026` : s;
+}
+
 /** How many pipeline rows the report lists (the CSV export has every row). */
 export const PIPELINE_ROWS = 40;
 
@@ -75,7 +89,7 @@ export function reportBlocks(data: Data, subject: ReportSubject, mapAttribution:
     title: 'Childcare development pipeline',
     subtitle: subjectLine(subject, data),
     lines: [
-      ...(subject.suburb ? [`Suburb: ${subject.suburb}`] : []),
+      ...(subject.suburb ? [`Suburb: ${clip(subject.suburb, TEXT_LIMITS.suburb)}`] : []),
       `Data as at ${String(data.scope?.as_at ?? 'unknown').slice(0, 10)}; lodged ${data.scope?.since ? `since ${data.scope.since}` : 'at any date'}; report made ${subject.generatedAt.slice(0, 16).replace('T', ' ')} UTC.`,
       'Counts are of development applications in the tracked pipeline, not of operating centres.',
     ],
@@ -95,7 +109,7 @@ export function reportBlocks(data: Data, subject: ReportSubject, mapAttribution:
   const breakdown = (title: string, rows: { key: string; count: number; share: number }[] = [], limit = Infinity, named = (k: string) => k): Block => ({
     kind: 'table',
     columns: [title, 'DAs', 'Share'],
-    rows: rows.slice(0, limit).map((r) => [named(r.key), fmt(r.count), pct(r.share)]),
+    rows: rows.slice(0, limit).map((r) => [clip(named(r.key), TEXT_LIMITS.council), fmt(r.count), pct(r.share)]),
     numeric: [false, true, true],
     widths: BREAKDOWN_WIDTHS,
   });
@@ -114,15 +128,15 @@ export function reportBlocks(data: Data, subject: ReportSubject, mapAttribution:
         // A link is labelled by what it opens: the application's own record on its reference, the council's
         // register (where the reference must be searched) on the council's name.
         const href = safeLink(p.council_url);
-        const ref = String(p.council_reference ?? ''), council = String(p.council_name ?? '');
+        const ref = clip(p.council_reference, TEXT_LIMITS.reference), council = clip(p.council_name, TEXT_LIMITS.council);
         const record = href !== null && p.council_url_type === 'application_record';
         const register = href !== null && !record;
         return [
           record ? { text: ref, href } : ref,
-          String(p.address ?? ''),
+          clip(p.address, TEXT_LIMITS.address),
           label(String(p.childcare_pipeline_stage ?? 'unknown')),
           label(String(p.childcare_works_type ?? 'other')),
-          String(p.lodgement_date ?? ''),
+          clip(p.lodgement_date, TEXT_LIMITS.short),
           register ? { text: `${council} register (search ${ref})`, href } : council,
         ];
       }),
@@ -141,7 +155,7 @@ export function reportBlocks(data: Data, subject: ReportSubject, mapAttribution:
   const sc = data.schools ?? {};
   if (sc.available) {
     const fs: { properties: Data }[] = sc.features?.features ?? [];
-    if (fs.length) blocks.push({ kind: 'table', columns: ['School', 'Type', 'Sector'], rows: fs.map(({ properties: p }) => [String(p.name ?? ''), String(p.school_type ?? ''), String(p.school_sector ?? '')]) });
+    if (fs.length) blocks.push({ kind: 'table', columns: ['School', 'Type', 'Sector'], rows: fs.map(({ properties: p }) => [clip(p.name, TEXT_LIMITS.name), clip(p.school_type, TEXT_LIMITS.short), clip(p.school_sector, TEXT_LIMITS.short)]) });
     else blocks.push({ kind: 'para', text: 'No open school lies in this catchment.', muted: true });
     if (sc.note) blocks.push({ kind: 'para', text: sc.note, muted: true });
   } else blocks.push({ kind: 'para', text: sc.note ?? 'Open-school points are not available here.' });
@@ -152,7 +166,7 @@ export function reportBlocks(data: Data, subject: ReportSubject, mapAttribution:
     const money = (v: number | null) => (v === null || v === undefined ? 'n/a' : `$${fmt(v)}`);
     blocks.push({
       kind: 'table',
-      columns: [`${sub.suburb} (${sub.state}), Census ${sub.census?.year ?? ''}`, 'Value'],
+      columns: [`${clip(sub.suburb, TEXT_LIMITS.suburb)} (${sub.state}), Census ${sub.census?.year ?? ''}`, 'Value'],
       rows: [
         ['Persons', fmt(sub.population?.persons ?? 0)],
         ['Children aged 0-4', `${fmt(sub.children_0_4?.persons ?? 0)} (${pct(sub.children_0_4?.share ?? 0)})`],
@@ -163,7 +177,7 @@ export function reportBlocks(data: Data, subject: ReportSubject, mapAttribution:
       ],
       numeric: [false, true],
     });
-  } else blocks.push({ kind: 'para', text: sub.message ?? 'No suburb census context is held.', muted: true });
+  } else blocks.push({ kind: 'para', text: clip(sub.message ?? 'No suburb census context is held.', TEXT_LIMITS.note), muted: true });
   if (sub.note) blocks.push({ kind: 'para', text: sub.note, muted: true });
 
   blocks.push({ kind: 'heading', text: 'Coverage and freshness' });
@@ -186,7 +200,8 @@ export function reportBlocks(data: Data, subject: ReportSubject, mapAttribution:
   blocks.push({ kind: 'list', items: data.notices?.data_boundaries ?? [] });
 
   blocks.push({ kind: 'heading', text: 'Attribution and licences', notices: true });
-  blocks.push({ kind: 'list', items: [...(data.notices?.attribution ?? []), ...(data.notices?.licences ?? []).map((l: { source: string; licence: string }) => `${l.source}: ${l.licence}`), ...mapAttribution.map((a) => `Map: ${a}`), ...(sub.attribution ? [`Suburb context: ${sub.attribution}`] : []), ...(sc.attribution ?? []).map((a: string) => `Schools: ${a}`)] });
+  const notices = [...(data.notices?.attribution ?? []), ...(data.notices?.licences ?? []).map((l: { source: string; licence: string }) => `${l.source}: ${l.licence}`), ...mapAttribution.map((a) => `Map: ${a}`), ...(sub.attribution ? [`Suburb context: ${sub.attribution}`] : []), ...(sc.attribution ?? []).map((a: string) => `Schools: ${a}`)];
+  blocks.push({ kind: 'list', items: notices.map((n: string) => clip(n, TEXT_LIMITS.note)) });
   blocks.push({ kind: 'para', text: data.notices?.keep ?? 'Keep these attribution and licence notices with any output shown to customers.', muted: true });
   return blocks;
 }
