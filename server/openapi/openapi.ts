@@ -220,6 +220,7 @@ function webhookOperation(route: Route, method: string, op: WebhookOperation, ba
     403: jsonError('The key does not include the DA listing, which webhooks come with.', ['not_licensed']),
     ...(route.path.includes('{id}') ? { 404: jsonError('No such subscription on this key.', ['not_found']) } : {}),
     ...(op === 'test' ? { 409: jsonError('The subscription is disabled.', ['subscription_disabled']) } : {}),
+    429: PLAYGROUND_429,
     422:
       op === 'create'
         ? jsonError('The body is missing or not JSON (`invalid_body`), a bad field (the body names it in `parameter`), or more than 25 subscriptions on the key.', ['invalid_body', 'invalid_parameter', 'too_many_subscriptions', 'unknown_parameter', 'duplicate_parameter'])
@@ -253,7 +254,7 @@ function sqlOrMcpOperation(route: Route, base: Obj): Obj {
       405: notAllowed(route),
       413: jsonError('The body is larger than 64 KiB.', ['payload_too_large']),
       422: jsonError('The body is missing or not JSON (`invalid_body`), or the query was refused before running, failed, or ran past 10 s (`parameter` names query or params).', ['invalid_body', 'invalid_sql', 'not_a_query', 'forbidden_sql', 'invalid_parameter', 'unknown_parameter', 'duplicate_parameter', 'query_failed', 'query_timeout', 'query_too_large']),
-      429: jsonError('The daily DA limit is used up, or this key already has its share of queries (one running, one waiting; MCP calls included).', ['daily_limit_exceeded', 'too_many_queries']),
+      429: jsonError('The daily DA limit is used up, or this key already has its share of queries (one running, one waiting; MCP calls included), or the playground\'s demo key is past its 10 requests a minute (it may not run SQL at all: 403 until then).', ['daily_limit_exceeded', 'too_many_queries', 'playground_limit_exceeded']),
       503: jsonError('Every SQL process is busy and the queue is full; retry after Retry-After.', ['service_unavailable']),
     };
   } else {
@@ -268,10 +269,14 @@ function sqlOrMcpOperation(route: Route, base: Obj): Obj {
       406: { description: 'The Accept header must list application/json and text/event-stream (MCP Streamable HTTP): a JSON-RPC error.', content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcError' } } } },
       413: jsonError('The body is larger than 1 MiB.', ['payload_too_large']),
       415: { description: 'The Content-Type must be application/json: a JSON-RPC error.', content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcError' } } } },
+      429: PLAYGROUND_429,
     };
   }
   return base;
 }
+
+/** The playground's demo key may not use webhooks, SQL or MCP (403), and each such request still counts: past its 10 a minute, 429. */
+const PLAYGROUND_429: Obj = jsonError('The playground\'s demo key is past its 10 requests a minute (it may not use this at all: 403 until then).', ['playground_limit_exceeded']);
 
 const CHILDCARE_403: ErrorCode[] = ['not_licensed', 'key_inactive', 'key_expired', 'add_on_not_enabled', 'state_not_entitled'];
 

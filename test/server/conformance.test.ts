@@ -15,6 +15,7 @@ import { startServer, type StartedServer } from '../../server/http-server.js';
 import { createKey, type KeySpec } from '../../server/keys/key-admin.js';
 import { openApiDocument } from '../../server/openapi/openapi.js';
 import { WebhookDispatcher } from '../../server/webhooks/webhook-dispatcher.js';
+import { playgroundKey } from '../../server/keys/playground-key.js';
 import { StoreUnavailableError } from '../../server/store/store.js';
 import { defaultDataDir } from '../../datasets/sample-world.js';
 import { openStack, type Stack } from '../../server/stack.js';
@@ -63,6 +64,8 @@ interface Ctx {
   /** Street addresses that are not sandbox addresses. */
   address: string;
   otherAddress: string;
+  /** The playground's demo key, with this minute's requests from this address used up. */
+  spentPlayground(): Promise<string>;
   /** A key made now with `spec`. */
   key(spec: KeySpec): Promise<string>;
   daId: number;
@@ -257,6 +260,8 @@ for (const [path, ops] of Object.entries(DOCS.main.paths as Obj)) {
       const r = await base.request(c);
       return { ...r, path: `${r.path}${r.path.includes('?') ? '&' : '?'}pad=${'x'.repeat(9000)}` };
     }, { code: 'uri_too_long' });
+    // The playground's demo key past its minute (webhooks and MCP count its requests, then refuse them).
+    if (documented(429) && !has(429)) add(op, 429, 'the playground\'s demo key past its 10 a minute', async (c) => ({ ...(await base.request(c)), key: await c.spentPlayground() }), { code: 'playground_limit_exceeded' });
     // The shared database does not answer: the key cannot be checked, nothing is done.
     if (((o as Obj).security ?? []).some((x: Obj) => 'bearer' in x) && !has(503)) {
       add(op, 503, 'the shared database does not answer', async (c) => {
@@ -357,7 +362,13 @@ beforeAll(async () => {
     if (!text) throw new Error(`no address ${id} in the sample world`);
     return text;
   });
-  c = { url, keys, key, address, otherAddress, daId: listed.data[0].id, webhook, disabledWebhook, newWebhook: subscribe, receiver: receiver.url, tile, tileEtag: first.headers.get('etag') ?? '' };
+  const demo = await playgroundKey(stack.store);
+  const spentPlayground = async () => {
+    // Until a request is refused: the minute may turn over while its ten are spent.
+    for (let i = 0; i < 25; i++) if ((await fetch(`${main.url}/v1/stats`, { headers: { authorization: `Bearer ${demo}` } })).status === 429) return demo;
+    throw new Error('the playground key was never refused');
+  };
+  c = { url, keys, key, spentPlayground, address, otherAddress, daId: listed.data[0].id, webhook, disabledWebhook, newWebhook: subscribe, receiver: receiver.url, tile, tileEtag: first.headers.get('etag') ?? '' };
   for (const d of Object.keys(DOCS) as DocName[]) {
     served[d] = await (await fetch(`${main.url}${d === 'main' ? '/api/v1/openapi.json' : '/api/v1/childcare/openapi.json'}`)).json();
     validators[d] = validatorOf(served[d], `https://propintel.test/${d}.json`);
