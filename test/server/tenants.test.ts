@@ -163,7 +163,8 @@ describe('reports are bounded', () => {
       call(`/api/v1/childcare/report?${site}&format=pdf`, k),
     ]);
     expect([long.status, normal.status]).toEqual([200, 200]);
-    expect(Date.now() - t0).toBeLessThan(5000);
+    // Both well inside the render limit (15 s); before, the long one stalled past 30 s and held its slot.
+    expect(Date.now() - t0).toBeLessThan(12_000);
   });
 
   it('one imported record with a 100,000-character address breaks no report', async () => {
@@ -176,7 +177,7 @@ describe('reports are bounded', () => {
       const r = await call(`/api/v1/childcare/report?${site}&format=${format}`, k);
       expect(r.status, format).toBe(200);
     }
-    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(Date.now() - t0).toBeLessThan(12_000);
     // The JSON keeps the whole address; only the report cuts it to its column.
     const json = await call(`/api/v1/childcare/site-analysis?${site}`, k);
     expect(json.body.data.geojson.features.find((f: { properties: { council_reference: string } }) => f.properties.council_reference === 'POISON/1').properties.address).toHaveLength(100_000);
