@@ -21,7 +21,9 @@ import { mapBox, prepareReport, renderReport, reportContentType, reportLayers, t
 import { SuburbCensus } from './childcare/suburb-context.js';
 import type { CatalogueSource } from './catalogue/catalogue.js';
 import { escapeHtml } from './escape-html.js';
-import { encodeTile, tileReadBox, vectorTile, VECTOR_TILE_LAYERS, type TileLayerSpec } from './tiles/vector-tiles.js';
+import { encodeTile, tileReadBox, vectorTile, vectorTileLayers, type TileLayerSpec } from './tiles/vector-tiles.js';
+import { collectFields, mergeFields, type FieldType } from './vector/feature-fields.js';
+import type { PayloadPath } from './catalogue/payload-paths.js';
 import { CONTOUR_LAYER, contourTileFeatures, contourTileRequest } from './tiles/contour-tiles.js';
 import { NOISE_LAYER, noiseTileFeatures } from './tiles/noise-tiles.js';
 import { HAND_LAYER, handTileFeatures, handTileLattice } from './tiles/hand-map-tiles.js';
@@ -450,9 +452,32 @@ export class Engine implements PropertyService {
     return [...new Set(this.tileLayerSources(layer).map((s) => escapeHtml(`${s.custodian}, ${s.licence}`)))].join('; ');
   }
 
-  /** The vector tile layers this engine serves (TileJSON `vector_layers`, with zooms). */
+  private layerSpecs?: TileLayerSpec[];
+
+  /**
+   * The vector tile layers this engine serves (TileJSON `vector_layers`): zooms, and every field a layer's
+   * tiles can carry, worked out once from the dataset (by window, from the layer file's record of each file).
+   */
   tileLayers(): TileLayerSpec[] {
-    return [...VECTOR_TILE_LAYERS, CONTOUR_LAYER, NOISE_LAYER, ...(this.handTiles ? [HAND_LAYER] : [])];
+    return (this.layerSpecs ??= [...vectorTileLayers((paths) => this.featureFields(paths)), CONTOUR_LAYER, NOISE_LAYER, ...(this.handTiles ? [HAND_LAYER] : [])]);
+  }
+
+  /** Every scalar property the features of `paths` carry, over the sources whose geometry may be shared. */
+  private featureFields(paths: readonly PayloadPath[]): Map<string, Set<FieldType>> {
+    const fields = new Map<string, Set<FieldType>>();
+    const seen = new Set<unknown>();
+    for (const path of paths) {
+      for (const layer of this.store.vectorsFor(path, null)) {
+        if (seen.has(layer) || !layer.source.geometry_redistribution) continue;
+        seen.add(layer);
+        for (const f of layer.features) collectFields(fields, f.properties);
+      }
+    }
+    if (this.windows) {
+      const feeds = new Set(this.store.catalogue.sources.filter((src) => src.geometry_redistribution && src.paths.some((p) => paths.includes(p))).map((src) => src.id));
+      for (const e of this.windows.layers.entries) if (e.kind === 'vector' && e.fields && feeds.has(e.source)) mergeFields(fields, e.fields);
+    }
+    return fields;
   }
 
   /**

@@ -15,6 +15,7 @@
  * Written once per dataset (fingerprinted, written beside and renamed into place), then opened read-only by
  * any number of processes.
  */
+import { collectFields, fieldsRecord, type FieldType } from '../vector/feature-fields.js';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -24,7 +25,7 @@ import { EngineError } from '../errors.js';
 import { LruCache } from '../cache/lru-cache.js';
 
 /** The layout version of the file (meta.version); another version is written again. */
-export const LAYER_FILE_VERSION = 1;
+export const LAYER_FILE_VERSION = 2; // 2: files.fields
 
 /** Reach classes, metres: an item is filed under the smallest class at least its file's reach. */
 export const REACH_CLASSES = [100, 250, 500, 1_000, 2_000, 2_500, 5_000, 10_000, 25_000] as const;
@@ -39,7 +40,7 @@ export function reachClass(reachM: number): number {
 const DDL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE files (id INTEGER PRIMARY KEY, source TEXT NOT NULL, path TEXT NOT NULL, kind TEXT NOT NULL, class INTEGER,
-  columns TEXT, warnings TEXT, raster TEXT, items INTEGER NOT NULL DEFAULT 0, bytes INTEGER NOT NULL DEFAULT 0);
+  columns TEXT, warnings TEXT, raster TEXT, fields TEXT, items INTEGER NOT NULL DEFAULT 0, bytes INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE items (id INTEGER PRIMARY KEY, file INTEGER NOT NULL, data TEXT NOT NULL);
 CREATE INDEX items_file ON items (file, id);
 `;
@@ -55,6 +56,8 @@ export interface LayerFileEntry {
   columns: string[] | null;
   warnings: string[] | null;
   raster: RasterInfo | null;
+  /** A vector file's fields: every scalar property its features carry, with their types (feature-fields.ts). */
+  fields: Record<string, string> | null;
   items: number;
   bytes: number;
 }
@@ -99,7 +102,7 @@ export class LayerFileWriter {
     this.db.pragma('synchronous = OFF');
     this.db.exec(DDL);
     this.insertItem = this.db.prepare('INSERT INTO items (id, file, data) VALUES (?, ?, ?)');
-    this.insertFile = this.db.prepare('INSERT INTO files (id, source, path, kind, class, columns, warnings, raster, items, bytes) VALUES (@id, @source, @path, @kind, @class, @columns, @warnings, @raster, @items, @bytes)');
+    this.insertFile = this.db.prepare('INSERT INTO files (id, source, path, kind, class, columns, warnings, raster, fields, items, bytes) VALUES (@id, @source, @path, @kind, @class, @columns, @warnings, @raster, @fields, @items, @bytes)');
   }
 
   private boxTable(k: number): Database.Statement {
@@ -120,22 +123,24 @@ export class LayerFileWriter {
     const box = k === null ? null : this.boxTable(k);
     let count = 0;
     let bytes = 0;
+    const fields = new Map<string, Set<FieldType>>();
     this.db.transaction(() => {
       for (const it of items) {
         const id = this.nextItem++;
+        if (file.kind === 'vector') collectFields(fields, (it.data as Feature).properties);
         const text = JSON.stringify(it.data);
         this.insertItem.run(id, file.id, text);
         if (it.box && box) box.run(id, it.box[0], it.box[2], it.box[1], it.box[3]);
         count++;
         bytes += text.length;
       }
-      this.insertFile.run({ id: file.id, source: file.source, path: file.path, kind: file.kind, class: k, columns: file.columns ? JSON.stringify(file.columns) : null, warnings: file.warnings?.length ? JSON.stringify(file.warnings) : null, raster: null, items: count, bytes });
+      this.insertFile.run({ id: file.id, source: file.source, path: file.path, kind: file.kind, class: k, columns: file.columns ? JSON.stringify(file.columns) : null, warnings: file.warnings?.length ? JSON.stringify(file.warnings) : null, raster: null, fields: file.kind === 'vector' ? JSON.stringify(fieldsRecord(fields)) : null, items: count, bytes });
     })();
   }
 
   /** Adds a raster's header. */
   addRaster(file: { id: number; source: string; path: string; info: RasterInfo }): void {
-    this.insertFile.run({ id: file.id, source: file.source, path: file.path, kind: 'raster', class: null, columns: null, warnings: null, raster: JSON.stringify(file.info), items: 0, bytes: 0 });
+    this.insertFile.run({ id: file.id, source: file.source, path: file.path, kind: 'raster', class: null, columns: null, warnings: null, raster: JSON.stringify(file.info), fields: null, items: 0, bytes: 0 });
   }
 
   /** Stamps the file with the dataset's fingerprint and closes it. */
@@ -238,9 +243,10 @@ export class LayerFile {
     if (!existsSync(path)) throw new EngineError('INVALID_DATA', `${path}: no layer file`, { file: path });
     this.db = new Database(path, { readonly: true, fileMustExist: true });
     this.db.pragma('cache_size = -16000');
-    type Row = { id: number; source: string; path: string; kind: LayerFileEntry['kind']; class: number | null; columns: string | null; warnings: string | null; raster: string | null; items: number; bytes: number };
+    type Row = { id: number; source: string; path: string; kind: LayerFileEntry['kind']; class: number | null; columns: string | null; warnings: string | null; raster: string | null; fields: string | null; items: number; bytes: number };
     this.entries = (this.db.prepare('SELECT * FROM files ORDER BY id').all() as Row[]).map((r) => ({
       ...r,
+      fields: r.fields ? (JSON.parse(r.fields) as Record<string, string>) : null,
       columns: r.columns ? (JSON.parse(r.columns) as string[]) : null,
       warnings: r.warnings ? (JSON.parse(r.warnings) as string[]) : null,
       raster: r.raster ? (JSON.parse(r.raster) as RasterInfo) : null,

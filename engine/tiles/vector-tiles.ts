@@ -20,6 +20,7 @@ import { vectorFeaturesIn, type DataStore, type RecordTable, type VectorLayer } 
 import type { DaStore } from '../da/da-store.js';
 import { classifyFloodOverlay, isFloodOverlay } from '../scores/flood/overlay-codes.js';
 import { isBushfireFeature } from '../property/inputs/domain-inputs.js';
+import { fieldsRecord, mergeFields, scalarProperties, type FieldType } from '../vector/feature-fields.js';
 import { growBox, tileBounds, type TileId } from './tile-math.js';
 
 /** Tile extent and buffer (tile units). */
@@ -47,11 +48,6 @@ export interface TileSources {
   das: () => DaStore;
 }
 
-const scalar = (props: Record<string, unknown> | null | undefined): Record<string, string | number | boolean> => {
-  const out: Record<string, string | number | boolean> = {};
-  for (const [k, v] of Object.entries(props ?? {})) if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out[k] = v;
-  return out;
-};
 
 /** Features of vector layers of `paths` meeting `box` (through their indexes), with the filter applied. */
 function vectorFeatures(paths: PayloadPath[], filter?: (f: Feature, source: CatalogueSource) => boolean): FeatureSource {
@@ -66,7 +62,7 @@ function vectorFeatures(paths: PayloadPath[], filter?: (f: Feature, source: Cata
         for (const i of vectorFeaturesIn(layer, box)) {
           const f = layer.features[i];
           if (filter && !filter(f, layer.source)) continue;
-          features.push({ type: 'Feature', id: features.length + 1, geometry: f.geometry, properties: { ...scalar(f.properties), source: layer.source.id } });
+          features.push({ type: 'Feature', id: features.length + 1, geometry: f.geometry, properties: { ...scalarProperties(f.properties), source: layer.source.id } });
           sources.set(layer.source.id, layer.source);
         }
       }
@@ -106,34 +102,60 @@ const floodOnly = (f: Feature) => isFloodOverlay(classifyFloodOverlay(f.properti
 
 interface LayerDef extends TileLayerSpec {
   read: FeatureSource;
+  /** Drawn from publishers' features: its fields are every scalar property they carry (and `source`). */
+  publisherFields?: boolean;
 }
 
 const LAYERS: LayerDef[] = [
   { id: 'das', paths: ['development_applications'], description: 'Development applications: id, category, status_group, lodged (YYYY-MM-DD).', minzoom: 10, maxzoom: 18, fields: { id: 'Number', category: 'String', status_group: 'String', lodged: 'String' }, read: daFeatures },
-  { id: 'zones', paths: ['planning.zone'], description: 'Planning zones, with their publisher\'s attributes.', minzoom: 10, maxzoom: 18, fields: { source: 'String' }, read: vectorFeatures(['planning.zone']) },
-  { id: 'overlays', paths: ['planning.overlay'], description: 'Planning overlays, with their publisher\'s attributes.', minzoom: 10, maxzoom: 18, fields: { source: 'String' }, read: vectorFeatures(['planning.overlay']) },
-  { id: 'flood', paths: ['hazards.flood'], description: 'Flood overlays (those the flood block classifies as floodway, flood control, overland flow or flood evidence).', minzoom: 10, maxzoom: 18, fields: { source: 'String' }, read: vectorFeatures(['hazards.flood'], floodOnly) },
+  { id: 'zones', publisherFields: true, paths: ['planning.zone'], description: 'Planning zones, with their publisher\'s attributes.', minzoom: 10, maxzoom: 18, fields: { source: 'String' }, read: vectorFeatures(['planning.zone']) },
+  { id: 'overlays', publisherFields: true, paths: ['planning.overlay'], description: 'Planning overlays, with their publisher\'s attributes.', minzoom: 10, maxzoom: 18, fields: { source: 'String' }, read: vectorFeatures(['planning.overlay']) },
+  { id: 'flood', publisherFields: true, paths: ['hazards.flood'], description: 'Flood overlays (those the flood block classifies as floodway, flood control, overland flow or flood evidence).', minzoom: 10, maxzoom: 18, fields: { source: 'String' }, read: vectorFeatures(['hazards.flood'], floodOnly) },
   // Planning-scheme sources feed hazards.bushfire only through their bushfire controls (as the hazards block reads them).
-  { id: 'bushfire', paths: ['hazards.bushfire'], description: 'Bushfire-prone areas and planning bushfire controls (e.g. a Bushfire Management Overlay).', minzoom: 10, maxzoom: 18, fields: { source: 'String' }, read: vectorFeatures(['hazards.bushfire'], (f, source) => !source.schema || isBushfireFeature(f.properties)) },
+  { id: 'bushfire', publisherFields: true, paths: ['hazards.bushfire'], description: 'Bushfire-prone areas and planning bushfire controls (e.g. a Bushfire Management Overlay).', minzoom: 10, maxzoom: 18, fields: { source: 'String' }, read: vectorFeatures(['hazards.bushfire'], (f, source) => !source.schema || isBushfireFeature(f.properties)) },
   { id: 'schools', paths: ['poi.schools_500m'], description: 'Open schools: name, type, sector.', minzoom: 10, maxzoom: 18, fields: { name: 'String', school_type: 'String', school_sector: 'String', source: 'String' }, read: recordPoints('poi.schools_500m', ['name', 'school_type', 'school_sector']) },
-  { id: 'parcels', paths: ['resolved.parcel'], description: 'Cadastre parcels (z >= 16), where the licence allows geometry.', minzoom: 16, maxzoom: 18, fields: { source: 'String' }, read: vectorFeatures(['resolved.parcel']) },
-  { id: 'roads', paths: ['scores.noise.roads'], description: 'Roads by class (road_class, highway, name).', minzoom: 10, maxzoom: 18, fields: { name: 'String', road_class: 'String', highway: 'String', source: 'String' }, read: vectorFeatures(['scores.noise.roads']) },
-  { id: 'water', paths: ['scores.flood.water'], description: 'Watercourses and water bodies.', minzoom: 10, maxzoom: 18, fields: { name: 'String', water_type: 'String', source: 'String' }, read: vectorFeatures(['scores.flood.water']) },
+  { id: 'parcels', publisherFields: true, paths: ['resolved.parcel'], description: 'Cadastre parcels (z >= 16), where the licence allows geometry.', minzoom: 16, maxzoom: 18, fields: { source: 'String' }, read: vectorFeatures(['resolved.parcel']) },
+  { id: 'roads', publisherFields: true, paths: ['scores.noise.roads'], description: 'Roads by class (road_class, highway, name).', minzoom: 10, maxzoom: 18, fields: { name: 'String', road_class: 'String', highway: 'String', source: 'String' }, read: vectorFeatures(['scores.noise.roads']) },
+  { id: 'water', publisherFields: true, paths: ['scores.flood.water'], description: 'Watercourses and water bodies.', minzoom: 10, maxzoom: 18, fields: { name: 'String', water_type: 'String', source: 'String' }, read: vectorFeatures(['scores.flood.water']) },
 ];
 
-/** The vector tile layers (without contours, which contour-tiles.ts adds). */
-export const VECTOR_TILE_LAYERS: readonly TileLayerSpec[] = LAYERS.map(({ read: _read, ...spec }) => spec);
+/** The vector tile layers (without contours, which contour-tiles.ts adds), with the fields always carried. */
+export const VECTOR_TILE_LAYERS: readonly TileLayerSpec[] = LAYERS.map(({ read: _read, publisherFields: _p, ...spec }) => spec);
+
+/**
+ * The vector tile layers with their complete fields: for a layer drawn from publishers' features, every
+ * scalar property its sources' features carry (`fieldsOf` of its payload paths: the whole dataset, or the
+ * layer file's record of each file), as the encoder writes them (feature-fields.ts).
+ */
+export function vectorTileLayers(fieldsOf: (paths: readonly PayloadPath[]) => Map<string, Set<FieldType>>): TileLayerSpec[] {
+  return LAYERS.map(({ read: _read, publisherFields, ...spec }) => {
+    if (!publisherFields) return spec;
+    const fields = fieldsOf(spec.paths);
+    mergeFields(fields, spec.fields);
+    return { ...spec, fields: fieldsRecord(fields) };
+  });
+}
 
 /** The spec of layer `id`, or undefined. */
 export function vectorLayerSpec(id: string): TileLayerSpec | undefined {
   return VECTOR_TILE_LAYERS.find((l) => l.id === id);
 }
 
-/** Encodes one layer's features (lon/lat GeoJSON) as the MVT of tile `t`; null when nothing lands in it. */
+/** Simplification tolerance, in tile units (of {@link EXTENT}) at the tile's own zoom. */
+export const TOLERANCE = 3;
+
+/**
+ * Encodes one layer's features (lon/lat GeoJSON) as the MVT of tile `t`; null when nothing lands in it. Every
+ * geometry is clipped to the tile and its buffer (MVT 2.1: nothing past [-buffer, extent + buffer], where
+ * MapLibre warns and draws wrongly), and simplified at the tile's own zoom ({@link TOLERANCE} units): the
+ * one-tile helper otherwise keeps whole polygons and simplifies at z14 whatever the tile's zoom, which bent
+ * roads at z17 and z18.
+ */
 export function encodeTile(layer: string, features: Feature[], t: TileId): Uint8Array | null {
   if (!features.length) return null;
   // One tile straight from the features (they were already chosen by the tile's box): no index of the world.
-  const tile = geoJSONToTile({ type: 'FeatureCollection', features }, t.z, t.x, t.y, { extent: EXTENT, buffer: BUFFER, tolerance: 3, wrap: false });
+  // maxZoom 24 keeps every vertex through conversion, so the only simplification is the tile's own.
+  const tile = geoJSONToTile({ type: 'FeatureCollection', features }, t.z, t.x, t.y, { extent: EXTENT, buffer: BUFFER, tolerance: TOLERANCE, maxZoom: 24, wrap: false, clip: true });
   if (!tile || !tile.features.length) return null;
   return fromGeojsonVt({ [layer]: tile }, { version: 2, extent: EXTENT });
 }
