@@ -161,6 +161,12 @@ describe('layers read per window from the layer file', () => {
     }
   }, 60_000);
 
+  it('declares the same TileJSON fields from the layer file as from memory (every attribute of every file)', () => {
+    const specs = (e: typeof memory) => e.tileLayers().map((l) => [l.id, l.fields]);
+    expect(specs(windowed)).toEqual(specs(memory));
+    expect(Object.keys(memory.tileLayers().find((l) => l.id === 'zones')!.fields).length).toBeGreaterThan(3);
+  });
+
   it('draws map tiles from the layer file exactly as from memory, buffers included, reading only the tile\'s layer', async () => {
     const rows = ['r0c0', 'r0c1', 'r1c0', 'r1c1'].flatMap((d) => addressRows(join(world, 'vic', d, 'addresses.csv')));
     const lon = rows.map((r) => r.lon), lat = rows.map((r) => r.lat);
