@@ -23,6 +23,7 @@ import type { CatalogueSource } from './catalogue/catalogue.js';
 import { escapeHtml } from './escape-html.js';
 import { encodeTile, tileReadBox, vectorTile, vectorTileLayers, type TileLayerSpec } from './tiles/vector-tiles.js';
 import { collectFields, mergeFields, type FieldType } from './vector/feature-fields.js';
+import { encodeTerrarium, TERRAIN_LAYER, TERRAIN_TILE_SIZE } from './tiles/terrain-tiles.js';
 import type { PayloadPath } from './catalogue/payload-paths.js';
 import { CONTOUR_LAYER, contourTileFeatures, contourTileRequest } from './tiles/contour-tiles.js';
 import { NOISE_LAYER, noiseTileFeatures } from './tiles/noise-tiles.js';
@@ -547,6 +548,41 @@ export class Engine implements PropertyService {
     return out;
   }
 
+  /** The terrain tiles' layer (TileJSON, with `encoding`), or null when the dataset holds no DEM. */
+  terrainLayer(): typeof TERRAIN_LAYER | null {
+    return this.store.catalogue.sources.some((src) => src.paths.includes('scores.flood.terrain')) ? TERRAIN_LAYER : null;
+  }
+
+  /**
+   * A terrain tile (engine/tiles/terrain-tiles.ts): the DEMs of the state at the tile's centre sampled at each
+   * pixel's centre on the pool, as a Terrarium PNG (alpha 0 where no DEM covers a pixel). Cached as the vector
+   * tiles are, on disk too. INVALID_ARGUMENT for a tile outside the grid or the layer's zooms.
+   */
+  async terrainTile(z: number, x: number, y: number): Promise<{ bytes: Uint8Array; sources: string[] }> {
+    this.assertOpen();
+    const t = { z, x, y };
+    if (!isTile(t)) throw invalidArgument('tile', `${z}/${x}/${y} is not a tile: z from 0 to 30, x and y from 0 to 2^z - 1`);
+    if (z < TERRAIN_LAYER.minzoom || z > TERRAIN_LAYER.maxzoom) throw invalidArgument('z', `terrain tiles are made from zoom ${TERRAIN_LAYER.minzoom} to ${TERRAIN_LAYER.maxzoom} (clients overzoom past it); z=${z} is outside`);
+    this.tileCache ??= new TtlCache(20_000, 64 * 1024 * 1024);
+    const key = `s|terrain/${z}/${x}/${y}`;
+    const hit = this.tileCache.get<{ bytes: Uint8Array; sources: string[] }>(key);
+    if (hit) return hit.value;
+    const [w, s, e, n] = tileBounds(t);
+    const state = this.stateAt((w + e) / 2, (s + n) / 2);
+    const rasters = state ? this.store.rastersFor('scores.flood.terrain', state) : [];
+    const sources = [...new Set(rasters.map((r) => r.source.id))];
+    const disk = this.tileDisk();
+    let bytes = disk?.get('terrain', t) ?? null;
+    if (!bytes) {
+      const heights = rasters.length ? await this.pool.run('terrain-tile', { tile: t, dems: rasters.map((r) => r.path) }) : new Float32Array(TERRAIN_TILE_SIZE * TERRAIN_TILE_SIZE).fill(NaN);
+      bytes = encodeTerrarium(heights);
+      disk?.set('terrain', t, bytes);
+    }
+    const out = { bytes, sources };
+    this.tileCache.set(key, out, 24 * 3600_000);
+    return out;
+  }
+
   private tileDiskCache?: TileDiskCache | null;
 
   /** The disk cache of expensive tiles (made on first use: the fingerprint stats every dataset file once). */
@@ -558,10 +594,10 @@ export class Engine implements PropertyService {
     return this.tileDiskCache;
   }
 
-  /** Ids of the sources feeding a tile layer's paths. */
+  /** Ids of the sources feeding a tile layer's paths (the terrain layer's included). */
   private tileLayerSources(layer: string): CatalogueSource[] {
-    const spec = this.tileLayers().find((l) => l.id === layer);
-    return spec ? this.store.catalogue.sources.filter((s) => s.paths.some((p) => spec.paths.includes(p))) : [];
+    const spec = layer === TERRAIN_LAYER.id ? TERRAIN_LAYER : this.tileLayers().find((l) => l.id === layer);
+    return spec ? this.store.catalogue.sources.filter((s) => s.paths.some((p) => (spec.paths as readonly string[]).includes(p))) : [];
   }
 
   /** The never-metered sandbox addresses of the dataset directory. */

@@ -11,6 +11,7 @@ import { handPointTask, handTileTask } from './tasks/hand.js';
 import { contoursTask } from './tasks/contours.js';
 import { heatSurfaceTask } from './tasks/heat-surface.js';
 import { childcareReportTask } from './tasks/childcare-report.js';
+import { terrainTileTask } from './tasks/terrain-tile.js';
 
 export default defineWorker<TaskMap>({
   'grid-stats': gridStatsTask,
@@ -21,4 +22,5 @@ export default defineWorker<TaskMap>({
   contours: contoursTask,
   'heat-surface': heatSurfaceTask,
   'childcare-report': childcareReportTask,
+  'terrain-tile': terrainTileTask,
 });

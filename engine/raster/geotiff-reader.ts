@@ -409,12 +409,14 @@ export class RasterSource {
 
   /**
    * Reads the native cells covering `bbox`, given in `crs` (default: the raster's CRS; another CRS is
-   * transformed with densified edges). Returns null when the box misses the raster entirely.
+   * transformed with densified edges), plus `margin` cells on every side (1 for bilinear sampling right up to
+   * the box's edge). Returns null when the box misses the raster entirely.
    */
-  async readBBox(bbox: BBox, options: { crs?: string; band?: number; signal?: AbortSignal } = {}): Promise<Grid<Float32Array> | null> {
+  async readBBox(bbox: BBox, options: { crs?: string; band?: number; margin?: number; signal?: AbortSignal } = {}): Promise<Grid<Float32Array> | null> {
     const box = options.crs && options.crs !== this.info.crs ? transformBBox(bbox, options.crs, this.info.crs) : bbox;
     if (!bboxIntersection(box, this.info.bbox)) return null;
-    return this.readPixels(this.pixelWindowFor(box), options);
+    const pw = this.pixelWindowFor(box), m = options.margin ?? 0;
+    return this.readPixels(m ? [pw[0] - m, pw[1] - m, pw[2] + m, pw[3] + m] : pw, options);
   }
 
   /** Reads the native cells covering an analysis window (null when the window misses the raster). */

@@ -14,6 +14,7 @@ import type { ContoursRequest } from '../surfaces/contours/contours-surface.js';
 import type { PackedContoursLayer } from '../surfaces/contours/contours-layer.js';
 import type { HeatSurface, HeatSurfaceTaskInput } from '../surfaces/heat/heat-surface.js';
 import type { ReportJob } from '../childcare/report/report.js';
+import type { TileId } from '../tiles/tile-math.js';
 
 /** Input of the `grid-stats` task: a Float32 grid, transferred, copied or shared. */
 export interface GridStatsInput {
@@ -26,6 +27,12 @@ export interface GridStatsInput {
 export interface GridStatsOutput {
   stats: GridStats;
   grid?: Grid<Float32Array>;
+}
+
+/** Input of the `terrain-tile` task: the tile and the DEMs to sample, first wins. */
+export interface TerrainTileInput {
+  tile: TileId;
+  dems: string[];
 }
 
 /** The engine's task map. Later modules add their tasks here. */
@@ -50,6 +57,8 @@ export type TaskMap = {
   'heat-surface': [HeatSurfaceTaskInput, HeatSurface];
   /** A childcare report (PDF or HTML) rendered from its prepared blocks and map drawing (engine/childcare/report/). */
   'childcare-report': [ReportJob, Uint8Array];
+  /** The heights of a terrain tile's pixel centres from its DEMs (NaN where none covers; engine/tiles/terrain-tiles.ts). */
+  'terrain-tile': [TerrainTileInput, Float32Array];
 };
 
 /** A task name of the engine's task map. */

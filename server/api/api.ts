@@ -125,6 +125,9 @@ export const REPORT_RETRY_AFTER_S = 2;
 /** The engine's tile calls as the server uses them. */
 interface TileService {
   tile(layer: string, z: number, x: number, y: number): Promise<{ bytes: Uint8Array | null; sources: string[] }>;
+  /** Terrain tiles (Terrarium PNG), where the service makes them. */
+  terrainTile?(z: number, x: number, y: number): Promise<{ bytes: Uint8Array; sources: string[] }>;
+  terrainLayer?(): { id: string; description: string; minzoom: number; maxzoom: number; encoding: string; tileSize: number } | null;
   tileLayers(): { id: string; description: string; minzoom: number; maxzoom: number; fields: Record<string, string> }[];
   tileBounds(): [number, number, number, number];
   tileAttribution(layer: string): string;
@@ -180,7 +183,7 @@ export interface ApiOptions {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const DA_ID_PATH = /^(\/api)?\/v1\/das\/([^/]+)$/;
-const TILE_PATH = /^\/api\/v1\/tiles\/([^/]+)\/([^/]+)\/([^/]+)\/([^/]+)\.mvt$/;
+const TILE_PATH = /^\/api\/v1\/tiles\/([^/]+)\/([^/]+)\/([^/]+)\/([^/]+)\.(mvt|png)$/;
 const TILEJSON_PATH = /^\/api\/v1\/tiles\/([^/]+)\.json$/;
 const WEBHOOK_ID_PATH = /^(\/api)?\/v1\/webhooks\/([^/]+)(\/test|\/deliveries)?$/;
 /** 127.0.0.0/8 and ::1, as text from either transport (uWS writes IPv4-mapped IPv6 in full hex). */
@@ -365,7 +368,7 @@ export class Api {
     if (tile || tilejson) {
       if (req.method !== 'GET' && req.method !== 'HEAD') throw new ApiError('method_not_allowed', `tiles answer GET and HEAD only, not ${req.method.slice(0, 20)}`, {}, { Allow: 'GET, HEAD' });
       rejectUnknown(decodeQuery(req.query), [], req.path);
-      if (tile) return this.tileRequest(req, tile[1], tile[2], tile[3], tile[4], onKey);
+      if (tile) return this.tileRequest(req, tile[1], tile[2], tile[3], tile[4], tile[5] as 'mvt' | 'png', onKey);
       return this.tileJson(req, tilejson![1]);
     }
     if (!route) {
@@ -870,29 +873,37 @@ export class Api {
    * a day's Cache-Control; 304 for a matching If-None-Match; 204 with no body for an empty tile. Unknown layer
    * 404; a tile outside the grid or the layer's zooms 422 `invalid_tile`.
    */
-  private tileRequest(req: ApiRequest, layer: string, zs: string, xs: string, ys: string, onKey: (id: string) => void): MaybePromise<ApiResponse> {
+  private tileRequest(req: ApiRequest, layer: string, zs: string, xs: string, ys: string, ext: 'mvt' | 'png', onKey: (id: string) => void): MaybePromise<ApiResponse> {
     const tiles = this.tiles();
     if (!tiles) throw new ApiError('not_found', 'this server makes no tiles');
+    const terrain = layer === 'terrain' && typeof tiles.terrainTile === 'function' && !!tiles.terrainLayer?.();
+    // The terrain layer is PNG, every other layer MVT: a tile asked for in the other format has no layer.
+    if (terrain !== (ext === 'png')) {
+      throw new ApiError('unknown_layer', `no ${ext === 'png' ? 'PNG' : 'vector'} tile layer ${JSON.stringify(layer.slice(0, 40))}${layer === 'terrain' && ext === 'mvt' ? ' (terrain tiles are PNG: /api/v1/tiles/terrain/{z}/{x}/{y}.png)' : ''}`, { layers: tiles.tileLayers().map((l) => l.id) });
+    }
+    const type = terrain ? 'image/png' : 'application/vnd.mapbox-vector-tile';
+    const make = terrain ? (z: number, x: number, y: number) => tiles.terrainTile!(z, x, y) : (z: number, x: number, y: number) => tiles.tile(layer, z, x, y);
     const int = (v: string, name: string) => {
       if (!/^\d{1,10}$/.test(v)) throw new ApiError('invalid_tile', `${name} must be a whole number, not ${JSON.stringify(v.slice(0, 20))}`, { parameter: name });
       return Number(v);
     };
     const z = int(zs, 'z'), x = int(xs, 'x'), y = int(ys, 'y');
     const answer = (): Promise<ApiResponse> =>
-      tiles.tile(layer, z, x, y).then(
+      make(z, x, y).then(
         ({ bytes }) => {
           const headers: Record<string, string> = { 'Cache-Control': 'public, max-age=86400', 'Access-Control-Allow-Origin': '*' };
-          if (!bytes) return { status: 204, contentType: 'application/vnd.mapbox-vector-tile', headers, body: '' };
+          if (!bytes) return { status: 204, contentType: type, headers, body: '' };
           const etag = `"${createHash('sha1').update(bytes).digest('base64url').slice(0, 22)}"`;
           headers.ETag = etag;
-          headers.Vary = 'Accept-Encoding';
-          if (req.ifNoneMatch && req.ifNoneMatch.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`)) return { status: 304, contentType: 'application/vnd.mapbox-vector-tile', headers, body: '' };
+          if (!terrain) headers.Vary = 'Accept-Encoding';
+          if (req.ifNoneMatch && req.ifNoneMatch.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`)) return { status: 304, contentType: type, headers, body: '' };
           const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-          if (acceptsGzip(req.acceptEncoding)) {
+          // A PNG is compressed already; an MVT is gzipped when the client takes it.
+          if (!terrain && acceptsGzip(req.acceptEncoding)) {
             headers['Content-Encoding'] = 'gzip';
-            return { status: 200, contentType: 'application/vnd.mapbox-vector-tile', headers, body: gzipSync(buf, { level: 6 }) };
+            return { status: 200, contentType: type, headers, body: gzipSync(buf, { level: 6 }) };
           }
-          return { status: 200, contentType: 'application/vnd.mapbox-vector-tile', headers, body: buf };
+          return { status: 200, contentType: type, headers, body: buf };
         },
         (err) => {
           if (isEngineError(err) && err.code === 'NOT_FOUND') throw new ApiError('unknown_layer', err.message, { layers: tiles.tileLayers().map((l) => l.id) });
@@ -927,13 +938,31 @@ export class Api {
     return { status: 200, contentType: JSON_TYPE, headers: { 'Cache-Control': 'no-store' }, body: JSON.stringify(summary) };
   }
 
-  /** `GET /api/v1/tiles/{layer}.json`: TileJSON 3.0.0 of one layer. */
+  /** `GET /api/v1/tiles/{layer}.json`: TileJSON 3.0.0 of one layer (the terrain layer's a raster-dem one). */
   private tileJson(req: ApiRequest, layer: string): ApiResponse {
     const tiles = this.tiles();
     if (!tiles) throw new ApiError('not_found', 'this server makes no tiles');
+    const host = /^[A-Za-z0-9.:[\]-]{1,255}$/.test(req.host ?? '') ? req.host : 'localhost';
+    const terrain = layer === 'terrain' ? tiles.terrainLayer?.() : null;
+    if (terrain) {
+      const doc = {
+        tilejson: '3.0.0',
+        name: 'propintel terrain',
+        description: terrain.description,
+        version: '1.0.0',
+        scheme: 'xyz',
+        tiles: [`http://${host}/api/v1/tiles/terrain/{z}/{x}/{y}.png`],
+        minzoom: terrain.minzoom,
+        maxzoom: terrain.maxzoom,
+        bounds: tiles.tileBounds(),
+        attribution: tiles.tileAttribution('terrain'),
+        encoding: terrain.encoding,
+        tileSize: terrain.tileSize,
+      };
+      return { status: 200, contentType: JSON_TYPE, headers: { 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' }, body: JSON.stringify(doc) };
+    }
     const spec = tiles.tileLayers().find((l) => l.id === layer);
     if (!spec) throw new ApiError('unknown_layer', `no tile layer ${JSON.stringify(layer.slice(0, 40))}`, { layers: tiles.tileLayers().map((l) => l.id) });
-    const host = /^[A-Za-z0-9.:[\]-]{1,255}$/.test(req.host ?? '') ? req.host : 'localhost';
     const doc = {
       tilejson: '3.0.0',
       name: `propintel ${spec.id}`,
@@ -980,7 +1009,9 @@ export class Api {
           body = this.once('map', async () => {
             const places = (await this.service.sandbox()).map((a) => ({ label: `${a.state}: ${a.address}`, lat: a.lat, lng: a.lng }));
             const layers = tiles.tileLayers().map((l) => ({ id: l.id, minzoom: l.minzoom, maxzoom: l.maxzoom, attribution: tiles.tileAttribution(l.id) }));
-            return staticBody(renderMapPage(layers, places, { pointSummary: this.tilesKeyless() }));
+            const t = tiles.terrainLayer?.();
+            const terrain = t ? { id: t.id, minzoom: t.minzoom, maxzoom: t.maxzoom, attribution: tiles.tileAttribution(t.id) } : null;
+            return staticBody(renderMapPage(layers, places, { pointSummary: this.tilesKeyless(), terrain }));
           });
         }
         break;

@@ -24,6 +24,7 @@ export type RouteKind =
   | { kind: 'mcp' }
   | { kind: 'playground' }
   | { kind: 'tile' }
+  | { kind: 'terrain' }
   | { kind: 'tilejson' }
   | { kind: 'map'; asset: 'page' | 'js' | 'css' }
   | { kind: 'map-point' }
@@ -275,6 +276,15 @@ export const ROUTES: readonly Route[] = [
     description:
       'MVT 2.1 (extent 4096, buffer 64) of `layer`: das, zones, overlays, flood, bushfire, schools, parcels (z >= 16), roads, water, contours (made on request from the DEM with the contours engine, `ele` and `level` as maplibre-contour names them; z >= 12), noise (the modelled Lden as nested polygons by 5 dB level, z 14-16), or hand (height above nearest drainage from the flood score\'s HAND tiles, nested polygons at most 1, 3, 5, 10 and 20 m, z 14-17). Gzipped when accepted; `ETag` and `Cache-Control`; 304 for a matching If-None-Match; 204 (no body) for an empty tile. Unknown layer 404; z outside the layer\'s zooms or x/y outside the grid 400. Keyed with the geometry licence, except on the synthetic sample world, where no key is needed.',
     handler: { kind: 'tile' },
+  },
+  {
+    path: '/api/v1/tiles/terrain/{z}/{x}/{y}.png',
+    keyed: true,
+    tag: 'Tiles',
+    summary: 'A terrain tile (Terrarium PNG) for hillshade and 3D terrain',
+    description:
+      'The DEMs of the catalogue as a raster-dem tile: 256 x 256 pixels of Web Mercator, each the DEM\'s bilinear height at the pixel\'s centre, Terrarium-encoded (height = R * 256 + G + B / 256 - 32768 metres; the `encoding: "terrarium"` of a MapLibre raster-dem source, which draws hillshade, 3D terrain, and with maplibre-contour contours from it). Zooms 10 to 15 (clients overzoom past 15). Where no DEM covers a pixel: 0 m and alpha 0. `ETag` and `Cache-Control`; 304 for a matching If-None-Match. Keyed as the vector tiles are.',
+    handler: { kind: 'terrain' },
   },
   {
     path: '/api/v1/tiles/{layer}.json',

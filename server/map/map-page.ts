@@ -46,12 +46,14 @@ const OVERLAYS: { id: string; label: string; on: boolean; legend: [string, strin
   { id: 'contours', label: 'Contours (z 12+)', on: false, legend: [['#8a5a2b', 'major'], ['#c8a27a', 'minor']] },
   { id: 'hand', label: 'Height above drainage, HAND (z 14+)', on: false, legend: [['#08519c', '<= 1 m'], ['#3182bd', '<= 3'], ['#6baed6', '<= 5'], ['#bdd7e7', '<= 10 m']] },
   { id: 'noise', label: 'Modelled noise, Lden (z 14+)', on: false, legend: [['#fff3b0', '45+'], ['#fdd36a', '55+'], ['#f59e3b', '65+'], ['#c2410c', '75+ dB']] },
+  { id: 'hillshade', label: 'Hillshade (terrain tiles)', on: true, legend: [['#5a5a5a', 'shade'], ['#ffffff', 'light']] },
 ];
 
 /** The page. `layers` are the server's tile layers; `places` the jump list (the first is where it opens). */
-export function renderMapPage(layers: MapLayerInfo[], places: MapPlace[], options: { pointSummary: boolean }): string {
+export function renderMapPage(layers: MapLayerInfo[], places: MapPlace[], options: { pointSummary: boolean; terrain?: MapLayerInfo | null }): string {
   const start = places[0] ?? { label: 'Australia', lat: -27, lng: 134 };
-  const config = { layers, places, pointSummary: options.pointSummary, overlays: OVERLAYS.map(({ id, on }) => ({ id, on })) };
+  const overlays = OVERLAYS.filter((o) => o.id !== 'hillshade' || options.terrain);
+  const config = { layers, places, terrain: options.terrain ?? null, pointSummary: options.pointSummary, overlays: overlays.map(({ id, on }) => ({ id, on })) };
   return `<!doctype html>
 <html lang="en-AU">
 <head>
@@ -77,7 +79,7 @@ select{width:100%}.muted{color:#666;font-size:11px}
 <p class="muted">Tiles from this server (<code>/api/v1/tiles</code>); the basemap is our own land, water, roads, parcels and zones.</p>
 <label>Go to <select id="place">${places.map((p, i) => `<option value="${i}">${esc(p.label)}</option>`).join('')}</select></label>
 <h2>Layers</h2>
-${OVERLAYS.map((o) => `<label><input type="checkbox" id="layer-${o.id}" data-layer="${o.id}"${o.on ? ' checked' : ''}> ${esc(o.label)}</label><div class="legend">${o.legend.map(([c, t]) => `<span class="sw" style="background:${c}"></span>${esc(t)}`).join('')}</div>`).join('\n')}
+${overlays.map((o) => `<label><input type="checkbox" id="layer-${o.id}" data-layer="${o.id}"${o.on ? ' checked' : ''}> ${esc(o.label)}</label><div class="legend">${o.legend.map(([c, t]) => `<span class="sw" style="background:${c}"></span>${esc(t)}`).join('')}</div>`).join('\n')}
 <h2>At the clicked point</h2>
 <div id="info" class="muted">Click the map.</div>
 </div>
@@ -89,6 +91,8 @@ const byId = Object.fromEntries(CONFIG.layers.map((l) => [l.id, l]));
 const source = (id) => ({ type: 'vector', tiles: [origin + '/api/v1/tiles/' + id + '/{z}/{x}/{y}.mvt'], minzoom: byId[id].minzoom, maxzoom: byId[id].maxzoom, attribution: byId[id].attribution });
 const sources = {};
 for (const l of CONFIG.layers) sources[l.id] = source(l.id);
+// Terrain: the server's Terrarium PNG tiles as a raster-dem source, drawn as hillshade.
+if (CONFIG.terrain) sources.terrain = { type: 'raster-dem', tiles: [origin + '/api/v1/tiles/terrain/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 256, minzoom: CONFIG.terrain.minzoom, maxzoom: CONFIG.terrain.maxzoom, attribution: CONFIG.terrain.attribution };
 const vis = (id) => (CONFIG.overlays.find((o) => o.id === id)?.on ? 'visible' : 'none');
 const style = {
   version: 8,
@@ -96,6 +100,7 @@ const style = {
   layers: [
     { id: 'land', type: 'background', paint: { 'background-color': '#f3f0e8' } },
     { id: 'basemap-zones', type: 'fill', source: 'zones', 'source-layer': 'zones', paint: { 'fill-color': '#ebe6da', 'fill-opacity': 0.5 } },
+    ...(CONFIG.terrain ? [{ id: 'hillshade', type: 'hillshade', source: 'terrain', layout: { visibility: vis('hillshade') }, paint: { 'hillshade-exaggeration': 0.35, 'hillshade-shadow-color': '#5a5a5a' } }] : []),
     { id: 'water-fill', type: 'fill', source: 'water', 'source-layer': 'water', filter: ['==', ['geometry-type'], 'Polygon'], paint: { 'fill-color': '#a9d3e6' } },
     { id: 'water-line', type: 'line', source: 'water', 'source-layer': 'water', filter: ['==', ['geometry-type'], 'LineString'], paint: { 'line-color': '#6aaed6', 'line-width': 2 } },
     { id: 'basemap-parcels', type: 'line', source: 'parcels', 'source-layer': 'parcels', minzoom: 16, paint: { 'line-color': '#d8cfbd', 'line-width': 0.5 } },

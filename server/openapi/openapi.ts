@@ -394,7 +394,25 @@ function operation(route: Route): Obj {
       op.responses = { ...ok({ type: 'object', description: 'Address, scores with levels, hazards, DAs near.' }), 422: jsonError('lat or lng is missing or not WGS84 degrees, or another parameter.', ['invalid_parameter', 'unknown_parameter', 'duplicate_parameter']), ...missing('Not the sample world: use /api/v1/property with a key.') };
       break;
     case 'tilejson':
-      op.responses = { ...ok({ type: 'object', required: ['tilejson', 'tiles', 'vector_layers'], description: 'TileJSON 3.0.0.' }), ...missing('No such layer.', 'unknown_layer') };
+      op.responses = {
+        ...ok({
+          type: 'object',
+          required: ['tilejson', 'tiles', 'minzoom', 'maxzoom', 'bounds', 'attribution'],
+          description: 'TileJSON 3.0.0: `vector_layers` (with every field a layer\'s tiles can carry) for a vector layer; `encoding` and `tileSize` for the terrain layer.',
+          properties: {
+            tilejson: { const: '3.0.0' },
+            tiles: { type: 'array', items: { type: 'string' }, minItems: 1 },
+            minzoom: { type: 'integer', minimum: 0 },
+            maxzoom: { type: 'integer', maximum: 30 },
+            bounds: { type: 'array', items: { type: 'number' }, minItems: 4, maxItems: 4 },
+            vector_layers: { type: 'array', items: { type: 'object', required: ['id', 'fields'], properties: { id: { type: 'string' }, fields: { type: 'object', additionalProperties: { type: 'string' } } } } },
+            encoding: { enum: ['terrarium'] },
+            tileSize: { const: 256 },
+          },
+          oneOf: [{ required: ['vector_layers'] }, { required: ['encoding', 'tileSize'] }],
+        }),
+        ...missing('No such layer.', 'unknown_layer'),
+      };
       break;
   }
   return op;
@@ -457,24 +475,27 @@ export function openApiDocument(): Obj {
       responses[422] = jsonError('The body is not JSON or not an object, its catchment is not a GeoJSON Polygon (`invalid_body`); a required field is missing (state, catchment); an unknown field or query parameter; or another bad value (a state that does not exist, feature_limit, format).', ['invalid_body', 'missing_parameter', 'unknown_parameter', 'duplicate_parameter', 'invalid_parameter']);
       paths[r.path] = { get: operation(r), post };
     }
-    else if (h.kind === 'tile' || h.kind === 'tilejson') {
+    else if (h.kind === 'tile' || h.kind === 'tilejson' || h.kind === 'terrain') {
       const op = operation(r);
       const path = (name: string, schema: Obj, description: string) => ({ name, in: 'path', required: true, description, schema });
       op.parameters = [
-        path('layer', { type: 'string', enum: ['das', 'zones', 'overlays', 'flood', 'bushfire', 'schools', 'parcels', 'roads', 'water', 'contours', 'noise', 'hand'] }, 'The tile layer.'),
-        ...(h.kind === 'tile' ? [path('z', { type: 'integer', minimum: 0, maximum: 18 }, 'Zoom (each layer has its own range: see its TileJSON).'), path('x', { type: 'integer', minimum: 0 }, 'Column, 0 to 2^z - 1.'), path('y', { type: 'integer', minimum: 0 }, 'Row, 0 to 2^z - 1 (XYZ scheme, north first).')] : []),
+        ...(h.kind === 'terrain' ? [] : [path('layer', { type: 'string', enum: ['das', 'zones', 'overlays', 'flood', 'bushfire', 'schools', 'parcels', 'roads', 'water', 'contours', 'noise', 'hand', ...(h.kind === 'tilejson' ? ['terrain'] : [])] }, h.kind === 'tilejson' ? 'The tile layer (`terrain`: a raster-dem TileJSON, with `encoding` and `tileSize`).' : 'The tile layer.')]),
+        ...(h.kind !== 'tilejson' ? [path('z', { type: 'integer', minimum: 0, maximum: 18 }, 'Zoom (each layer has its own range: see its TileJSON).'), path('x', { type: 'integer', minimum: 0 }, 'Column, 0 to 2^z - 1.'), path('y', { type: 'integer', minimum: 0 }, 'Row, 0 to 2^z - 1 (XYZ scheme, north first).')] : []),
         ...((op.parameters as Obj[]) ?? []),
       ];
-      if (h.kind === 'tile') {
+      if (h.kind === 'tile' || h.kind === 'terrain') {
         // A key with the geometry licence on real data; none on the synthetic sample world.
         op.security = [{ bearer: [] }, {}];
         op.responses = {
-          200: { description: 'The tile (gzipped when accepted), with ETag and Cache-Control.', content: { 'application/vnd.mapbox-vector-tile': { schema: { type: 'string', format: 'binary' } } } },
-          204: { description: 'An empty tile (no body).' },
+          200:
+            h.kind === 'terrain'
+              ? { description: 'The Terrarium PNG, with ETag and Cache-Control.', content: { 'image/png': { schema: { type: 'string', format: 'binary' } } } }
+              : { description: 'The tile (gzipped when accepted), with ETag and Cache-Control.', content: { 'application/vnd.mapbox-vector-tile': { schema: { type: 'string', format: 'binary' } } } },
+          ...(h.kind === 'tile' ? { 204: { description: 'An empty tile (no body).' } } : {}),
           304: { description: 'Not modified (If-None-Match matched the ETag).' },
           401: errorResponse(401),
           403: jsonError('Real data: the key lacks the geometry licence.', ['geometry_not_licensed']),
-          404: jsonError('No such layer.', ['unknown_layer']),
+          404: h.kind === 'terrain' ? jsonError('This server makes no tiles, or holds no DEM.', ['not_found', 'unknown_layer']) : jsonError('No such layer (or this server makes no tiles).', ['unknown_layer', 'not_found']),
           405: notAllowed(r),
           422: jsonError('z outside the layer\'s zooms (contours below 12 are too coarse), x/y outside the grid (`invalid_tile`), or a query parameter (tiles take none).', ['invalid_tile', 'unknown_parameter', 'invalid_parameter', 'duplicate_parameter']),
         };

@@ -76,6 +76,7 @@ interface Ctx {
   receiver: string;
   tile: { z: number; x: number; y: number };
   tileEtag: string;
+  terrainEtag: string;
 }
 
 const NSW = { lat: -33.8212, lng: 151.008 };
@@ -226,6 +227,16 @@ add(tileOp, 404, 'a layer that does not exist', () => ({ path: '/api/v1/tiles/ri
 add(tileOp, 401, 'real data without a key', (c) => ({ path: tilePath(c), server: 'keyedTiles' }), { code: 'missing_key' });
 add(tileOp, 403, 'real data with a key without the geometry licence', (c) => ({ path: tilePath(c), server: 'keyedTiles', key: c.keys.noGeometry }), { code: 'geometry_not_licensed' });
 add('GET /api/v1/tiles/{layer}.json', 200, 'TileJSON', () => ({ path: '/api/v1/tiles/das.json' }));
+add('GET /api/v1/tiles/{layer}.json', 200, 'the terrain layer\'s raster-dem TileJSON', () => ({ path: '/api/v1/tiles/terrain.json' }));
+const terrainPath = (c: Ctx) => `/api/v1/tiles/terrain/${c.tile.z}/${c.tile.x}/${c.tile.y}.png`;
+const terrainOp = 'GET /api/v1/tiles/terrain/{z}/{x}/{y}.png';
+add(terrainOp, 200, 'a Terrarium PNG over a DEM', (c) => ({ path: terrainPath(c) }));
+add(terrainOp, 304, 'a matching If-None-Match', (c) => ({ path: terrainPath(c), headers: { 'if-none-match': c.terrainEtag } }));
+add(terrainOp, 422, 'a zoom past 15', () => ({ path: '/api/v1/tiles/terrain/16/1/1.png' }), { code: 'invalid_tile' });
+add(terrainOp, 422, 'a column off the grid', () => ({ path: '/api/v1/tiles/terrain/12/5000/1.png' }), { code: 'invalid_tile' });
+add(terrainOp, 404, 'a server that makes no tiles', (c) => ({ path: terrainPath(c), server: 'bare' }), { code: 'not_found' });
+add(terrainOp, 401, 'real data without a key', (c) => ({ path: terrainPath(c), server: 'keyedTiles' }), { code: 'missing_key' });
+add(terrainOp, 403, 'real data with a key without the geometry licence', (c) => ({ path: terrainPath(c), server: 'keyedTiles', key: c.keys.noGeometry }), { code: 'geometry_not_licensed' });
 add('GET /api/v1/tiles/{layer}.json', 404, 'a layer that does not exist', () => ({ path: '/api/v1/tiles/rivers.json' }), { code: 'unknown_layer' });
 for (const path of ['/map', '/map/maplibre-gl.js', '/map/maplibre-gl.css']) {
   add(`GET ${path}`, 200, 'the asset', () => ({ path }));
@@ -357,6 +368,7 @@ beforeAll(async () => {
   const n = 2 ** 14;
   const tile = { z: 14, x: Math.floor(((NSW.lng + 180) / 360) * n), y: Math.floor(((1 - Math.log(Math.tan((NSW.lat * Math.PI) / 180) + 1 / Math.cos((NSW.lat * Math.PI) / 180)) / Math.PI) / 2) * n) };
   const first = await fetch(`${main.url}/api/v1/tiles/das/${tile.z}/${tile.x}/${tile.y}.mvt`);
+  const terrain = await fetch(`${main.url}/api/v1/tiles/terrain/${tile.z}/${tile.x}/${tile.y}.png`);
   const [address, otherAddress] = ['VIC0000100', 'VIC0000101'].map((id) => {
     const text = engine.addresses().byId(id)?.text;
     if (!text) throw new Error(`no address ${id} in the sample world`);
@@ -368,7 +380,7 @@ beforeAll(async () => {
     for (let i = 0; i < 25; i++) if ((await fetch(`${main.url}/v1/stats`, { headers: { authorization: `Bearer ${demo}` } })).status === 429) return demo;
     throw new Error('the playground key was never refused');
   };
-  c = { url, keys, key, spentPlayground, address, otherAddress, daId: listed.data[0].id, webhook, disabledWebhook, newWebhook: subscribe, receiver: receiver.url, tile, tileEtag: first.headers.get('etag') ?? '' };
+  c = { url, keys, key, spentPlayground, address, otherAddress, daId: listed.data[0].id, webhook, disabledWebhook, newWebhook: subscribe, receiver: receiver.url, tile, tileEtag: first.headers.get('etag') ?? '', terrainEtag: terrain.headers.get('etag') ?? '' };
   for (const d of Object.keys(DOCS) as DocName[]) {
     served[d] = await (await fetch(`${main.url}${d === 'main' ? '/api/v1/openapi.json' : '/api/v1/childcare/openapi.json'}`)).json();
     validators[d] = validatorOf(served[d], `https://propintel.test/${d}.json`);

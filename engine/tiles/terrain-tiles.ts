@@ -1,0 +1,65 @@
+/**
+ * Terrain tiles (issue 36): the catalogue's DEMs as raster-dem tiles MapLibre draws hillshade and 3D terrain
+ * from (and maplibre-contour its contours), 256 x 256 pixels of Web Mercator, Terrarium-encoded PNG: height in
+ * metres = (R * 256 + G + B / 256) - 32768, so 1/256 m steps from -32768 to 32767 m (Mapzen's Terrarium, the
+ * `encoding: "terrarium"` of a MapLibre `raster-dem` source). Each pixel is the DEM's bilinear height at the
+ * pixel's centre; where no DEM covers it, 0 m (sea level, as Terrarium tiles elsewhere are) and the pixel's
+ * alpha 0, so a client can tell.
+ */
+import { encode } from 'fast-png';
+import { tileLat, tileLon, type TileId } from './tile-math.js';
+
+/** Pixels per side. */
+export const TERRAIN_TILE_SIZE = 256;
+/** The zooms served: from a metro area (z10) to about 4 m pixels (z15) over 5 m DEMs; clients overzoom past it. */
+export const TERRAIN_MIN_ZOOM = 10;
+export const TERRAIN_MAX_ZOOM = 15;
+
+/** The terrain layer as TileJSON describes it (a raster-dem source: no vector layers). */
+export const TERRAIN_LAYER = {
+  id: 'terrain',
+  description: `Terrain: the DEMs as Terrarium-encoded PNG (height = R * 256 + G + B / 256 - 32768 m), ${TERRAIN_TILE_SIZE} px tiles for a MapLibre raster-dem source (hillshade, 3D terrain, maplibre-contour); no DEM: 0 m with alpha 0.`,
+  minzoom: TERRAIN_MIN_ZOOM,
+  maxzoom: TERRAIN_MAX_ZOOM,
+  encoding: 'terrarium' as const,
+  tileSize: TERRAIN_TILE_SIZE,
+  paths: ['scores.flood.terrain'] as const,
+};
+
+/** The lon/lat of each pixel centre of tile `t` (row-major, row 0 north), in Web Mercator. */
+export function terrainPixels(t: TileId, size = TERRAIN_TILE_SIZE): { lon: Float64Array; lat: Float64Array } {
+  const lon = new Float64Array(size * size), lat = new Float64Array(size * size);
+  const col = new Float64Array(size), row = new Float64Array(size);
+  for (let i = 0; i < size; i++) {
+    col[i] = tileLon(t.x + (i + 0.5) / size, t.z);
+    row[i] = tileLat(t.y + (i + 0.5) / size, t.z);
+  }
+  for (let r = 0; r < size; r++) {
+    for (let c = 0; c < size; c++) {
+      lon[r * size + c] = col[c];
+      lat[r * size + c] = row[r];
+    }
+  }
+  return { lon, lat };
+}
+
+/** Heights (metres; NaN where unknown) as a Terrarium RGBA PNG. */
+export function encodeTerrarium(heights: Float32Array, size = TERRAIN_TILE_SIZE): Uint8Array {
+  const rgba = new Uint8Array(size * size * 4);
+  for (let k = 0; k < heights.length; k++) {
+    const h = heights[k];
+    const known = Number.isFinite(h);
+    // v = (h + 32768) * 256 as a 24-bit integer: R its top byte, G the middle, B the fraction.
+    const v = Math.max(0, Math.min(0xffffff, Math.round(((known ? h : 0) + 32768) * 256)));
+    rgba[k * 4] = v >> 16;
+    rgba[k * 4 + 1] = (v >> 8) & 0xff;
+    rgba[k * 4 + 2] = v & 0xff;
+    rgba[k * 4 + 3] = known ? 255 : 0;
+  }
+  return encode({ width: size, height: size, data: rgba, channels: 4, depth: 8 });
+}
+
+/** The height of a Terrarium pixel (the inverse of {@link encodeTerrarium}'s encoding). */
+export function terrariumHeight(r: number, g: number, b: number): number {
+  return r * 256 + g + b / 256 - 32768;
+}
