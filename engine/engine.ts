@@ -25,7 +25,7 @@ import { encodeTile, tileReadBox, vectorTile, vectorTileLayers, type TileLayerSp
 import { collectFields, mergeFields, type FieldType } from './vector/feature-fields.js';
 import { encodeTerrarium, TERRAIN_LAYER, TERRAIN_TILE_SIZE } from './tiles/terrain-tiles.js';
 import type { PayloadPath } from './catalogue/payload-paths.js';
-import { CONTOUR_LAYER, contourTileFeatures, contourTileRequest } from './tiles/contour-tiles.js';
+import { CONTOUR_LAYER } from './tiles/contour-tiles.js';
 import { NOISE_LAYER, noiseTileFeatures } from './tiles/noise-tiles.js';
 import { HAND_LAYER, handTileFeatures, handTileLattice } from './tiles/hand-map-tiles.js';
 import { datasetFingerprint, DISK_CACHED_LAYERS, TileDiskCache } from './tiles/tile-disk-cache.js';
@@ -510,10 +510,8 @@ export class Engine implements PropertyService {
       const [w, s, e, n] = tileBounds(t);
       const lon = (w + e) / 2, lat = (s + n) / 2;
       const state = this.stateAt(lon, lat);
-      const request = contourTileRequest(t, { state, sources: contourSourcesFor(this.storeAt(lon, lat), state, lon, lat) });
-      const packed = await this.pool.run('contours', request);
-      const features = contourTileFeatures(packed, t);
-      out = { bytes: encodeTile('contours', features, t), sources: packed.available ? [packed.source] : [] };
+      const made = await this.pool.run('contour-tile', { tile: t, state, sources: contourSourcesFor(this.storeAt(lon, lat), state, lon, lat) });
+      out = { bytes: made.bytes, sources: made.source ? [made.source] : [] };
     } else if (layer === 'hand') {
       // From the HAND tiles the flood score reads (the same DEMs and burned watercourses, so the same files).
       const [w, s, e, n] = tileBounds(t);

@@ -12,6 +12,7 @@ import { contoursTask } from './tasks/contours.js';
 import { heatSurfaceTask } from './tasks/heat-surface.js';
 import { childcareReportTask } from './tasks/childcare-report.js';
 import { terrainTileTask } from './tasks/terrain-tile.js';
+import { contourTileTask } from './tasks/contour-tile.js';
 
 export default defineWorker<TaskMap>({
   'grid-stats': gridStatsTask,
@@ -23,4 +24,5 @@ export default defineWorker<TaskMap>({
   'heat-surface': heatSurfaceTask,
   'childcare-report': childcareReportTask,
   'terrain-tile': terrainTileTask,
+  'contour-tile': contourTileTask,
 });

@@ -15,6 +15,7 @@ import type { PackedContoursLayer } from '../surfaces/contours/contours-layer.js
 import type { HeatSurface, HeatSurfaceTaskInput } from '../surfaces/heat/heat-surface.js';
 import type { ReportJob } from '../childcare/report/report.js';
 import type { TileId } from '../tiles/tile-math.js';
+import type { ContourTile, ContourTileInput } from '../tiles/contour-tiles.js';
 
 /** Input of the `grid-stats` task: a Float32 grid, transferred, copied or shared. */
 export interface GridStatsInput {
@@ -59,6 +60,8 @@ export type TaskMap = {
   'childcare-report': [ReportJob, Uint8Array];
   /** The heights of a terrain tile's pixel centres from its DEMs (NaN where none covers; engine/tiles/terrain-tiles.ts). */
   'terrain-tile': [TerrainTileInput, Float32Array];
+  /** One contour tile traced, clipped and encoded as MVT (engine/tiles/contour-tiles.ts). */
+  'contour-tile': [ContourTileInput, ContourTile];
 };
 
 /** A task name of the engine's task map. */

@@ -7,11 +7,18 @@
  */
 import type { Feature } from 'geojson';
 import { metresPerDegree } from '../geo/distance.js';
+import { sharedRaster } from '../raster/raster-pool.js';
+import { gridStats } from '../raster/grid-stats.js';
+import { gridBBox } from '../raster/grid.js';
 import type { PackedContoursLayer } from '../surfaces/contours/contours-layer.js';
 import { unpackContours } from '../surfaces/contours/contours-layer.js';
+import { computeContours, type ContoursRequest } from '../surfaces/contours/contours-surface.js';
+import { levelsInRange } from '../surfaces/contours/interval.js';
+import { isolines } from '../surfaces/contours/isolines.js';
+import { latticeTransform } from '../surfaces/contours/lattice-transform.js';
 import { NO_LIMITS } from '../surfaces/contours/request.js';
-import type { ContoursRequest } from '../surfaces/contours/contours-surface.js';
-import { BUFFER, EXTENT, type TileLayerSpec } from './vector-tiles.js';
+import { chooseContourSource } from '../surfaces/contours/sources.js';
+import { BUFFER, encodeTile, EXTENT, type TileLayerSpec } from './vector-tiles.js';
 import { growBox, tileBounds, type TileId } from './tile-math.js';
 
 /** The lowest zoom contour tiles are made for (a z12 tile is about 8 km across at Australian latitudes). */
@@ -47,6 +54,75 @@ export function contourTileFeatures(packed: PackedContoursLayer, t: TileId): Fea
   const [, major] = CONTOUR_THRESHOLDS[Math.min(CONTOUR_MAX_ZOOM, t.z)];
   return layer.features.features.map((f, i) => {
     const ele = f.properties.elevation;
-    return { type: 'Feature', id: i + 1, geometry: f.geometry, properties: { ele, level: Math.abs(ele / major - Math.round(ele / major)) < 1e-9 ? 1 : 0 } };
+    return { type: 'Feature', id: i + 1, geometry: f.geometry, properties: { ele, level: levelOf(ele, major) } };
   });
+}
+
+/** What the `contour-tile` task is given: the tile, and the state and sources at its centre. */
+export interface ContourTileInput {
+  tile: TileId;
+  state: string | null;
+  sources: ContoursRequest['sources'];
+}
+
+/** A finished contour tile: its MVT bytes (null when empty) and the source drawn (null when none applies). */
+export interface ContourTile {
+  bytes: Uint8Array | null;
+  source: string | null;
+}
+
+/** `level` of an elevation: 1 on a multiple of the zoom's major interval. */
+const levelOf = (ele: number, major: number) => (Math.abs(ele / major - Math.round(ele / major)) < 1e-9 ? 1 : 0);
+
+/**
+ * A contour tile, made whole in the worker that traces it (issue 36: the cold tile is what a map waits for).
+ * From a DEM: the DEM's own cells under the tile and its buffer (plus a cell of margin), every level of the
+ * zoom's minor interval traced in one pass (engine/surfaces/contours/isolines.ts), the vertices taken from
+ * pixels to the DEM's CRS to lon/lat on a lattice transform, then clipped, simplified and encoded for the
+ * tile as every layer is ({@link encodeTile}). None of the per-address layer's work (the window square, its
+ * coverage, nearest-first order, limits, GeoJSON rounding) is needed for a tile. A state's contour lines
+ * (VIC, QLD, TAS) are selected as the address layer selects them. Lines are traced on the DEM's cells, so
+ * neighbouring tiles draw the same line along their shared edge.
+ */
+export async function contourTile(input: ContourTileInput): Promise<ContourTile> {
+  const t = input.tile;
+  const [minor, major] = CONTOUR_THRESHOLDS[Math.min(CONTOUR_MAX_ZOOM, t.z)];
+  const request = contourTileRequest(t, { state: input.state, sources: input.sources });
+  const choice = chooseContourSource(request.lon, request.lat, request.state, request.sources);
+  if (choice.kind === 'vector') {
+    const packed = await computeContours(request);
+    return { bytes: encodeTile('contours', contourTileFeatures(packed, t), t), source: packed.available ? packed.source : null };
+  }
+  if (choice.kind !== 'dem') return { bytes: null, source: null };
+  const src = choice.source;
+  const raster = await sharedRaster(src.path, { crs: src.crs });
+  let grid;
+  try {
+    grid = await raster.readBBox(growBox(tileBounds(t), BUFFER / EXTENT), { crs: 'EPSG:4326', margin: 1 });
+  } finally {
+    await raster.close();
+  }
+  if (!grid) return { bytes: null, source: null };
+  const stats = gridStats(grid);
+  if (stats.count === 0) return { bytes: null, source: null };
+  const interval = Math.max(minor, src.floor_m ?? 1);
+  const levels = levelsInRange(stats.min, stats.max, interval);
+  const set = isolines(grid.data, grid.width, grid.height, levels, { step: interval });
+  const [a0, a1, a2, b0, b1, b2] = grid.transform;
+  const xy = set.xy;
+  for (let p = 0; p < xy.length; p += 2) {
+    const px = xy[p], py = xy[p + 1];
+    xy[p] = a0 + px * a1 + py * a2;
+    xy[p + 1] = b0 + px * b1 + py * b2;
+  }
+  latticeTransform(grid.crs, 'EPSG:4326', gridBBox(grid)).forwardArray(xy);
+  const features: Feature[] = [];
+  for (let i = 0; i < set.lineLevel.length; i++) {
+    const coordinates: [number, number][] = [];
+    for (let p = set.lineOffsets[i]; p < set.lineOffsets[i + 1]; p++) coordinates.push([xy[2 * p], xy[2 * p + 1]]);
+    if (coordinates.length < 2) continue;
+    const ele = levels[set.lineLevel[i]];
+    features.push({ type: 'Feature', id: i + 1, geometry: { type: 'LineString', coordinates }, properties: { ele, level: levelOf(ele, major) } });
+  }
+  return { bytes: encodeTile('contours', features, t), source: src.id };
 }
