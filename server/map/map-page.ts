@@ -93,6 +93,12 @@ const sources = {};
 for (const l of CONFIG.layers) sources[l.id] = source(l.id);
 // Terrain: the server's Terrarium PNG tiles as a raster-dem source, drawn as hillshade.
 if (CONFIG.terrain) sources.terrain = { type: 'raster-dem', tiles: [origin + '/api/v1/tiles/terrain/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 256, minzoom: CONFIG.terrain.minzoom, maxzoom: CONFIG.terrain.maxzoom, attribution: CONFIG.terrain.attribution };
+// Road widths in pixels by class, growing with the zoom as the roads do on the ground (about 2 px at z10, a
+// carriageway's width at z18); the casing is a little wider.
+const roadWidth = (extra) => ['interpolate', ['exponential', 1.6], ['zoom'],
+  10, ['match', ['get', 'road_class'], 'motorway', 2 + extra / 2, 'arterial', 1.5 + extra / 2, 'collector', 1 + extra / 2, 0.6 + extra / 2],
+  14, ['match', ['get', 'road_class'], 'motorway', 4 + extra, 'arterial', 3 + extra, 'collector', 2.4 + extra, 1.6 + extra],
+  18, ['match', ['get', 'road_class'], 'motorway', 22 + extra * 2, 'arterial', 18 + extra * 2, 'collector', 14 + extra * 2, 10 + extra * 2]];
 const vis = (id) => (CONFIG.overlays.find((o) => o.id === id)?.on ? 'visible' : 'none');
 const style = {
   version: 8,
@@ -104,8 +110,8 @@ const style = {
     { id: 'water-fill', type: 'fill', source: 'water', 'source-layer': 'water', filter: ['==', ['geometry-type'], 'Polygon'], paint: { 'fill-color': '#a9d3e6' } },
     { id: 'water-line', type: 'line', source: 'water', 'source-layer': 'water', filter: ['==', ['geometry-type'], 'LineString'], paint: { 'line-color': '#6aaed6', 'line-width': 2 } },
     { id: 'basemap-parcels', type: 'line', source: 'parcels', 'source-layer': 'parcels', minzoom: 16, paint: { 'line-color': '#d8cfbd', 'line-width': 0.5 } },
-    { id: 'roads-casing', type: 'line', source: 'roads', 'source-layer': 'roads', paint: { 'line-color': '#c9c1b0', 'line-width': ['match', ['get', 'road_class'], 'motorway', 6, 'arterial', 5, 'collector', 4, 3] } },
-    { id: 'roads', type: 'line', source: 'roads', 'source-layer': 'roads', paint: { 'line-color': ['match', ['get', 'road_class'], 'motorway', '#e990a0', 'arterial', '#f9c08f', 'collector', '#fde6b0', '#ffffff'], 'line-width': ['match', ['get', 'road_class'], 'motorway', 4, 'arterial', 3, 'collector', 2.4, 1.6] } },
+    { id: 'roads-casing', type: 'line', source: 'roads', 'source-layer': 'roads', layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': '#c9c1b0', 'line-width': roadWidth(1.5) } },
+    { id: 'roads', type: 'line', source: 'roads', 'source-layer': 'roads', layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': ['match', ['get', 'road_class'], 'motorway', '#e990a0', 'arterial', '#f9c08f', 'collector', '#fde6b0', '#ffffff'], 'line-width': roadWidth(0) } },
     { id: 'zones', type: 'fill', source: 'zones', 'source-layer': 'zones', layout: { visibility: vis('zones') }, paint: { 'fill-color': '#b79ce0', 'fill-opacity': 0.35, 'fill-outline-color': '#7a5195' } },
     { id: 'overlays', type: 'line', source: 'overlays', 'source-layer': 'overlays', layout: { visibility: vis('overlays') }, paint: { 'line-color': '#7a5195', 'line-width': 1.5, 'line-dasharray': [2, 1] } },
     { id: 'hand', type: 'fill', source: 'hand', 'source-layer': 'hand', layout: { visibility: vis('hand') }, paint: { 'fill-color': ['interpolate', ['linear'], ['get', 'hand_max_m'], 1, '#08519c', 3, '#3182bd', 5, '#6baed6', 10, '#bdd7e7', 20, '#eff3ff'], 'fill-opacity': 0.3 } },

@@ -24,7 +24,9 @@ export async function openBrowser(): Promise<{ browser: Browser } | { missing: s
     executablePath: CHROMIUM,
     headless: true,
     // --no-sandbox: CI and this machine run tests as root, where Chromium's sandbox cannot start.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-extensions', '--no-first-run', '--mute-audio'],
+    // --enable-unsafe-swiftshader: WebGL (the map) on the software renderer, opted into as Chromium asks
+    // (it warns on every page otherwise); the pages are the tests' own.
+    args: ['--no-sandbox', '--enable-unsafe-swiftshader', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-extensions', '--no-first-run', '--mute-audio'],
   });
   return { browser };
 }
