@@ -68,13 +68,25 @@ export interface WrkResult {
   errors: number;
 }
 
-/** Runs wrk against `url` for `seconds` with `connections` connections. */
-export function wrk(url: string, seconds: number, headers: Record<string, string>, connections = 64): WrkResult {
-  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '--timeout', '10s'];
+/**
+ * Runs wrk against `url` for `seconds` with `connections` connections; with `script`, a wrk Lua script (e.g.
+ * one from {@link wrkPathsScript}) makes the requests.
+ */
+export function wrk(url: string, seconds: number, headers: Record<string, string>, connections = 64, script?: string): WrkResult {
+  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '--timeout', '10s', ...(script ? ['-s', script] : [])];
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
   const r = spawnSync('wrk', [...args, url], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`wrk failed: ${r.stderr || r.stdout}`);
   return parseWrk(r.stdout);
+}
+
+/**
+ * A wrk Lua script that requests `paths` in turn, round and round (each connection's requests go through the
+ * same list), for {@link wrk}'s `script`.
+ */
+export function wrkPathsScript(paths: readonly string[]): string {
+  const list = paths.map((p) => `  ${JSON.stringify(p)},`).join('\n');
+  return `paths = {\n${list}\n}\ni = 0\nrequest = function()\n  i = i + 1\n  return wrk.format("GET", paths[(i % #paths) + 1])\nend\n`;
 }
 
 /** The requests/s, latency percentiles and errors of wrk's --latency output. */

@@ -195,6 +195,12 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 
 
+/**
+ * A tile's ETag and gzipped bytes, kept beside the tile while the engine's cache holds it: the engine answers a
+ * cached tile with the same bytes object, so a cached tile is hashed and compressed once, not per request.
+ */
+const tileEncodings = new WeakMap<Uint8Array, { etag: string; gzip?: Buffer }>();
+
 /** `doc` as a no-store JSON answer with `headers`, gzipped above 1 KiB when the client accepts gzip. */
 function jsonAnswer(doc: unknown, acceptEncoding: string, headers: Record<string, string>): ApiResponse {
   const json = Buffer.from(JSON.stringify(doc));
@@ -893,7 +899,9 @@ export class Api {
         ({ bytes }) => {
           const headers: Record<string, string> = { 'Cache-Control': 'public, max-age=86400', 'Access-Control-Allow-Origin': '*' };
           if (!bytes) return { status: 204, contentType: type, headers, body: '' };
-          const etag = `"${createHash('sha1').update(bytes).digest('base64url').slice(0, 22)}"`;
+          const done = tileEncodings.get(bytes) ?? { etag: `"${createHash('sha1').update(bytes).digest('base64url').slice(0, 22)}"` };
+          tileEncodings.set(bytes, done);
+          const etag = done.etag;
           headers.ETag = etag;
           if (!terrain) headers.Vary = 'Accept-Encoding';
           if (req.ifNoneMatch && req.ifNoneMatch.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`)) return { status: 304, contentType: type, headers, body: '' };
@@ -901,7 +909,8 @@ export class Api {
           // A PNG is compressed already; an MVT is gzipped when the client takes it.
           if (!terrain && acceptsGzip(req.acceptEncoding)) {
             headers['Content-Encoding'] = 'gzip';
-            return { status: 200, contentType: type, headers, body: gzipSync(buf, { level: 6 }) };
+            done.gzip ??= gzipSync(buf, { level: 6 });
+            return { status: 200, contentType: type, headers, body: done.gzip };
           }
           return { status: 200, contentType: type, headers, body: buf };
         },
