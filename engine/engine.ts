@@ -23,7 +23,7 @@ import type { CatalogueSource } from './catalogue/catalogue.js';
 import { escapeHtml } from './escape-html.js';
 import { encodeTile, tileReadBox, vectorTile, vectorTileLayers, type TileLayerSpec } from './tiles/vector-tiles.js';
 import { collectFields, mergeFields, type FieldType } from './vector/feature-fields.js';
-import { encodeTerrarium, TERRAIN_LAYER, TERRAIN_TILE_SIZE } from './tiles/terrain-tiles.js';
+import { emptyTerrainTile, TERRAIN_LAYER } from './tiles/terrain-tiles.js';
 import type { PayloadPath } from './catalogue/payload-paths.js';
 import { CONTOUR_LAYER } from './tiles/contour-tiles.js';
 import { NOISE_LAYER, noiseTileFeatures } from './tiles/noise-tiles.js';
@@ -572,8 +572,7 @@ export class Engine implements PropertyService {
     const disk = this.tileDisk();
     let bytes = disk?.get('terrain', t) ?? null;
     if (!bytes) {
-      const heights = rasters.length ? await this.pool.run('terrain-tile', { tile: t, dems: rasters.map((r) => r.path) }) : new Float32Array(TERRAIN_TILE_SIZE * TERRAIN_TILE_SIZE).fill(NaN);
-      bytes = encodeTerrarium(heights);
+      bytes = rasters.length ? await this.pool.run('terrain-tile', { tile: t, dems: rasters.map((r) => r.path) }) : emptyTerrainTile();
       disk?.set('terrain', t, bytes);
     }
     const out = { bytes, sources };

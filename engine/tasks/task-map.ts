@@ -58,8 +58,8 @@ export type TaskMap = {
   'heat-surface': [HeatSurfaceTaskInput, HeatSurface];
   /** A childcare report (PDF or HTML) rendered from its prepared blocks and map drawing (engine/childcare/report/). */
   'childcare-report': [ReportJob, Uint8Array];
-  /** The heights of a terrain tile's pixel centres from its DEMs (NaN where none covers; engine/tiles/terrain-tiles.ts). */
-  'terrain-tile': [TerrainTileInput, Float32Array];
+  /** A terrain tile's Terrarium PNG: its pixel centres' heights from its DEMs (engine/tiles/terrain-tiles.ts). */
+  'terrain-tile': [TerrainTileInput, Uint8Array];
   /** One contour tile traced, clipped and encoded as MVT (engine/tiles/contour-tiles.ts). */
   'contour-tile': [ContourTileInput, ContourTile];
 };

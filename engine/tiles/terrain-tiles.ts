@@ -59,6 +59,14 @@ export function encodeTerrarium(heights: Float32Array, size = TERRAIN_TILE_SIZE)
   return encode({ width: size, height: size, data: rgba, channels: 4, depth: 8 });
 }
 
+let emptyTile: Uint8Array | undefined;
+
+/** The tile where no DEM covers any pixel (0 m, alpha 0 throughout), encoded once. */
+export function emptyTerrainTile(): Uint8Array {
+  emptyTile ??= encodeTerrarium(new Float32Array(TERRAIN_TILE_SIZE * TERRAIN_TILE_SIZE).fill(NaN));
+  return emptyTile;
+}
+
 /** The height of a Terrarium pixel (the inverse of {@link encodeTerrarium}'s encoding). */
 export function terrariumHeight(r: number, g: number, b: number): number {
   return r * 256 + g + b / 256 - 32768;

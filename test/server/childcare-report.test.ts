@@ -16,6 +16,7 @@ import { startServer, type StartedServer } from '../../server/http-server.js';
 import { useBrowser } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
+import { needs } from '../helpers/skip.js';
 
 const dir = tempDir('propintel-report-');
 const POPPLER = existsSync('/usr/bin/pdftotext') && existsSync('/usr/bin/pdftoppm');
@@ -49,7 +50,7 @@ describe('the PDF report', () => {
     expect(r.headers.get('content-type')).toBe('application/pdf');
     expect(r.headers.get('content-disposition')).toMatch(/^attachment; filename="childcare-report-nsw-\d{4}-\d{2}-\d{2}\.pdf"$/);
     expect(r.bytes.subarray(0, 5).toString()).toBe('%PDF-');
-    if (!POPPLER) ctx.skip(NO_POPPLER);
+    if (!POPPLER) return needs(ctx, NO_POPPLER);
     const file = join(dir, 'circle.pdf');
     writeFileSync(file, r.bytes);
     const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
@@ -82,7 +83,7 @@ describe('the PDF report', () => {
     expect(json.body.data.headline.total).toBe(0);
     const r = await fetchReport(`state=NSW&lat=${lat}&lng=${lng}&radius_km=0.1&format=pdf`);
     expect(r.status).toBe(200);
-    if (!POPPLER) ctx.skip(NO_POPPLER);
+    if (!POPPLER) return needs(ctx, NO_POPPLER);
     const file = join(dir, 'empty.pdf');
     writeFileSync(file, r.bytes);
     const text = squash(execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }));
@@ -113,7 +114,7 @@ function pageLines(file: string): string[][] {
 
 describe('the PDF report\'s layout', () => {
   it('keeps each heading with what follows it, gives the notices no page of their own, and lines up the breakdown tables', async (ctx) => {
-    if (!POPPLER) ctx.skip(NO_POPPLER);
+    if (!POPPLER) return needs(ctx, NO_POPPLER);
     // Catchments of several sizes, so that page breaks fall in different places.
     for (const radius of [1, 2, 3, 5, 8, 12]) {
       const html = (await fetchReport(circle('html', radius))).bytes.toString('utf8');
@@ -171,7 +172,7 @@ describe('the HTML report', () => {
     const html = r.bytes.toString('utf8');
     // Nothing that would load anything: no script, link, img, iframe, url() or src attribute.
     expect(html).not.toMatch(/<script|<link|<img|<iframe|url\(|\ssrc=/i);
-    if (!chromium.browser) ctx.skip(chromium.missing);
+    if (!chromium.browser) return needs(ctx, chromium.missing);
     const file = join(dir, 'report.html');
     writeFileSync(file, html);
     const page = await chromium.browser!.newPage();

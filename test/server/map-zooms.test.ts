@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tileAt } from '../../engine/tiles/tile-math.js';
 import { useBrowser } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { needs } from '../helpers/skip.js';
 
 const DOCS = join(process.cwd(), 'docs', 'map');
 let t: TestServer;
@@ -109,7 +110,7 @@ describe('the map at z10-z18 in Chromium', () => {
   const chromium = useBrowser();
 
   it('draws every layer at its zooms over VIC and NSW with no console warning or error', async (ctx) => {
-    if (!chromium.browser) ctx.skip(chromium.missing);
+    if (!chromium.browser) return needs(ctx, chromium.missing);
     const sites = (await t.stack.engine.sandbox()).filter((s) => s.state === 'VIC' || s.state === 'NSW');
     const byState = ['VIC', 'NSW'].map((st) => sites.find((s) => s.state === st)!);
     const page = await chromium.browser!.newPage();

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DaStore } from '../../engine/da/da-store.js';
 import { openBrowser } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { needs } from '../helpers/skip.js';
 
 let t: TestServer;
 let browser: Browser | undefined;
@@ -40,7 +41,7 @@ async function send(page: Page, op: string): Promise<string> {
 
 describe('the playground in Chromium', () => {
   it('loads cleanly, lists DAs, pages, and shows the 429 message on the 11th request in a minute', async (ctx) => {
-    if (!browser) ctx.skip(missing);
+    if (!browser) return needs(ctx, missing);
     const page = await browser!.newPage();
     await page.setViewport({ width: 1200, height: 900 });
     const errors: string[] = [];

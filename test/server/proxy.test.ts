@@ -11,6 +11,7 @@ import { playgroundKey } from '../../server/keys/playground-key.js';
 import { rawHttp } from '../helpers/raw-http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
+import { needs } from '../helpers/skip.js';
 
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
 let missing = NGINX ? '' : 'nginx is not installed (apt-get install nginx; .ci/run installs it when it can)';
@@ -83,7 +84,7 @@ const status = (response: string) => response.slice(0, 12);
 
 describe('behind nginx (deploy/nginx/propintel.conf)', () => {
   it('turns each malformed request the transport would hold or accept into a prompt 4xx', async (ctx) => {
-    if (missing) ctx.skip(missing);
+    needs(ctx, missing);
     const many = Array.from({ length: 60 }, (_, i) => `X-H${i}: v`).join('\r\n');
     const cases: [string, string | Buffer, string][] = [
       ['a NUL in the target', Buffer.from('GET /healthz\u0000x HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n', 'latin1'), 'HTTP/1.1 400'],
@@ -102,7 +103,7 @@ describe('behind nginx (deploy/nginx/propintel.conf)', () => {
   });
 
   it('passes good requests unchanged: a keyed lookup, HEAD, gzip and an error body', async (ctx) => {
-    if (missing) ctx.skip(missing);
+    needs(ctx, missing);
     const s = (await t.get('/api/v1/property/sandbox')).body.addresses[0].address as string;
     const path = `/api/v1/property?address=${encodeURIComponent(s)}&components=planning.zone`;
     const direct = await t.get(path, key);
@@ -120,7 +121,7 @@ describe('behind nginx (deploy/nginx/propintel.conf)', () => {
   });
 
   it('gives each client behind the proxy its own playground limit (--trust-proxy reads X-Real-IP)', async (ctx) => {
-    if (missing) ctx.skip(missing);
+    needs(ctx, missing);
     const demo = await playgroundKey(t.stack.store);
     const fromHere = () => raw(port, `GET /v1/stats HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer ${demo}\r\nConnection: close\r\n\r\n`, 1500).then(status);
     // nginx overwrites X-Real-IP with the peer's address: clients on 127.0.0.1 share one allowance.

@@ -15,6 +15,7 @@ import { Receiver } from '../helpers/receiver.js';
 import { runCli } from '../helpers/run-cli.js';
 import { q, startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
+import { needs } from '../helpers/skip.js';
 
 const postgres = usePostgres();
 const dir = tempDir('replicas-');
@@ -59,7 +60,7 @@ const row = (council: string, ref: string) => ({ council, council_reference: ref
 
 describe('two replicas on one PostgreSQL database', () => {
   it('both hold the dataset\'s DA records, loaded once', async (ctx) => {
-    if (postgres.missing) return ctx.skip(postgres.missing);
+    needs(ctx, postgres.missing);
     const n = await shared(a).das.size();
     expect(n).toBeGreaterThan(1000);
     expect(a.stack.engine.das().size).toBe(n);
@@ -69,7 +70,7 @@ describe('two replicas on one PostgreSQL database', () => {
   });
 
   it('50 parallel first lookups split across the two on a quota of 20 charge exactly 20', async (ctx) => {
-    if (postgres.missing) return ctx.skip(postgres.missing);
+    needs(ctx, postgres.missing);
     const key = await a.key({ quota: 20 });
     const list = addresses(a, 'VIC', 50, 2000);
     const results = await Promise.all(list.map((addr, i) => (i % 2 ? b : a).get(`/api/v1/property?${q({ address: addr, components: 'das,planning' })}`, key)));
@@ -87,7 +88,7 @@ describe('two replicas on one PostgreSQL database', () => {
   }, 180_000);
 
   it('a DA import through one replica is listed by the other at once', async (ctx) => {
-    if (postgres.missing) return ctx.skip(postgres.missing);
+    needs(ctx, postgres.missing);
     const key = await b.key({ components: 'none', daDailyLimit: 1000 });
     const council = 'Replica Test Council';
     const before = await b.get(`/v1/das?${q({ state: 'VIC', council })}`, key);
@@ -106,7 +107,7 @@ describe('two replicas on one PostgreSQL database', () => {
   }, 60_000);
 
   it('with both replicas delivering webhooks, each event is sent once', async (ctx) => {
-    if (postgres.missing) return ctx.skip(postgres.missing);
+    needs(ctx, postgres.missing);
     const receiver = new Receiver();
     await receiver.start();
     const dispatchers = [a, b].map((t) => new WebhookDispatcher({ store: t.stack.store.webhooks(), das: t.stack.events, allowPrivate: true, pollMs: 20, schedule: [100, 200] }));
@@ -139,7 +140,7 @@ describe('two replicas on one PostgreSQL database', () => {
   }, 60_000);
 
   it('the database lost mid-request: 503 with Retry-After; when it returns, the lookup is charged once', async (ctx) => {
-    if (postgres.missing) return ctx.skip(postgres.missing);
+    needs(ctx, postgres.missing);
     // The reference says so for every keyed operation (the listing, childcare, tiles, MCP, ...).
     const doc = (await a.get('/api/v1/openapi.json')).body;
     for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { security?: object[]; responses: Record<string, unknown> }>>)) {

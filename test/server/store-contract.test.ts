@@ -18,6 +18,7 @@ import type { ServerStore } from '../../server/store/store.js';
 import type { NewDelivery, WebhookSubscription } from '../../server/webhooks/webhook-store.js';
 import { usePostgres } from '../helpers/postgres.js';
 import { tempDir } from '../helpers/tmp.js';
+import { needs } from '../helpers/skip.js';
 
 const dir = tempDir('store-contract-');
 const postgres = usePostgres();
@@ -76,7 +77,7 @@ describe.each(backends)('the $name store', (backend) => {
 
   describe('keys', () => {
     it('are stored without their secret and read back by id, listed oldest first', async (ctx) => {
-      if (backend.missing()) return ctx.skip(backend.missing());
+      needs(ctx, backend.missing());
       const s = await one();
       const { key, record } = await createKey(s, { components: ['das', 'scores'], geometry: true, quota: 7, label: 'acme' }, new Date('2026-11-25T00:00:00Z'));
       const { record: second } = await createKey(s, { label: 'second' }, new Date('2026-11-25T00:00:01Z'));
@@ -91,7 +92,7 @@ describe.each(backends)('the $name store', (backend) => {
     });
 
     it('carry the childcare entitlement, SQL flag and DA limit the other APIs read', async (ctx) => {
-      if (backend.missing()) return ctx.skip(backend.missing());
+      needs(ctx, backend.missing());
       const s = await one();
       const { record } = await createKey(s, { childcareStates: ['VIC', 'NSW'], childcareExpires: '2027-06-30', childcareAddOn: 'reports', daDailyLimit: 500, sql: true, period: 'anchored', effectiveDate: '2026-03-15' });
       expect(await s.keyById(record.id)).toEqual(record);
@@ -99,7 +100,7 @@ describe.each(backends)('the $name store', (backend) => {
     });
 
     it('are revoked and topped up only while live', async (ctx) => {
-      if (backend.missing()) return ctx.skip(backend.missing());
+      needs(ctx, backend.missing());
       const s = await one();
       const { record } = await createKey(s, {});
       expect(await s.setQuota(record.id, 5)).toBe(true);
@@ -112,7 +113,7 @@ describe.each(backends)('the $name store', (backend) => {
   });
 
   it('a key revoked or topped up through one connection is seen by another within moments (cached or not)', async (ctx) => {
-    if (backend.missing()) return ctx.skip(backend.missing());
+    needs(ctx, backend.missing());
     const [x, y] = await backend.open(2);
     const { record } = await createKey(x, { quota: 4 });
     expect(await y.keyById(record.id)).toMatchObject({ quota: 4, revoked_at: null }); // now held by y
@@ -132,7 +133,7 @@ describe.each(backends)('the $name store', (backend) => {
 
   describe('the meter', () => {
     it('charges new addresses up to the quota, repeats free, periods and keys apart', async (ctx) => {
-      if (backend.missing()) return ctx.skip(backend.missing());
+      needs(ctx, backend.missing());
       const s = await one();
       const at = new Date();
       expect(await s.charge('k1', '202611', 'a', 2, at)).toEqual({ outcome: 'charged', used: 1 });
@@ -152,7 +153,7 @@ describe.each(backends)('the $name store', (backend) => {
     });
 
     it('is exact under concurrent charges from four connections: never past the quota, never an address twice', async (ctx) => {
-      if (backend.missing()) return ctx.skip(backend.missing());
+      needs(ctx, backend.missing());
       const stores = await backend.open(4);
       const at = new Date();
       // Each connection offers 40 addresses, half of them shared with the next connection: 120 distinct.
@@ -168,7 +169,7 @@ describe.each(backends)('the $name store', (backend) => {
 
   describe('request limits', () => {
     it('count up to the limit per bucket and window, then refuse without counting further', async (ctx) => {
-      if (backend.missing()) return ctx.skip(backend.missing());
+      needs(ctx, backend.missing());
       const s = await one();
       const exp = new Date(Date.now() + 86_400_000);
       const seq = [];
@@ -185,7 +186,7 @@ describe.each(backends)('the $name store', (backend) => {
     });
 
     it('allow exactly the limit under concurrent requests from four connections', async (ctx) => {
-      if (backend.missing()) return ctx.skip(backend.missing());
+      needs(ctx, backend.missing());
       const stores = await backend.open(4);
       const exp = new Date(Date.now() + 86_400_000);
       const outcomes = await Promise.all(stores.flatMap((s) => Array.from({ length: 50 }, () => s.countRequest('da:shared', '2026-11-25', 120, exp))));
@@ -197,7 +198,7 @@ describe.each(backends)('the $name store', (backend) => {
 
   describe('settings', () => {
     it('keep the first writer\'s value and replace only an expected one', async (ctx) => {
-      if (backend.missing()) return ctx.skip(backend.missing());
+      needs(ctx, backend.missing());
       const stores = await backend.open(3);
       const first = await Promise.all(stores.map((s, i) => s.initSetting('demo', `v${i}`)));
       expect(new Set(first).size).toBe(1);
@@ -212,7 +213,7 @@ describe.each(backends)('the $name store', (backend) => {
 
   describe('webhooks', () => {
     it('keep subscriptions per key; deleting one cancels its pending deliveries', async (ctx) => {
-      if (backend.missing()) return ctx.skip(backend.missing());
+      needs(ctx, backend.missing());
       const w = (await one()).webhooks();
       await w.insertSubscription(sub('wh_1', 'k1', 5));
       await w.insertSubscription(sub('wh_2', 'k1'));
@@ -230,7 +231,7 @@ describe.each(backends)('the $name store', (backend) => {
     });
 
     it('fan out once: of two workers moving the event cursor from one position, exactly one writes', async (ctx) => {
-      if (backend.missing()) return ctx.skip(backend.missing());
+      needs(ctx, backend.missing());
       const [a, b] = (await backend.open(2)).map((s) => s.webhooks());
       expect(await a.enqueue([], 'cursor', undefined, '0', 1)).toBe(true);
       expect(await b.enqueue([], 'cursor', undefined, '0', 1)).toBe(false);
@@ -244,7 +245,7 @@ describe.each(backends)('the $name store', (backend) => {
     });
 
     it('give each due delivery to one worker, earliest first; a lease that ran out records nothing', async (ctx) => {
-      if (backend.missing()) return ctx.skip(backend.missing());
+      needs(ctx, backend.missing());
       const [a, b] = (await backend.open(2)).map((s) => s.webhooks());
       await a.insertSubscription(sub('wh_1', 'k1'));
       await a.enqueue(Array.from({ length: 60 }, (_, i) => delivery(i)), 'cursor', undefined, '60', 100);
@@ -300,7 +301,7 @@ describe('DA records on PostgreSQL', () => {
   const strip = (o: { outcomes: { id: number; outcome: string }[] }) => o.outcomes.map((x) => `${x.id}:${x.outcome}`);
 
   it('upsert as the SQLite store does: the same outcomes, ids and events', async (ctx) => {
-    if (postgres.missing) return ctx.skip(postgres.missing);
+    needs(ctx, postgres.missing);
     const pg = await PgStore.open(await postgres.pg!.fresh());
     opened.push(pg);
     const local = DaStore.open(':memory:');
@@ -327,7 +328,7 @@ describe('DA records on PostgreSQL', () => {
   });
 
   it('re-derives records written by older rules, once', async (ctx) => {
-    if (postgres.missing) return ctx.skip(postgres.missing);
+    needs(ctx, postgres.missing);
     const pg = await PgStore.open(await postgres.pg!.fresh());
     opened.push(pg);
     const ds = drafts(300, 31);
@@ -346,7 +347,7 @@ describe('DA records on PostgreSQL', () => {
   });
 
   it('migrate once when several replicas start together, and refuse a database from a newer propintel', async (ctx) => {
-    if (postgres.missing) return ctx.skip(postgres.missing);
+    needs(ctx, postgres.missing);
     const url = await postgres.pg!.fresh();
     const stores = await Promise.all(Array.from({ length: 4 }, () => PgStore.open(url, { max: 2 })));
     opened.push(...stores);
@@ -357,7 +358,7 @@ describe('DA records on PostgreSQL', () => {
   });
 
   it('a replica\'s local copy answers every query as a store loaded directly, and follows later writes', async (ctx) => {
-    if (postgres.missing) return ctx.skip(postgres.missing);
+    needs(ctx, postgres.missing);
     const pg = await PgStore.open(await postgres.pg!.fresh());
     opened.push(pg);
     const direct = DaStore.open(':memory:');

@@ -14,6 +14,7 @@ import { tileAt } from '../../engine/tiles/tile-math.js';
 import { useBrowser } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
+import { needs } from '../helpers/skip.js';
 
 const dir = tempDir('propintel-tiles-');
 let t: TestServer;
@@ -108,7 +109,7 @@ describe('the map page in Chromium', () => {
   const chromium = useBrowser();
 
   it('loads from this server alone, switches layers, and draws a map that is not blank', async (ctx) => {
-    if (!chromium.browser) ctx.skip(chromium.missing);
+    if (!chromium.browser) return needs(ctx, chromium.missing);
     const page = await chromium.browser!.newPage();
     await page.setViewport({ width: 1200, height: 800 });
     const failed: string[] = [];

@@ -14,6 +14,7 @@ import { daStoreFromDirectory } from '../../../engine/da/da-sync.js';
 import { EngineError } from '../../../engine/errors.js';
 import { realdata } from '../../helpers/realdata.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { needsRealdata } from '../../helpers/skip.js';
 
 const dir = tempDir('da-listing-');
 const params = (o: Record<string, string | number>) => new Map(Object.entries(o).map(([k, v]) => [k, String(v)]));
@@ -311,7 +312,7 @@ describe('das import', () => {
 
   it('imports real PlanningAlerts records: states from the address, none geocoded, listed and counted, a re-import unchanged', async (ctx) => {
     const file = realdata('da/planningalerts_techone_da_records_2019_2020.csv');
-    if (!file) ctx.skip();
+    needsRealdata(ctx, file, 'da/planningalerts_techone_da_records_2019_2020.csv');
     const s = DaStore.open(join(dir, 'pa.sqlite'));
     stores.push(s);
     // Every real row is a record, the one without a description included: imported with no option at all.

@@ -14,6 +14,7 @@ import { expectEngineError } from '../../helpers/expect-engine-error.js';
 import { realdata } from '../../helpers/realdata.js';
 import { renameTiffTags, TAG } from '../../helpers/tiff.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { needsRealdata } from '../../helpers/skip.js';
 
 const dir = tempDir();
 
@@ -303,7 +304,8 @@ describe('GeoTIFF bad input: a named error at open, never half-loaded data', () 
 
 describe('real DEMs from ../shared/realdata (skipped when absent)', () => {
   const merewether = realdata('dem/merewether_nsw_1m_dem.tif');
-  it.runIf(merewether)('reads the Merewether 1 m LiDAR DEM (tiled, DEFLATE, EPSG:32756)', async () => {
+  it('reads the Merewether 1 m LiDAR DEM (tiled, DEFLATE, EPSG:32756)', async (ctx) => {
+    needsRealdata(ctx, merewether, 'dem/merewether_nsw_1m_dem.tif');
     const r = await openRaster(merewether!);
     try {
       expect(r.info).toMatchObject({ width: 321, height: 416, crs: 'EPSG:32756', compression: 8, tiled: true });
@@ -318,7 +320,8 @@ describe('real DEMs from ../shared/realdata (skipped when absent)', () => {
   });
 
   const melbourne = realdata('dem/inner_melbourne_mapdeck_mesh_20m_mga55.tif');
-  it.runIf(melbourne)('resamples the inner-Melbourne DEM (GDA94 MGA 55) onto a GDA2020 window grid', async () => {
+  it('resamples the inner-Melbourne DEM (GDA94 MGA 55) onto a GDA2020 window grid', async (ctx) => {
+    needsRealdata(ctx, melbourne, 'dem/inner_melbourne_mapdeck_mesh_20m_mga55.tif');
     const r = await openRaster(melbourne!);
     try {
       expect(r.info.crs).toBe('EPSG:28355');

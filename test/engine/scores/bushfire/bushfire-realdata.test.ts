@@ -6,11 +6,13 @@ import { bushfireScore } from '../../../../engine/scores/bushfire/bushfire-score
 import { readGeoJsonLayer } from '../../../../engine/vector/geojson-reader.js';
 import { pointInPolygon } from '../../../../engine/vector/point-in-polygon.js';
 import { realdata } from '../../../helpers/realdata.js';
+import { needsRealdata } from '../../../helpers/skip.js';
 
 const file = realdata('zones/bendigo_vicplan_overlays_2024.geojson');
 
 describe('official overlay on real Vicmap BMO polygons', () => {
-  it.runIf(file)('finds a point inside a BMO polygon as a hit with its native fields; far away is a partial-coverage miss', async () => {
+  it('finds a point inside a BMO polygon as a hit with its native fields; far away is a partial-coverage miss', async (ctx) => {
+    needsRealdata(ctx, file, 'zones/bendigo_vicplan_overlays_2024.geojson');
     const layer = await readGeoJsonLayer(file!);
     const bmo = layer.features.filter((f) => String(f.properties?.ZONE_CODE ?? '').startsWith('BMO'));
     expect(bmo.length).toBeGreaterThan(100);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { classifyFloodOverlay, normaliseOverlayCode } from '../../../../engine/scores/flood/overlay-codes.js';
 import { realdata } from '../../../helpers/realdata.js';
+import { needsRealdata } from '../../../helpers/skip.js';
 
 describe('flood overlay classification', () => {
   it('tells Victorian flood controls from built-form and other overlays by code', () => {
@@ -36,7 +37,8 @@ describe('flood overlay classification', () => {
   });
 
   const bendigo = realdata('zones/bendigo_vicplan_overlays_2024.geojson');
-  it.runIf(bendigo)('classifies the real Greater Bendigo overlay layer: SBO and FO flood, nothing else', () => {
+  it('classifies the real Greater Bendigo overlay layer: SBO and FO flood, nothing else', (ctx) => {
+    needsRealdata(ctx, bendigo, 'zones/bendigo_vicplan_overlays_2024.geojson');
     const doc = JSON.parse(readFileSync(bendigo!, 'utf8')) as { features: { properties: Record<string, unknown> }[] };
     const kinds = new Map<string, number>();
     for (const f of doc.features) {

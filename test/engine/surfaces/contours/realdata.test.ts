@@ -9,11 +9,13 @@ import { isolines } from '../../../../engine/surfaces/contours/isolines.js';
 import { validateGeometry } from '../../../../engine/vector/geometry-validate.js';
 import { realdata } from '../../../helpers/realdata.js';
 import { d3Rings, plainLines, pointKey } from './fixtures.js';
+import { needsRealdata } from '../../../helpers/skip.js';
 
 const merewether = realdata('dem/merewether_nsw_1m_dem.tif');
 
 describe('contours on real DEMs from ../shared/realdata (skipped when absent)', () => {
-  it.runIf(merewether)('the Merewether 1 m LiDAR DEM: the same crossing points as d3-contour at every 1 m level', async () => {
+  it('the Merewether 1 m LiDAR DEM: the same crossing points as d3-contour at every 1 m level', async (ctx) => {
+    needsRealdata(ctx, merewether, 'dem/merewether_nsw_1m_dem.tif');
     const raster = await openRaster(merewether!);
     const grid = await raster.readPixels([0, 0, raster.info.width, raster.info.height]);
     await raster.close();
@@ -41,7 +43,8 @@ describe('contours on real DEMs from ../shared/realdata (skipped when absent)', 
     expect(compared).toBeGreaterThan(10_000);
   });
 
-  it.runIf(merewether)('the Merewether DEM through the surface: a partly covered window, valid lon/lat lines', async () => {
+  it('the Merewether DEM through the surface: a partly covered window, valid lon/lat lines', async (ctx) => {
+    needsRealdata(ctx, merewether, 'dem/merewether_nsw_1m_dem.tif');
     // The DEM's centre, with a 300 m window: the 321 x 416 m DEM covers under half of it.
     const [lon, lat] = getTransformer('EPSG:32756', LONLAT).forward(382410.3, 6354473.4);
     const layer = unpackContours(await demContours({ kind: 'dem', id: 'merewether', name: 'Merewether 1 m LiDAR', path: merewether! }, lon, lat, { halfWidth: 300, interval: 1 }));
