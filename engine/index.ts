@@ -8,7 +8,13 @@
 import { createEngine as createEngineImpl, type Engine as EngineImpl, type EngineOptions } from './engine.js';
 
 /** An open engine (see README "Using the engine as a library"). */
-export type Engine = Pick<EngineImpl, 'property' | 'scores' | 'surfaces' | 'sandbox' | 'sample' | 'stateAt' | 'das' | 'childcare' | 'openSchools' | 'sourceNotices' | 'warm' | 'memoryReport' | 'close'>;
+export type Engine = Pick<
+  EngineImpl,
+  | 'property' | 'identify' | 'scores' | 'surfaces' | 'sandbox' | 'sample' | 'stateAt' | 'addresses' | 'dataRevision'
+  | 'das' | 'childcare' | 'openSchools' | 'sourceNotices'
+  | 'tile' | 'tileLayers' | 'tileAttribution' | 'terrainTile' | 'terrainLayer'
+  | 'warm' | 'memoryReport' | 'close'
+>;
 
 /** Opens the dataset directory `options.datasets` (its catalogue.json) and starts the worker threads. */
 export const createEngine: (options: EngineOptions) => Promise<Engine> = createEngineImpl;

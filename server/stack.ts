@@ -6,16 +6,16 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { daTablesOfDirectory } from '../engine/da/da-sync.js';
-import { createEngine, type Engine, type EngineOptions } from '../engine/engine.js';
-import { PACKAGE_ROOT, VERSION } from '../engine/version.js';
+import { daTablesOfDirectory } from '../engine/entry/das.js';
+import { createEngine, type Engine, type EngineOptions, VERSION } from '../engine/index.js';
+import { PACKAGE_ROOT } from '../engine/entry/runtime.js';
 import type { MaybePromise } from './maybe-promise.js';
 import { DaReplica, loadDaTables } from './store/pg/da-replica.js';
 import { isPostgresUrl } from './store/pg/pg-connect.js';
 import { PgStore } from './store/pg/pg-store.js';
 import { SqliteStore } from './store/sqlite-store.js';
 import type { ServerStore } from './store/store.js';
-import type { Cache } from '../engine/cache/ttl-cache.js';
+import type { Cache } from '../engine/entry/runtime.js';
 import type { DaEventSource } from './webhooks/webhook-store.js';
 
 /** The store file when neither --db nor $PROPINTEL_DB says otherwise: var/propintel.sqlite in the package. */

@@ -6,8 +6,7 @@
  *   node dist/bench/lib/da-store-process.js STORE.sqlite
  */
 import { readFileSync } from 'node:fs';
-import { daStats, listCategories, listCouncils, listDas, nearbyDas } from '../../engine/da/da-listing.js';
-import { DaStore } from '../../engine/da/da-store.js';
+import { daStats, listCategories, listCouncils, listDas, nearbyDas, DaStore } from '../../engine/entry/das.js';
 
 const path = process.argv[2];
 const t0 = performance.now();

@@ -9,11 +9,8 @@
  */
 import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { openAddressIndexFile, writeAddressIndexFile } from '../../engine/address/address-disk.js';
-import { AddressIndex } from '../../engine/address/address-index.js';
-import { addressRecordsFromRows, formatAddress, type AddressRecord } from '../../engine/address/address-record.js';
-import { readGnafAddresses } from '../../engine/address/gnaf-reader.js';
-import type { StateCode } from '../../engine/catalogue/states.js';
+import { openAddressIndexFile, writeAddressIndexFile, AddressIndex, addressRecordsFromRows, formatAddress, type AddressRecord, readGnafAddresses } from '../../engine/entry/data.js';
+import type { StateCode } from '../../engine/entry/data.js';
 
 const memory = () => ({ maxRssMb: process.resourceUsage().maxRSS / 1024, heapMb: process.memoryUsage().heapUsed / 1e6 });
 

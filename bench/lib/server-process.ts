@@ -13,7 +13,7 @@
  */
 import { parseArgs } from 'node:util';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
-import { STATES } from '../../engine/catalogue/states.js';
+import { STATES } from '../../engine/entry/data.js';
 import { startServer } from '../../server/http-server.js';
 import { createKey } from '../../server/keys/key-admin.js';
 import { openStack } from '../../server/stack.js';

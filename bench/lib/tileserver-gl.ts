@@ -13,7 +13,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
-import { PACKAGE_ROOT } from '../../engine/version.js';
+import { PACKAGE_ROOT } from '../../engine/entry/runtime.js';
 
 /** The version measured (pinned so runs compare). */
 export const TILESERVER_GL_VERSION = '5.6.0';

@@ -7,9 +7,8 @@
  * Targets (benchmark, not test): analysis and both site analyses p50 < 50 ms; CSV export > 50,000 rows/s with
  * flat memory. The first analysis also reads the childcare category into memory (its own row).
  */
-import { childcareAnalysis } from '../../engine/childcare/analysis.js';
-import { childcareCsvChunks } from '../../engine/childcare/export.js';
-import { DaStore } from '../../engine/da/da-store.js';
+import { childcareAnalysis, childcareCsvChunks } from '../../engine/entry/childcare.js';
+import { DaStore } from '../../engine/entry/das.js';
 import { percentile, timeRuns } from '../lib/measure.js';
 import type { BenchRow, BenchSuite } from '../lib/report.js';
 import { ensureFixture } from './das.js';

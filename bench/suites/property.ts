@@ -11,9 +11,9 @@
  * - cached: repeat lookups served from the score and layer caches (DAs are never cached, so they still run).
  */
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
-import type { Cache } from '../../engine/cache/ttl-cache.js';
-import { createEngine, type Engine } from '../../engine/engine.js';
-import type { PropertyOptions } from '../../engine/property/contract.js';
+import type { Cache } from '../../engine/entry/runtime.js';
+import { createEngine, type Engine } from '../../engine/index.js';
+import type { PropertyOptions } from '../../engine/entry/property.js';
 import { sink } from '../lib/measure.js';
 import type { BenchRow, BenchSuite } from '../lib/report.js';
 

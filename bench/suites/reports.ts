@@ -8,8 +8,8 @@
  * Targets (benchmark, not test): PDF p50 < 300 ms, HTML p50 < 100 ms.
  */
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
-import { siteAnalysis, type SiteRequest } from '../../engine/childcare/site.js';
-import { createEngine } from '../../engine/engine.js';
+import { siteAnalysis, type SiteRequest } from '../../engine/entry/childcare.js';
+import { createEngine } from '../../engine/index.js';
 import { DEFAULT_REPORT_CONCURRENCY } from '../../server/api/api.js';
 import { percentile, timeRuns } from '../lib/measure.js';
 import type { BenchRow, BenchSuite } from '../lib/report.js';

@@ -7,9 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateSampleWorld } from '../../datasets/generator/generate.js';
-import { openDataStore } from '../../engine/data/dataset-store.js';
-import { createEngine } from '../../engine/engine.js';
+import { openDataStore } from '../../engine/entry/data.js';
+import { createEngine } from '../../engine/index.js';
 import type { BenchRow, BenchSuite } from '../lib/report.js';
+import type { EngineInternals } from '../../engine/entry/runtime.js';
 
 export const sampleWorldSuite: BenchSuite = {
   name: 'sample-world',
@@ -37,7 +38,7 @@ export const sampleWorldSuite: BenchSuite = {
       const engineTimes: { total: number; parts: Record<string, number> }[] = [];
       for (let i = 0; i < 3; i++) {
         const t0 = performance.now();
-        const engine = await createEngine({ datasets: dir });
+        const engine = (await createEngine({ datasets: dir })) as EngineInternals;
         try {
           const parts = await engine.buildIndexes();
           engineTimes.push({ total: performance.now() - t0, parts: { store: engine.store.loadMs, ...parts } });

@@ -23,10 +23,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateSampleWorld, DEFAULT_SEED } from '../../datasets/generator/generate.js';
 import { defaultDataDir, expectedGeneratorVersion } from '../../datasets/sample-world.js';
-import { layerFileFingerprint } from '../../engine/data/layer-file.js';
-import { layerFingerprint } from '../../engine/data/windowed-store.js';
-import { loadCatalogue } from '../../engine/catalogue/load-catalogue.js';
-import { PACKAGE_ROOT } from '../../engine/version.js';
+import { layerFileFingerprint, layerFingerprint, loadCatalogue } from '../../engine/entry/data.js';
+import { PACKAGE_ROOT } from '../../engine/entry/runtime.js';
 import { firstLookups, pct, startServerProcess, stop, type Server } from '../lib/load.js';
 import type { BenchRow, BenchSuite } from '../lib/report.js';
 

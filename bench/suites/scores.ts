@@ -9,28 +9,11 @@
  * indexes and decodes the raster blocks; ms/op is the p50 per subject, with p50/p95 in the note.
  */
 import type { Feature, Geometry } from 'geojson';
-import { destination } from '../../engine/geo/distance.js';
-import { northUpTransform } from '../../engine/geo/geo-transform.js';
-import { createWindow, windowGridSpec } from '../../engine/geo/window.js';
-import { cellCentre, createGrid, type Grid } from '../../engine/raster/grid.js';
-import { seededRandom } from '../../engine/random/seeded-random.js';
-import { aircraftNoiseScore } from '../../engine/scores/aircraft-noise/aircraft-noise-score.js';
-import { buildAnefLayer } from '../../engine/scores/aircraft-noise/anef-contours.js';
-import { VEGETATION_CLASSES } from '../../engine/scores/bushfire/as3959-method1.js';
-import { buildBushfireLayers } from '../../engine/scores/bushfire/bushfire-layers.js';
-import { bushfireScore } from '../../engine/scores/bushfire/bushfire-score.js';
-import { buildContaminationRegister } from '../../engine/scores/contamination/contamination-register.js';
-import { contaminationScore } from '../../engine/scores/contamination/contamination-score.js';
-import { heatIslandScore } from '../../engine/scores/heat-island/heat-island-score.js';
-import { solarScore } from '../../engine/scores/solar/solar-score.js';
-import { viewQualityScore } from '../../engine/scores/view-quality/view-quality-score.js';
-import { WALK_CATEGORIES } from '../../engine/scores/walkability/categories.js';
-import { buildWalkabilityIndexes, type AmenityPoint } from '../../engine/scores/walkability/walkability-layers.js';
-import { computeWalkability, walkSlopeFromDem } from '../../engine/scores/walkability/walkability-score.js';
-import { heatSurface } from '../../engine/surfaces/heat/heat-surface.js';
+import { destination, northUpTransform, createWindow, windowGridSpec, seededRandom } from '../../engine/entry/geo.js';
+import { cellCentre, createGrid, type Grid } from '../../engine/entry/raster.js';
+import { aircraftNoiseScore, buildAnefLayer, VEGETATION_CLASSES, buildBushfireLayers, bushfireScore, buildContaminationRegister, contaminationScore, heatIslandScore, solarScore, viewQualityScore, WALK_CATEGORIES, buildWalkabilityIndexes, type AmenityPoint, computeWalkability, walkSlopeFromDem, heatSurface, CONTEXT_SCORE_KEYS, type ContextScoreKey } from '../../engine/entry/scores.js';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
-import { createEngine } from '../../engine/engine.js';
-import { CONTEXT_SCORE_KEYS, type ContextScoreKey } from '../../engine/scores/context-scores.js';
+import { createEngine } from '../../engine/index.js';
 import { measure, sink } from '../lib/measure.js';
 import type { BenchRow, BenchSuite } from '../lib/report.js';
 

@@ -3,9 +3,8 @@
  * metres, plus index build throughput. Points are uniform in a 60 x 60 km box around Melbourne (about 280
  * per km², so a 500 m circle holds about 220).
  */
-import { distanceMetres } from '../../engine/geo/distance.js';
-import { seededRandom } from '../../engine/random/seeded-random.js';
-import { PointIndex } from '../../engine/vector/point-index.js';
+import { distanceMetres, seededRandom } from '../../engine/entry/geo.js';
+import { PointIndex } from '../../engine/entry/data.js';
 import { measure } from '../lib/measure.js';
 import { compared, type BenchRow, type BenchSuite } from '../lib/report.js';
 

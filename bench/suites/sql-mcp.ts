@@ -20,11 +20,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import Database from 'better-sqlite3';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
-import { DaStore } from '../../engine/da/da-store.js';
-import { daStoreFromDirectory } from '../../engine/da/da-sync.js';
-import { SqlRunner } from '../../engine/da/sql/sql-runner.js';
-import type { PropertyService } from '../../engine/property/contract.js';
-import { PACKAGE_ROOT } from '../../engine/version.js';
+import { DaStore, daStoreFromDirectory, SqlRunner } from '../../engine/entry/das.js';
+import type { PropertyService } from '../../engine/entry/property.js';
+import { PACKAGE_ROOT } from '../../engine/entry/runtime.js';
 import { startServer } from '../../server/http-server.js';
 import { createKey } from '../../server/keys/key-admin.js';
 import { SqliteStore } from '../../server/store/sqlite-store.js';

@@ -19,10 +19,9 @@
  * over HTTP at least 1.0x tileserver-gl-light's throughput.
  */
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
-import { createEngine } from '../../engine/engine.js';
-import { tileAt, tileBounds, type TileId } from '../../engine/tiles/tile-math.js';
-import { emptyTerrainTile } from '../../engine/tiles/terrain-tiles.js';
-import { PACKAGE_ROOT } from '../../engine/version.js';
+import { createEngine } from '../../engine/index.js';
+import { tileAt, tileBounds, type TileId, emptyTerrainTile } from '../../engine/entry/tiles.js';
+import { PACKAGE_ROOT } from '../../engine/entry/runtime.js';
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

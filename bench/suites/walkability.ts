@@ -5,13 +5,9 @@
  * one score through a worker over the shared indexes, and the linear-scan / brute-force reference beside
  * the in-process row. The indexed result is checked against the reference before anything is timed.
  */
-import { createEnginePool } from '../../engine/tasks/engine-pool.js';
-import { seededRandom } from '../../engine/random/seeded-random.js';
-import { buildWalkabilityIndexes, shareWalkabilityIndexes, type AmenityPoint } from '../../engine/scores/walkability/walkability-layers.js';
-import { BARRIER_PENALTY_M, computeWalkability, CROSSING_TOLERANCE_M } from '../../engine/scores/walkability/walkability-score.js';
-import { distanceMetres, metresPerDegree } from '../../engine/geo/distance.js';
-import { NO_CATEGORY, RANK_WEIGHTS, TOTAL_WEIGHT, WALK_CATEGORIES } from '../../engine/scores/walkability/categories.js';
-import { DECAY_LIMIT_M, distanceDecay, WALK_BANDS_M } from '../../engine/scores/walkability/distance-decay.js';
+import { createEnginePool } from '../../engine/entry/runtime.js';
+import { seededRandom, distanceMetres, metresPerDegree } from '../../engine/entry/geo.js';
+import { buildWalkabilityIndexes, shareWalkabilityIndexes, type AmenityPoint, BARRIER_PENALTY_M, computeWalkability, CROSSING_TOLERANCE_M, NO_CATEGORY, RANK_WEIGHTS, TOTAL_WEIGHT, WALK_CATEGORIES, DECAY_LIMIT_M, distanceDecay, WALK_BANDS_M } from '../../engine/entry/scores.js';
 import { measure, measureAsync } from '../lib/measure.js';
 import { compared, type BenchRow, type BenchSuite } from '../lib/report.js';
 

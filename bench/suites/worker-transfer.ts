@@ -3,10 +3,10 @@
  * copy, transfer (ownership moves, zero copy; the worker moves it back), and a SharedArrayBuffer (both
  * threads see the same memory). The task is `grid-stats`, so the worker does the same small work each time.
  */
-import { northUpTransform } from '../../engine/geo/geo-transform.js';
-import { createEnginePool } from '../../engine/tasks/engine-pool.js';
-import { gridStats } from '../../engine/raster/grid-stats.js';
-import type { Grid } from '../../engine/raster/grid.js';
+import { northUpTransform } from '../../engine/entry/geo.js';
+import { createEnginePool } from '../../engine/entry/runtime.js';
+import { gridStats } from '../../engine/entry/raster.js';
+import type { Grid } from '../../engine/entry/raster.js';
 import { measure, measureAsync } from '../lib/measure.js';
 import { compared, type BenchRow, type BenchSuite } from '../lib/report.js';
 

@@ -1,6 +1,6 @@
 /** `propintel catalogue`: start, extend, check and describe a dataset directory's catalogue.json. */
 import { resolve } from 'node:path';
-import { addSource, CatalogueToolError, checkCatalogue, describeCatalogue, initCatalogue } from '../../engine/catalogue/catalogue-tools.js';
+import { addSource, CatalogueToolError, checkCatalogue, describeCatalogue, initCatalogue } from '../../engine/entry/data.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command } from '../command.js';
 import { parseFlags } from '../args.js';
 

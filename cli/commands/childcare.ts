@@ -4,13 +4,11 @@
  */
 import { resolve } from 'node:path';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
-import { isStateCode, STATES, type StateCode } from '../../engine/catalogue/states.js';
+import { isStateCode, STATES, type StateCode } from '../../engine/entry/data.js';
 import { readFile, writeFile } from 'node:fs/promises';
-import { childcareAnalysis } from '../../engine/childcare/analysis.js';
-import { catchmentPolygon, circleCatchment, siteAnalysis, SiteInputError, type SiteRequest } from '../../engine/childcare/site.js';
-import { createEngine } from '../../engine/engine.js';
-import { daStoreFromDirectory } from '../../engine/da/da-sync.js';
-import { DaStore } from '../../engine/da/da-store.js';
+import { childcareAnalysis, catchmentPolygon, circleCatchment, siteAnalysis, SiteInputError, type SiteRequest } from '../../engine/entry/childcare.js';
+import { createEngine } from '../../engine/index.js';
+import { daStoreFromDirectory, DaStore } from '../../engine/entry/das.js';
 import { numberFlag, parseFlags } from '../args.js';
 import { EXIT_OK, UsageError, type Command } from '../command.js';
 

@@ -1,6 +1,4 @@
-import { unpackContours } from '../../engine/surfaces/contours/contours-layer.js';
-import { computeContours } from '../../engine/surfaces/contours/contours-surface.js';
-import { NO_LIMITS } from '../../engine/surfaces/contours/request.js';
+import { unpackContours, computeContours, NO_LIMITS } from '../../engine/entry/contours.js';
 import { EXIT_OK, UsageError, type Command } from '../command.js';
 import { numberFlag, parseFlags, POINT_FLAGS, requirePointFlags } from '../args.js';
 

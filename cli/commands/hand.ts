@@ -1,12 +1,8 @@
 /** `propintel hand`: HAND (height above nearest drainage) for a whole DEM, written as GeoTIFF. */
 import { performance } from 'node:perf_hooks';
-import { rasterizeLines } from '../../engine/hydro/burn-streams.js';
-import { DEFAULT_CHANNEL_THRESHOLD_KM2 } from '../../engine/hydro/channels.js';
-import { computeHand } from '../../engine/hydro/hand-chain.js';
-import { lineSetFromFeatures, projectLineSet } from '../../engine/hydro/line-set.js';
-import { openRaster } from '../../engine/raster/geotiff-reader.js';
-import { writeGeoTiff } from '../../engine/raster/geotiff-writer.js';
-import { readGeoJsonLayer } from '../../engine/vector/geojson-reader.js';
+import { rasterizeLines, DEFAULT_CHANNEL_THRESHOLD_KM2, computeHand, lineSetFromFeatures, projectLineSet } from '../../engine/entry/hydro.js';
+import { openRaster, writeGeoTiff } from '../../engine/entry/raster.js';
+import { readGeoJsonLayer } from '../../engine/entry/data.js';
 import { numberFlag, parseFlags } from '../args.js';
 import { EXIT_OK, UsageError, type Command } from '../command.js';
 

@@ -5,8 +5,8 @@
  */
 import { resolve } from 'node:path';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
-import { createEngine } from '../../engine/engine.js';
-import type { PropertyOptions, PropertySubject, SurfaceLayer } from '../../engine/property/contract.js';
+import { createEngine } from '../../engine/index.js';
+import type { PropertyOptions, PropertySubject, SurfaceLayer } from '../../engine/entry/property.js';
 import { EXIT_OK, UsageError, type Command } from '../command.js';
 import { parseFlags, pointFlags, POINT_FLAGS } from '../args.js';
 

@@ -6,9 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
-import { daStoreFromDirectory } from '../../engine/da/da-sync.js';
-import { DaStore } from '../../engine/da/da-store.js';
-import { SqlRunner } from '../../engine/da/sql/sql-runner.js';
+import { daStoreFromDirectory, DaStore, SqlRunner } from '../../engine/entry/das.js';
 import { parseFlags } from '../args.js';
 import { EXIT_OK, UsageError, type Command } from '../command.js';
 

@@ -5,13 +5,11 @@
  */
 import { resolve } from 'node:path';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
-import { openDataStore } from '../../engine/data/dataset-store.js';
-import { EngineError } from '../../engine/errors.js';
-import { loadNoiseNetworkFiles, type NoiseFiles } from '../../engine/noise/load-noise-files.js';
-import { noiseGridSpec, noiseSurface } from '../../engine/noise/noise-grid.js';
-import type { NoiseNetwork } from '../../engine/noise/noise-network.js';
-import { noiseScore } from '../../engine/noise/noise-score.js';
-import { noiseNetworkFor, stateAt } from '../../engine/property/inputs/domain-inputs.js';
+import { openDataStore } from '../../engine/entry/data.js';
+import { EngineError } from '../../engine/index.js';
+import { loadNoiseNetworkFiles, type NoiseFiles, noiseGridSpec, noiseSurface, noiseScore } from '../../engine/entry/noise.js';
+import type { NoiseNetwork } from '../../engine/entry/noise.js';
+import { noiseNetworkFor, stateAt } from '../../engine/entry/scores.js';
 import { EXIT_OK, UsageError, type Command, type CommandIO } from '../command.js';
 import { numberFlag, parseFlags, POINT_FLAGS, requirePointFlags, type FlagValues } from '../args.js';
 

@@ -4,8 +4,8 @@
  */
 import { resolve } from 'node:path';
 import { buildRealCatalogue, REAL_POINTS } from '../../datasets/realdata.js';
-import { createEngine } from '../../engine/engine.js';
-import { PACKAGE_ROOT } from '../../engine/version.js';
+import { createEngine } from '../../engine/index.js';
+import { PACKAGE_ROOT } from '../../engine/entry/runtime.js';
 import { EXIT_OK, UsageError, type Command } from '../command.js';
 import { parseFlags } from '../args.js';
 

@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { makeSamples } from '../../datasets/make-samples.js';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
-import { samplesDir } from '../../engine/property/samples.js';
+import { samplesDir } from '../../engine/entry/property.js';
 import { EXIT_OK, type Command } from '../command.js';
 import { parseFlags } from '../args.js';
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { loadCatalogue } from '../../engine/catalogue/load-catalogue.js';
-import { EngineError } from '../../engine/errors.js';
+import { loadCatalogue } from '../../engine/entry/data.js';
+import { EngineError } from '../../engine/index.js';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
 import { EXIT_OK, type Command } from '../command.js';
 import { parseFlags } from '../args.js';

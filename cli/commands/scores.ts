@@ -10,47 +10,16 @@
  */
 import { basename, extname, resolve } from 'node:path';
 import type { Feature, Geometry } from 'geojson';
-import { destination } from '../../engine/geo/distance.js';
-import { LONLAT } from '../../engine/geo/crs.js';
-import { createWindow } from '../../engine/geo/window.js';
-import { openRaster } from '../../engine/raster/geotiff-reader.js';
-import { aircraftNoiseScore } from '../../engine/scores/aircraft-noise/aircraft-noise-score.js';
-import { buildAnefLayer, type AnefCoverage } from '../../engine/scores/aircraft-noise/anef-contours.js';
-import { buildBushfireLayers, type OfficialOverlayInput } from '../../engine/scores/bushfire/bushfire-layers.js';
-import { bushfireScore, type SubjectIdentity } from '../../engine/scores/bushfire/bushfire-score.js';
-import { TABLE_FDIS, type TableFdi } from '../../engine/scores/bushfire/as3959-method1.js';
-import { buildContaminationRegister, contaminationSitesFromRows, type RegisterCoverage } from '../../engine/scores/contamination/contamination-register.js';
-import { contaminationScore } from '../../engine/scores/contamination/contamination-score.js';
-import { heatIslandScore, REGIONAL_RADIUS_M } from '../../engine/scores/heat-island/heat-island-score.js';
-import { solarScore } from '../../engine/scores/solar/solar-score.js';
-import { unavailableLayer, type MissingLayer, type RasterLayer } from '../../engine/scores/layer-input.js';
-import { viewQualityScore } from '../../engine/scores/view-quality/view-quality-score.js';
-import {
-  AMENITY_CSV_CATEGORIES,
-  amenityPointsFromRows,
-  buildWalkabilityIndexes,
-  crossingPointsFromRows,
-  layerSource,
-  majorWaterGeometries,
-  motorwayGeometries,
-  schoolPointsFromRows,
-  stopPointsFromRows,
-  type AmenitySet,
-  type BarrierInput,
-  type CrossingInput,
-} from '../../engine/scores/walkability/walkability-layers.js';
-import { computeWalkability, walkSlopeFromDem } from '../../engine/scores/walkability/walkability-score.js';
-import { readHeatSurface, type HeatSurface } from '../../engine/surfaces/heat/heat-surface.js';
-import { readGeoJsonLayer } from '../../engine/vector/geojson-reader.js';
-import { readCsvRecords } from '../../engine/vector/records.js';
+import { destination, LONLAT, createWindow } from '../../engine/entry/geo.js';
+import { openRaster } from '../../engine/entry/raster.js';
+import { aircraftNoiseScore, buildAnefLayer, type AnefCoverage, buildBushfireLayers, type OfficialOverlayInput, bushfireScore, type SubjectIdentity, TABLE_FDIS, type TableFdi, buildContaminationRegister, contaminationSitesFromRows, type RegisterCoverage, contaminationScore, heatIslandScore, REGIONAL_RADIUS_M, solarScore, unavailableLayer, type MissingLayer, type RasterLayer, viewQualityScore, AMENITY_CSV_CATEGORIES, amenityPointsFromRows, buildWalkabilityIndexes, crossingPointsFromRows, layerSource, majorWaterGeometries, motorwayGeometries, schoolPointsFromRows, stopPointsFromRows, type AmenitySet, type BarrierInput, type CrossingInput, computeWalkability, walkSlopeFromDem, readHeatSurface, type HeatSurface, CONTEXT_SCORE_KEYS, computeContextScores, type ContextInputs, type ContextScoreKey } from '../../engine/entry/scores.js';
+import { readGeoJsonLayer, readCsvRecords, isStateCode, STATES } from '../../engine/entry/data.js';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
-import { isStateCode, STATES } from '../../engine/catalogue/states.js';
-import { createEngine } from '../../engine/engine.js';
+import { createEngine } from '../../engine/index.js';
 import { numberFlag, parseFlags, POINT_FLAGS, requirePointFlags } from '../args.js';
 import { EXIT_OK, UsageError, type Command } from '../command.js';
 
-export { CONTEXT_SCORE_KEYS, computeContextScores, type ContextScoreKey } from '../../engine/scores/context-scores.js';
-import { CONTEXT_SCORE_KEYS, computeContextScores, type ContextInputs, type ContextScoreKey } from '../../engine/scores/context-scores.js';
+export { CONTEXT_SCORE_KEYS, computeContextScores, type ContextScoreKey } from '../../engine/entry/scores.js';
 
 /** Every input file the context scores read (all optional; a missing one is not integrated). */
 export interface ScoreInputFiles {

@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
-import { loadCatalogue } from '../../engine/catalogue/load-catalogue.js';
+import { loadCatalogue } from '../../engine/entry/data.js';
 import { startServer } from '../../server/http-server.js';
 import { issueDevelopmentKeys } from '../../server/keys/dev-keys.js';
 import { describePostgres, isPostgresUrl } from '../../server/store/pg/pg-connect.js';
 import { WebhookDispatcher } from '../../server/webhooks/webhook-dispatcher.js';
-import { SqlRunner } from '../../engine/da/sql/sql-runner.js';
+import { SqlRunner } from '../../engine/entry/das.js';
 import { JsonLinesLog, SILENT_LOG } from '../../server/request-log.js';
 import { defaultStorePath, openStack } from '../../server/stack.js';
 import { EXIT_OK, UsageError, type Command } from '../command.js';

@@ -4,12 +4,8 @@
  */
 import { resolve } from 'node:path';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
-import { createEngine } from '../../engine/engine.js';
-import { checkExport, exportMbtiles } from '../../engine/tiles/mbtiles.js';
-import { CONTOUR_LAYER } from '../../engine/tiles/contour-tiles.js';
-import { HAND_LAYER } from '../../engine/tiles/hand-map-tiles.js';
-import { NOISE_LAYER } from '../../engine/tiles/noise-tiles.js';
-import { VECTOR_TILE_LAYERS } from '../../engine/tiles/vector-tiles.js';
+import { createEngine } from '../../engine/index.js';
+import { checkExport, exportMbtiles, CONTOUR_LAYER, HAND_LAYER, NOISE_LAYER, VECTOR_TILE_LAYERS } from '../../engine/entry/tiles.js';
 
 /** Every layer the engine can make (HAND only when the engine keeps HAND tiles, as it does by default). */
 const ALL_TILE_LAYERS = [...VECTOR_TILE_LAYERS, CONTOUR_LAYER, NOISE_LAYER, HAND_LAYER];

@@ -1,4 +1,4 @@
-import { VERSION } from '../../engine/version.js';
+import { VERSION } from '../../engine/index.js';
 import { EXIT_OK, type Command } from '../command.js';
 import { parseFlags } from '../args.js';
 

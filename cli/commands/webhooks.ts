@@ -1,6 +1,6 @@
 /** `propintel webhooks run`: the webhook delivery worker alone, beside servers started with --no-webhooks. */
 import { resolve } from 'node:path';
-import { DaStore } from '../../engine/da/da-store.js';
+import { DaStore } from '../../engine/entry/das.js';
 import { defaultStorePath } from '../../server/stack.js';
 import { isPostgresUrl } from '../../server/store/pg/pg-connect.js';
 import { PgStore } from '../../server/store/pg/pg-store.js';

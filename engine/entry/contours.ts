@@ -5,3 +5,9 @@
 export { isolines, type IsolineSet, type IsolineOptions } from '../surfaces/contours/isolines.js';
 export { demContours } from '../surfaces/contours/dem-contours.js';
 export { unpackContours, type ContoursLayer } from '../surfaces/contours/contours-layer.js';
+
+export { computeContours } from '../surfaces/contours/contours-surface.js';
+export { traceWindowLines } from '../surfaces/contours/dem-contours.js';
+export { levelsInRange } from '../surfaces/contours/interval.js';
+export { latticeTransform } from '../surfaces/contours/lattice-transform.js';
+export { NO_LIMITS } from '../surfaces/contours/request.js';

@@ -12,3 +12,9 @@ export { PointIndex } from '../vector/point-index.js';
 export { SegmentIndex } from '../vector/segment-index.js';
 export { PolygonIndex } from '../vector/polygon-index.js';
 export type { Grid } from '../raster/grid.js';
+
+export { LONLAT } from '../geo/crs.js';
+export { destination, metresPerDegree } from '../geo/distance.js';
+export { northUpTransform } from '../geo/geo-transform.js';
+export { windowGridSpec } from '../geo/window.js';
+export { seededRandom } from '../random/seeded-random.js';

@@ -15,3 +15,15 @@ export {
   type CortnTraffic,
 } from '../noise/cortn.js';
 export { energySumDb, dbToEnergy, energyToDb } from '../noise/decibels.js';
+
+export { loadNoiseNetworkFiles } from '../noise/load-noise-files.js';
+export type { NoiseFiles } from '../noise/load-noise-files.js';
+export { noiseGridNodes, noiseGridSpec, noiseSurface, noiseSurfaceOnPool } from '../noise/noise-grid.js';
+export type { NoiseLoggerRecord, RoadInput, TrafficCounter } from '../noise/noise-inputs.js';
+export { buildNoiseNetwork } from '../noise/noise-network.js';
+export type { NoiseNetwork } from '../noise/noise-network.js';
+export { noiseScore } from '../noise/noise-score.js';
+export { evaluateNoisePoint } from '../noise/point-evaluation.js';
+export { ROAD_CLASSES } from '../noise/road-classes.js';
+export type { RoadClass } from '../noise/road-classes.js';
+export { inferVicmapRoadClass } from '../noise/vicmap-road-class.js';

@@ -2,7 +2,7 @@
  * HTTP errors and the one table that maps engine failures to them (spec section 7, STYLE.md). Every error
  * body is `{ "error": "<snake_case_code>", "message": "<plain English>", ...the fields the spec names }`.
  */
-import { isEngineError } from '../../engine/errors.js';
+import { isEngineError } from '../../engine/index.js';
 import { StoreUnavailableError } from '../store/store.js';
 
 /** Seconds a client should wait before retrying a 503 (the `Retry-After` header). */

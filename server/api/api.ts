@@ -11,13 +11,10 @@
 import { randomBytes } from 'node:crypto';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import type { DaStore } from '../../engine/da/da-store.js';
-import type { MemoryReport } from '../../engine/engine.js';
-import { isEngineError } from '../../engine/errors.js';
-import { checkLicence, type LicenceRefusal, type PropertyLicence, type PropertyOptions, type PropertyService, type PropertySubject } from '../../engine/property/contract.js';
-import { resolveOptions, validateSubject } from '../../engine/property/options.js';
-import { LAYER_TTL_MS, SCORE_TTL_MS } from '../../engine/property/property-lookup.js';
-import { VERSION } from '../../engine/version.js';
+import type { DaStore } from '../../engine/entry/das.js';
+import type { MemoryReport } from '../../engine/index.js';
+import { isEngineError, VERSION } from '../../engine/index.js';
+import { checkLicence, type LicenceRefusal, type PropertyLicence, type PropertyOptions, type PropertyService, type PropertySubject, resolveOptions, validateSubject, LAYER_TTL_MS, SCORE_TTL_MS } from '../../engine/entry/property.js';
 import { bearerToken, keyIdOf, keyMatches } from '../keys/api-key.js';
 import { BillingPeriodCache, inOnboarding, type BillingPeriod } from '../metering/billing-period.js';
 import { meterLookup, quotaExceeded } from '../metering/meter.js';
@@ -38,17 +35,13 @@ import { decodeQuery, parsePropertyQuery, rejectUnknown, strictDecode } from './
 import { payloadExpiry, ResponseCache, type CachedResponse } from './response-cache.js';
 import { ROUTES, withHead, type ChildcareOperation, type DaOperation, type Route, type WebhookOperation } from './routes.js';
 import { analysisDocument, childcareFeed, childcareLicence, childcareSchema, exportFile, polygonSiteAnalysis, refuseIncludeAccess, siteAnalysisDocument, siteRequestFromBody, siteRequestFromQuery } from './childcare-handlers.js';
-import { reconciliationHelperScript } from '../../engine/childcare/reconciliation-helper.js';
+import { reconciliationHelperScript, GENERIC_NOTICES, type NoticeLookup, type OpenSchool, siteAnalysis, type ChildcareWorld, type SiteRequest, reportContentType, type ReportFile, type ReportFormat, reportFilename } from '../../engine/entry/childcare.js';
 import { childcareGuidePage, childcareOpenApi } from '../childcare/childcare-pages.js';
 import { maplibreAsset, renderMapPage } from '../map/map-page.js';
-import type { StateCode } from '../../engine/catalogue/states.js';
-import { GENERIC_NOTICES, type NoticeLookup, type OpenSchool } from '../../engine/childcare/analysis.js';
-import { siteAnalysis, type ChildcareWorld, type SiteRequest } from '../../engine/childcare/site.js';
-import { reportContentType, type ReportFile, type ReportFormat } from '../../engine/childcare/report/report.js';
-import { reportFilename } from '../../engine/childcare/report/report-content.js';
+import type { StateCode } from '../../engine/entry/data.js';
 import { jsonBody, webhookOperation, type WebhookContext } from './webhook-handlers.js';
 import { runSql } from './sql-handler.js';
-import { SqlRunner } from '../../engine/da/sql/sql-runner.js';
+import { SqlRunner } from '../../engine/entry/das.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 

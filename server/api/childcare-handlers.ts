@@ -10,13 +10,10 @@
  * (`invalid_parameter`: a state, `feature_limit`, `format`), as everywhere in the API; 429 past the key's
  * daily limit.
  */
-import { isStateCode, STATES, type StateCode } from '../../engine/catalogue/states.js';
-import { childcareAnalysis, childcareFeedItem, DATA_BOUNDARIES, GENERIC_NOTICES, PRODUCT, PRODUCT_VERSION, type NoticeLookup, type SourceNotice } from '../../engine/childcare/analysis.js';
-import { catchmentPolygon, circleCatchment, POLYGON_LIMITS, siteAnalysis, SiteInputError, SITE_RADIUS_KM, type ChildcareWorld, type SiteRequest } from '../../engine/childcare/site.js';
-import { CHILDCARE_STAGES, CHILDCARE_WORKS_TYPES } from '../../engine/da/categories.js';
-import { childcareCsvChunks, childcareGeoJsonChunks } from '../../engine/childcare/export.js';
-import { listDas } from '../../engine/da/da-listing.js';
-import type { DaStore } from '../../engine/da/da-store.js';
+import { isStateCode, STATES, type StateCode } from '../../engine/entry/data.js';
+import { childcareAnalysis, childcareFeedItem, DATA_BOUNDARIES, GENERIC_NOTICES, PRODUCT, PRODUCT_VERSION, type NoticeLookup, type SourceNotice, catchmentPolygon, circleCatchment, POLYGON_LIMITS, siteAnalysis, SiteInputError, SITE_RADIUS_KM, type ChildcareWorld, type SiteRequest, childcareCsvChunks, childcareGeoJsonChunks } from '../../engine/entry/childcare.js';
+import { CHILDCARE_STAGES, CHILDCARE_WORKS_TYPES, listDas } from '../../engine/entry/das.js';
+import type { DaStore } from '../../engine/entry/das.js';
 import { melbourneIso } from '../metering/billing-period.js';
 import type { ApiKeyRecord } from '../store/store.js';
 import { ApiError } from './api-error.js';

@@ -3,9 +3,9 @@
  * parameters each endpoint takes (anything else is 422 `unknown_parameter`), and the store's own failures
  * turned into a 503 for the listing rather than a 500.
  */
-import { DA_LIST_PARAMETERS, DA_NEARBY_PARAMETERS, DA_STATE_PARAMETERS, daStats, getDa, listCategories, listCouncils, listDas, nearbyDas, type DaDocument } from '../../engine/da/da-listing.js';
-import type { DaStore } from '../../engine/da/da-store.js';
-import { EngineError, isEngineError } from '../../engine/errors.js';
+import { DA_LIST_PARAMETERS, DA_NEARBY_PARAMETERS, DA_STATE_PARAMETERS, daStats, getDa, listCategories, listCouncils, listDas, nearbyDas, type DaDocument } from '../../engine/entry/das.js';
+import type { DaStore } from '../../engine/entry/das.js';
+import { EngineError, isEngineError } from '../../engine/index.js';
 import { rejectUnknown } from './query.js';
 import type { DaOperation } from './routes.js';
 

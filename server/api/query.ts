@@ -4,8 +4,8 @@
  * are checked by the engine's own validation (engine/property/options.ts), so the HTTP API and the library
  * refuse the same values with the same messages.
  */
-import type { PropertyOptions, SurfaceLayer } from '../../engine/property/contract.js';
-import { booleanText } from '../../engine/query-values.js';
+import type { PropertyOptions, SurfaceLayer } from '../../engine/entry/property.js';
+import { booleanText } from '../../engine/entry/runtime.js';
 import { ApiError, badParameter } from './api-error.js';
 
 /** Parameters of `GET /api/v1/property`, in the order of spec section 4. */

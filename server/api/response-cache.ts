@@ -11,7 +11,7 @@
  * - degraded (partial) payloads are never stored.
  * Least-recently-used entries go first once `maxBytes` is held.
  */
-import { LruCache } from '../../engine/cache/lru-cache.js';
+import { LruCache } from '../../engine/entry/runtime.js';
 import type { PayloadBody } from './payload-body.js';
 
 /** A stored response. */

@@ -2,7 +2,7 @@
  * Every endpoint the server answers, in one table: the router dispatches on it and the OpenAPI document
  * (server/openapi/) is generated from it, so the two cannot drift apart.
  */
-import { SAMPLE_NAMES, type SampleName } from '../../engine/property/samples.js';
+import { SAMPLE_NAMES, type SampleName } from '../../engine/entry/property.js';
 
 /** The DA-listing operations (spec 4.1). */
 export type DaOperation = 'list' | 'nearby' | 'get' | 'categories' | 'councils' | 'stats';

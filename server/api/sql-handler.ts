@@ -6,8 +6,8 @@
  * share of queries running and waiting (every path counts: HTTP and each MCP call), 503 when every SQL process
  * is busy and the queue is full.
  */
-import { isEngineError } from '../../engine/errors.js';
-import { SQL_MAX_BYTES, SQL_MAX_ROWS, type SqlRunner } from '../../engine/da/sql/sql-runner.js';
+import { isEngineError } from '../../engine/index.js';
+import { SQL_MAX_BYTES, SQL_MAX_ROWS, type SqlRunner } from '../../engine/entry/das.js';
 import { ApiError, ERROR_STATUS, isErrorCode } from './api-error.js';
 
 

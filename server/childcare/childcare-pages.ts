@@ -4,9 +4,8 @@
  * and the feed; the reference is the same page generator as /api/v1/docs; the guide is a browser page on
  * integrating the feed. All served offline: no external asset of any kind.
  */
-import { escapeHtml } from '../../engine/escape-html.js';
-import { DATA_BOUNDARIES, PRODUCT, PRODUCT_VERSION } from '../../engine/childcare/analysis.js';
-import { WORKSHEET_BLANK, WORKSHEET_KEPT } from '../../engine/childcare/reconciliation-helper.js';
+import { escapeHtml } from '../../engine/entry/runtime.js';
+import { DATA_BOUNDARIES, PRODUCT, PRODUCT_VERSION, WORKSHEET_BLANK, WORKSHEET_KEPT } from '../../engine/entry/childcare.js';
 import { openApiDocument } from '../openapi/openapi.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

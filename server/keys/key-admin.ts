@@ -2,8 +2,8 @@
  * Making keys: what `propintel keys create` and the development keys of `propintel serve` share. A key's
  * settings are validated here, every problem named at once.
  */
-import { isStateCode, type StateCode } from '../../engine/catalogue/states.js';
-import { PROPERTY_BLOCKS, type PropertyBlock } from '../../engine/property/contract.js';
+import { isStateCode, type StateCode } from '../../engine/entry/data.js';
+import { PROPERTY_BLOCKS, type PropertyBlock } from '../../engine/entry/property.js';
 import { parseIsoDate, type PeriodKind } from '../metering/billing-period.js';
 import type { ApiKeyRecord, ServerStore } from '../store/store.js';
 import { generateKey } from './api-key.js';

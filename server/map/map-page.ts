@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { escapeHtml } from '../../engine/escape-html.js';
+import { escapeHtml } from '../../engine/entry/runtime.js';
 
 /** A place the map can jump to. */
 export interface MapPlace {

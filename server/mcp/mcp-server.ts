@@ -23,13 +23,10 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { STATES } from '../../engine/catalogue/states.js';
-import { DA_CATEGORIES } from '../../engine/da/categories.js';
-import type { DaStore } from '../../engine/da/da-store.js';
-import { DA_CATEGORIES_SCHEMA, DA_COUNCILS_SCHEMA, DA_DETAIL_SCHEMA, DA_LIST_SCHEMA, DA_NEARBY_SCHEMA, DA_STATS_SCHEMA } from '../../engine/da/listing-schema.js';
-import type { SqlRunner } from '../../engine/da/sql/sql-runner.js';
-import { STATUS_GROUPS } from '../../engine/da/status-rules.js';
-import { VERSION } from '../../engine/version.js';
+import { STATES } from '../../engine/entry/data.js';
+import { DA_CATEGORIES, DA_CATEGORIES_SCHEMA, DA_COUNCILS_SCHEMA, DA_DETAIL_SCHEMA, DA_LIST_SCHEMA, DA_NEARBY_SCHEMA, DA_STATS_SCHEMA, STATUS_GROUPS } from '../../engine/entry/das.js';
+import type { DaStore, SqlRunner } from '../../engine/entry/das.js';
+import { VERSION } from '../../engine/index.js';
 import { ApiError, toApiError } from '../api/api-error.js';
 import { daDocument } from '../api/da-handlers.js';
 import type { DaOperation } from '../api/routes.js';

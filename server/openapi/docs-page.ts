@@ -2,7 +2,7 @@
  * The human-readable API reference (/api/v1/docs): one self-contained HTML page generated from the OpenAPI
  * document, with inline styles and no scripts or external assets, so it works offline and behind firewalls.
  */
-import { escapeHtml } from '../../engine/escape-html.js';
+import { escapeHtml } from '../../engine/entry/runtime.js';
 
 type Obj = Record<string, any>;
 

@@ -4,25 +4,18 @@
  * bodies of spec section 7 and the query parameters of spec section 4 with their limits.
  */
 import { createHash } from 'node:crypto';
-import { SCORE_KEYS } from '../../engine/scores/component.js';
-import { BLOCK_SELECTORS } from '../../engine/property/components.js';
-import { PROPERTY_BLOCKS, SURFACE_LAYERS } from '../../engine/property/contract.js';
-import { LIMITS } from '../../engine/property/options.js';
-import { CORE_PAYLOAD_SCHEMA, PROPERTY_PAYLOAD_SCHEMA, USAGE_SCHEMA } from '../../engine/property/schema.js';
-import { VERSION } from '../../engine/version.js';
+import { SCORE_KEYS } from '../../engine/entry/scores.js';
+import { BLOCK_SELECTORS, PROPERTY_BLOCKS, SURFACE_LAYERS, LIMITS, CORE_PAYLOAD_SCHEMA, PROPERTY_PAYLOAD_SCHEMA, USAGE_SCHEMA } from '../../engine/entry/property.js';
+import { VERSION } from '../../engine/index.js';
 import { RETRY_AFTER_S, type ErrorCode } from '../api/api-error.js';
 import { MAX_REQUEST_TARGET } from '../api/limits.js';
 import { FULL_ONLY_PARAMETERS, PROPERTY_PARAMETERS } from '../api/query.js';
 import { ROUTES, withHead, type DaOperation, type Route, type WebhookOperation } from '../api/routes.js';
-import { DA_EVENT_TYPES } from '../../engine/da/da-events.js';
+import { DA_EVENT_TYPES, DA_CATEGORIES, DA_LIMITS, DA_CATEGORIES_SCHEMA, DA_COUNCILS_SCHEMA, DA_DETAIL_SCHEMA, DA_LIST_SCHEMA, DA_NEARBY_SCHEMA, DA_STATS_SCHEMA, STATUS_GROUPS, STATUS_RULES } from '../../engine/entry/das.js';
 import { DA_PARAMETERS } from '../api/da-handlers.js';
 import { SQL_DOCUMENT_SCHEMA } from '../api/sql-handler.js';
-import { STATES } from '../../engine/catalogue/states.js';
-import { DA_CATEGORIES } from '../../engine/da/categories.js';
-import { DA_LIMITS } from '../../engine/da/da-listing.js';
-import { DA_CATEGORIES_SCHEMA, DA_COUNCILS_SCHEMA, DA_DETAIL_SCHEMA, DA_LIST_SCHEMA, DA_NEARBY_SCHEMA, DA_STATS_SCHEMA } from '../../engine/da/listing-schema.js';
-import { STATUS_GROUPS, STATUS_RULES } from '../../engine/da/status-rules.js';
-import { CHILDCARE_ANALYSIS_SCHEMA, CHILDCARE_FEED_SCHEMA, CHILDCARE_GEOJSON_SCHEMA, CHILDCARE_SCHEMA_SCHEMA, CHILDCARE_SITE_SCHEMA } from '../../engine/childcare/childcare-schemas.js';
+import { STATES } from '../../engine/entry/data.js';
+import { CHILDCARE_ANALYSIS_SCHEMA, CHILDCARE_FEED_SCHEMA, CHILDCARE_GEOJSON_SCHEMA, CHILDCARE_SCHEMA_SCHEMA, CHILDCARE_SITE_SCHEMA } from '../../engine/entry/childcare.js';
 
 /** The interface description's own version (spec 9: "versioned 1.0.0"). */
 export const INTERFACE_VERSION = '1.0.0';

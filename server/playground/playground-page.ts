@@ -4,10 +4,8 @@
  * rows as a table, the JSON as sent, the RateLimit headers, and the error body of any refusal (a 429 says
  * when to try again).
  */
-import { STATES } from '../../engine/catalogue/states.js';
-import { CATEGORY_NAMES, DA_CATEGORIES } from '../../engine/da/categories.js';
-import { DA_LIMITS } from '../../engine/da/da-listing.js';
-import { STATUS_GROUPS } from '../../engine/da/status-rules.js';
+import { STATES } from '../../engine/entry/data.js';
+import { CATEGORY_NAMES, DA_CATEGORIES, DA_LIMITS, STATUS_GROUPS } from '../../engine/entry/das.js';
 import { PLAYGROUND_PER_MINUTE } from '../metering/request-limits.js';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { TtlCache, type Cache } from '../../engine/cache/ttl-cache.js';
+import { TtlCache, type Cache } from '../../engine/entry/runtime.js';
 import { WebhookStore } from '../webhooks/webhook-store.js';
 import type { ApiKeyRecord, ChargeOutcome, LimitOutcome, ServerStore } from './store.js';
 

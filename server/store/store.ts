@@ -7,9 +7,9 @@
  * is read inside a lookup): a networked store would put an in-memory tier in front of it.
  */
 import type { WebhookRepository } from '../webhooks/webhook-store.js';
-import type { Cache } from '../../engine/cache/ttl-cache.js';
-import type { StateCode } from '../../engine/catalogue/states.js';
-import type { PropertyBlock } from '../../engine/property/contract.js';
+import type { Cache } from '../../engine/entry/runtime.js';
+import type { StateCode } from '../../engine/entry/data.js';
+import type { PropertyBlock } from '../../engine/entry/property.js';
 import type { PeriodKind } from '../metering/billing-period.js';
 import type { MaybePromise } from '../maybe-promise.js';
 

@@ -6,11 +6,9 @@
  * `status_group`, or a circle `lat`, `lng`, `radius_km` (all three, radius above 0 and at most 50 km).
  * Every mistake is a 422 naming its field; unknown fields are refused too, never ignored.
  */
-import { STATES } from '../../engine/catalogue/states.js';
-import { DA_CATEGORIES } from '../../engine/da/categories.js';
-import { DA_EVENT_TYPES, type DaEvent } from '../../engine/da/da-events.js';
-import { STATUS_GROUPS } from '../../engine/da/status-rules.js';
-import { distanceMetres } from '../../engine/geo/distance.js';
+import { STATES } from '../../engine/entry/data.js';
+import { DA_CATEGORIES, DA_EVENT_TYPES, type DaEvent, STATUS_GROUPS } from '../../engine/entry/das.js';
+import { distanceMetres } from '../../engine/entry/geo.js';
 import { badParameter } from '../api/api-error.js';
 import { decimalValue } from '../api/query.js';
 import type { WebhookEventType, WebhookFilters, WebhookSubscription } from './webhook-store.js';

@@ -20,8 +20,8 @@ import { request as httpRequest, Agent as HttpAgent, type IncomingMessage } from
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import type { DaEvent } from '../../engine/da/da-events.js';
-import { VERSION } from '../../engine/version.js';
+import type { DaEvent } from '../../engine/entry/das.js';
+import { VERSION } from '../../engine/index.js';
 import { guardedLookup, isPublicAddress } from './address-policy.js';
 import { webhookHeaders } from './signature.js';
 import { subscriptionMatches } from './subscriptions.js';

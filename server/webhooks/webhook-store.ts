@@ -9,7 +9,7 @@
  * use to drop duplicates (at-least-once, as every webhook sender delivers).
  */
 import type Database from 'better-sqlite3';
-import type { DaEvent, DaEventType } from '../../engine/da/da-events.js';
+import type { DaEvent, DaEventType } from '../../engine/entry/das.js';
 import type { MaybePromise } from '../maybe-promise.js';
 
 /** Event kinds a subscription may ask for. */

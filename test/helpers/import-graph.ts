@@ -9,10 +9,13 @@ function files(dir: string): string[] {
   });
 }
 
-/** Module (path relative to `root`) -> the modules of `root` it imports. */
-export function importGraph(root: string): Map<string, string[]> {
+/**
+ * Module (path relative to `root`) -> the modules of `root` it imports; with `only`, the modules of those
+ * folders of `root` (their imports may lead anywhere in `root`).
+ */
+export function importGraph(root: string, only?: readonly string[]): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  for (const f of files(root)) {
+  for (const f of only ? only.flatMap((d) => files(join(root, d))) : files(root)) {
     const text = readFileSync(f, 'utf8');
     const deps = new Set<string>();
     for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/g)) {

@@ -41,7 +41,7 @@ describe('the packed package, installed into an empty project', () => {
     writeFileSync(
       join(project, 'entries.mjs'),
       `const out = {};
-for (const e of ['propintel', 'propintel/contours', 'propintel/hydro', 'propintel/noise', 'propintel/geo']) out[e] = Object.keys(await import(e)).sort();
+for (const e of ['propintel', 'propintel/contours', 'propintel/hydro', 'propintel/noise', 'propintel/geo', 'propintel/property', 'propintel/das', 'propintel/childcare', 'propintel/tiles', 'propintel/scores', 'propintel/data', 'propintel/raster', 'propintel/runtime']) out[e] = Object.keys(await import(e)).sort();
 try { await import('propintel/dist/engine/engine.js'); out.internal = 'importable'; } catch (err) { out.internal = err.code; }
 console.log(JSON.stringify(out));`,
     );
@@ -51,6 +51,15 @@ console.log(JSON.stringify(out));`,
     expect(entries['propintel/hydro']).toEqual(expect.arrayContaining(['computeHand', 'fillDepressions', 'd8FlowDirections', 'flowAccumulation', 'heightAboveNearestDrainage']));
     expect(entries['propintel/noise']).toContain('cortnReferenceL10');
     expect(entries['propintel/geo']).toEqual(expect.arrayContaining(['createWindow', 'openRaster', 'readGeoJsonLayer', 'PointIndex', 'SegmentIndex', 'PolygonIndex']));
+    // The entries the server, the CLI and the benchmarks go through (test/engine/architecture/front-door.test.ts).
+    expect(entries['propintel/das']).toEqual(expect.arrayContaining(['DaStore', 'listDas', 'importDaFile', 'SqlRunner']));
+    expect(entries['propintel/childcare']).toEqual(expect.arrayContaining(['childcareAnalysis', 'siteAnalysis']));
+    expect(entries['propintel/tiles']).toEqual(expect.arrayContaining(['exportMbtiles', 'tileAt', 'VECTOR_TILE_LAYERS']));
+    expect(entries['propintel/property']).toEqual(expect.arrayContaining(['PROPERTY_BLOCKS', 'resolveOptions', 'checkLicence']));
+    expect(entries['propintel/scores']).toEqual(expect.arrayContaining(['bushfireScore', 'computeWalkability', 'assessFlood']));
+    expect(entries['propintel/data']).toEqual(expect.arrayContaining(['loadCatalogue', 'AddressIndex', 'STATES']));
+    expect(entries['propintel/raster']).toEqual(expect.arrayContaining(['openRaster', 'writeGeoTiff']));
+    expect(entries['propintel/runtime']).toEqual(expect.arrayContaining(['TtlCache', 'PACKAGE_ROOT']));
     expect(entries.internal).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
   });
 

@@ -11,8 +11,7 @@
  * round trip per request to read the head position, and the copy's disk (about 1 GB per million records).
  */
 import { existsSync, rmSync } from 'node:fs';
-import { DaStore } from '../../../engine/da/da-store.js';
-import { rowsFingerprint, tableDrafts, type DaTable } from '../../../engine/da/da-sync.js';
+import { DaStore, rowsFingerprint, tableDrafts, type DaTable } from '../../../engine/entry/das.js';
 import type { PgDaLog } from './pg-da-log.js';
 
 /** Rows read from the database per step while catching up. */

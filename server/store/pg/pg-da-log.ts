@@ -10,10 +10,8 @@
  * new record and each change of status in the same transaction.
  */
 import type pg from 'pg';
-import { DA_DERIVATION_VERSION, compareWithStored, CONTENT_COLUMNS, recordOfRow, rowValues, type DaRow } from '../../../engine/da/da-schema.js';
-import { eventOf, EVENT_RETENTION_MS, newEventId, type DaEvent, type DaEventType } from '../../../engine/da/da-events.js';
-import { daListingItem, parseDaRows, type DaDraft } from '../../../engine/da/da-record.js';
-import type { UpsertOutcome, UpsertResult } from '../../../engine/da/da-store.js';
+import { DA_DERIVATION_VERSION, compareWithStored, CONTENT_COLUMNS, recordOfRow, rowValues, type DaRow, eventOf, EVENT_RETENTION_MS, newEventId, type DaEvent, type DaEventType, daListingItem, parseDaRows, type DaDraft } from '../../../engine/entry/das.js';
+import type { UpsertOutcome, UpsertResult } from '../../../engine/entry/das.js';
 import type { DaEventSource } from '../../webhooks/webhook-store.js';
 import { inTransaction, storeError } from './pg-connect.js';
 

@@ -10,8 +10,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { DA_DERIVATION_VERSION } from '../../../engine/da/da-schema.js';
-import { EngineError } from '../../../engine/errors.js';
+import { DA_DERIVATION_VERSION } from '../../../engine/entry/das.js';
+import { EngineError } from '../../../engine/index.js';
 
 /** The advisory lock key of migrations (any fixed number: 'prop' in ASCII). */
 const MIGRATION_LOCK = 0x70726f70;

@@ -12,7 +12,7 @@
  * The engine's caches are per replica (see {@link PgStore.cache}).
  */
 import pg from 'pg';
-import { TtlCache, type Cache } from '../../../engine/cache/ttl-cache.js';
+import { TtlCache, type Cache } from '../../../engine/entry/runtime.js';
 import type { ApiKeyRecord, ChargeOutcome, LimitOutcome, ServerStore } from '../store.js';
 import { connectPostgres, describePostgres, storeError, type PgConnectOptions } from './pg-connect.js';
 import { PgDaLog } from './pg-da-log.js';

@@ -1,0 +1,17 @@
+/**
+ * `propintel/runtime`: what a host process needs around the engine: caches (LRU, TTL), HTML escaping,
+ * query-value parsing, the engine's worker pool factory, and the package's root directory.
+ */
+
+export { LruCache } from '../cache/lru-cache.js';
+export { TtlCache } from '../cache/ttl-cache.js';
+export type { Cache } from '../cache/ttl-cache.js';
+export { escapeHtml } from '../escape-html.js';
+export { booleanText } from '../query-values.js';
+export { createEnginePool } from '../tasks/engine-pool.js';
+export { PACKAGE_ROOT } from '../version.js';
+/**
+ * The engine's whole object, beyond the public `Engine`: for the benchmarks that time its parts (index builds,
+ * the layer file's windows, the store's load). Not a stable API.
+ */
+export type { Engine as EngineInternals } from '../engine.js';
