@@ -3,7 +3,7 @@
  * command, loaded lazily) and the one-shot bundles of single commands (dist/bundles/, see
  * scripts/bundle-cli.mjs), so both print and exit the same way.
  */
-import { isEngineError } from '../engine/index.js';
+import { isEngineError } from '../engine/entry/errors.js';
 import { StoreUnavailableError } from '../server/store/store.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, type Command, type CommandIO } from './command.js';
 

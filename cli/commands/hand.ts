@@ -1,8 +1,8 @@
 /** `propintel hand`: HAND (height above nearest drainage) for a whole DEM, written as GeoTIFF. */
 import { performance } from 'node:perf_hooks';
 import { rasterizeLines, DEFAULT_CHANNEL_THRESHOLD_KM2, computeHand, lineSetFromFeatures, projectLineSet } from '../../engine/entry/hydro.js';
-import { openRaster, writeGeoTiff } from '../../engine/entry/raster.js';
-import { readGeoJsonLayer } from '../../engine/entry/data.js';
+import { writeGeoTiff } from '../../engine/entry/raster.js';
+import { openRaster, readGeoJsonLayer } from '../../engine/entry/geo.js';
 import { numberFlag, parseFlags } from '../args.js';
 import { EXIT_OK, UsageError, type Command } from '../command.js';
 

@@ -1,0 +1,120 @@
+/**
+ * The childcare routes (childcare spec): the feed on /api/v1/das for a childcare key, /schema, /analysis,
+ * /site-analysis (GET, and POST with a polygon), /export, /reconciliation-helper and /report (PDF or HTML
+ * rendered on the worker pool, a few at once).
+ */
+import { VERSION } from '../../engine/index.js';
+import type { PropertyService } from '../../engine/entry/property.js';
+import { reconciliationHelperScript, siteAnalysis, type SiteRequest, reportContentType, type ReportFile, reportFilename } from '../../engine/entry/childcare.js';
+import type { MaybePromise } from '../maybe-promise.js';
+import { chain } from '../maybe-promise.js';
+import { limitDaRequest } from '../metering/request-limits.js';
+import type { ApiKeyRecord } from '../store/store.js';
+import { ApiError, RETRY_AFTER_S, toApiError } from './api-error.js';
+import { DEFAULT_REPORT_CONCURRENCY, REPORT_RETRY_AFTER_S, jsonAnswer, refuseLargeBody, requireDas, withLimits, type ApiContext, type ApiRequest, type ApiResponse, type ReportService } from './api-types.js';
+import { analysisDocument, childcareFeed, childcareLicence, childcareSchema, exportFile, polygonSiteAnalysis, refuseIncludeAccess, siteAnalysisDocument, siteRequestFromBody, siteRequestFromQuery } from './childcare-handlers.js';
+import { decodeQuery, rejectUnknown } from './query.js';
+import type { ChildcareOperation } from './routes.js';
+
+/** The childcare routes of one API. */
+export class ChildcareRoutes {
+  /** Reports rendering now, and how many may at once. */
+  private reportsInFlight = 0;
+  private readonly reportConcurrency: number;
+
+  constructor(
+    private readonly ctx: ApiContext,
+    reportConcurrency = DEFAULT_REPORT_CONCURRENCY,
+  ) {
+    this.reportConcurrency = Math.max(1, reportConcurrency);
+  }
+
+  /**
+   * A childcare request: the licence (403 with its reason) -> the key's daily limit when it has one (429)
+   * -> parameters (400 / 422) -> 200.
+   */
+  request(req: ApiRequest, op: ChildcareOperation | 'feed', key: ApiKeyRecord, client: string): MaybePromise<ApiResponse> {
+    const now = this.ctx.clock();
+    childcareLicence(key, now);
+    const das = requireDas(this.ctx);
+    const limited = limitDaRequest(this.ctx.store, key, client, now, 'childcare');
+    return chain(limited, (limits) =>
+      withLimits(limits, (): MaybePromise<ApiResponse> => {
+        const p = decodeQuery(req.query);
+        if (op === 'site-analysis' && req.method === 'POST') {
+          refuseLargeBody(req);
+          return jsonAnswer(polygonSiteAnalysis(das(), key, now, p, req.path, req.body, this.ctx.childcareWorld), req.acceptEncoding, limits);
+        }
+        if (op === 'report') return this.reportAnswer(req, key, now, p, limits);
+        if (op === 'export') {
+          const file = exportFile(das(), key, now, p, req.path, this.ctx.notices);
+          // The notices travel with the file: in GeoJSON's metadata, and for CSV (which has no place for them)
+          // in these headers, ASCII only as HTTP requires.
+          const ascii = (t: string) => t.replace(/[^\x20-\x7e]/g, '?');
+          const noticeHeaders = { 'X-Data-Attribution': ascii(file.notices.map((n) => n.attribution).join(' | ')), 'X-Data-Licence': ascii(file.notices.map((n) => `${n.source}: ${n.licence}`).join(' | ')) };
+          return { status: 200, contentType: file.contentType, headers: { ...limits, ...noticeHeaders, 'Cache-Control': 'no-store', 'Content-Disposition': `attachment; filename="${file.filename}"` }, body: '', stream: file.stream };
+        }
+        if (op === 'reconciliation-helper') {
+          refuseIncludeAccess(p);
+          rejectUnknown(p, [], req.path);
+          return { status: 200, contentType: 'text/x-python; charset=utf-8', headers: { ...limits, 'Cache-Control': 'no-store', 'Content-Disposition': 'attachment; filename="propintel_reconciliation_helper.py"' }, body: reconciliationHelperScript(VERSION) };
+        }
+        const doc =
+          op === 'schema'
+            ? (refuseIncludeAccess(p), rejectUnknown(p, [], req.path), childcareSchema(key, now, this.ctx.notices))
+            : op === 'analysis'
+              ? analysisDocument(das(), key, now, p, req.path, this.ctx.notices)
+              : op === 'site-analysis'
+                ? siteAnalysisDocument(das(), key, now, p, req.path, this.ctx.childcareWorld)
+                : childcareFeed(das(), key, now, p, req.path, this.ctx.notices);
+        return jsonAnswer(doc, req.acceptEncoding, limits);
+      }),
+    );
+  }
+
+  /**
+   * `GET|POST /api/v1/childcare/report`: the request checked as /site-analysis checks it (same statuses), then
+   * rendered on the worker pool, at most `reportConcurrency` at once (429 `renderer_busy` past that); a
+   * renderer failure is 503 with Retry-After and the advice to use the JSON or CSV meanwhile.
+   */
+  async reportAnswer(req: ApiRequest, key: ApiKeyRecord, now: Date, p: Map<string, string>, limits: Record<string, string>): Promise<ApiResponse> {
+    try {
+      const format = (p.get('format') ?? '').toLowerCase();
+      if (format !== 'pdf' && format !== 'html') throw new ApiError(p.has('format') ? 'invalid_parameter' : 'missing_parameter', `format must be pdf or html${p.has('format') ? `, not ${JSON.stringify(String(p.get('format')).slice(0, 20))}` : ''}`, { parameter: 'format' });
+      let site: SiteRequest;
+      if (req.method === 'POST') {
+        refuseLargeBody(req);
+        site = siteRequestFromBody(key, now, p, req.path, req.body, this.ctx.childcareWorld, ['format']);
+      } else site = siteRequestFromQuery(key, now, p, req.path, this.ctx.childcareWorld, ['format']);
+      const disposition = (filename: string) => `${format === 'pdf' ? 'attachment' : 'inline'}; filename="${filename}"`;
+      // The HTML is shown inline: the same no-request policy as its meta tag, as a header too.
+      const headers = { ...limits, ...(format === 'html' ? { 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:", 'X-Content-Type-Options': 'nosniff' } : {}), 'Cache-Control': 'no-store' };
+      const contentType = reportContentType(format);
+      const service = this.ctx.service as PropertyService & { childcare?: { report?: ReportService } };
+      const render = service.childcare?.report;
+      if (typeof render !== 'function') throw new ApiError('renderer_unavailable', 'this server has no report renderer; use /site-analysis (JSON) or /export (CSV) meanwhile', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
+      // HEAD: the request checked and counted as GET's, the GET's headers, and nothing rendered (so it never
+      // takes a render slot, and a busy renderer does not refuse it).
+      if (req.method === 'HEAD') return { status: 200, contentType, headers: { ...headers, 'Content-Disposition': disposition(reportFilename({ state: site.state, circle: null, suburb: null, generatedAt: now.toISOString() }, format)) }, body: '', lengthUnknown: true };
+      if (this.reportsInFlight >= this.reportConcurrency) {
+        throw new ApiError('renderer_busy', `the report renderer is busy (${this.reportConcurrency} at once); retry after ${REPORT_RETRY_AFTER_S} s and do not fan out report requests`, { retry_after_s: REPORT_RETRY_AFTER_S, concurrency: this.reportConcurrency }, { 'Retry-After': String(REPORT_RETRY_AFTER_S) });
+      }
+      this.reportsInFlight++;
+      let file: ReportFile;
+      try {
+        const data = siteAnalysis(this.ctx.das!(), this.ctx.childcareWorld, site);
+        file = await render.call(service.childcare, site, format, { data, generatedAt: now });
+      } catch (err) {
+        if (err instanceof ApiError) throw err;
+        throw new ApiError('renderer_failed', `the report could not be rendered (${(err as Error).message}); retry later, and use /site-analysis (JSON) or /export (CSV) meanwhile`, { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
+      } finally {
+        this.reportsInFlight--;
+      }
+      return { status: 200, contentType: file.contentType, headers: { ...headers, 'Content-Disposition': disposition(file.filename) }, body: file.body };
+    } catch (err) {
+      const e = toApiError(err);
+      Object.assign(e.headers, limits);
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * The operator's and the public pages' routes: /healthz, /metrics (loopback only, Prometheus text), the API
+ * documents and docs pages, the childcare guide, the map and its assets, the sandbox addresses, the
+ * playground and the canned samples; each static body made once and then served without waiting.
+ */
+import { VERSION, type MemoryReport } from '../../engine/index.js';
+import type { PropertyService } from '../../engine/entry/property.js';
+import { childcareGuidePage, childcareOpenApi } from '../childcare/childcare-pages.js';
+import { playgroundKey } from '../keys/playground-key.js';
+import { maplibreAsset, renderMapPage } from '../map/map-page.js';
+import { chain, type MaybePromise } from '../maybe-promise.js';
+import { renderDocsPage } from '../openapi/docs-page.js';
+import { openApiDocument } from '../openapi/openapi.js';
+import { renderPlaygroundPage } from '../playground/playground-page.js';
+import { ApiError } from './api-error.js';
+import { isLoopback, JSON_TYPE, type ApiContext, type ApiRequest, type ApiResponse, type TileService } from './api-types.js';
+import { staticBody, type StaticBody } from './payload-body.js';
+import { decodeQuery, rejectUnknown } from './query.js';
+import type { ResponseCache } from './response-cache.js';
+import type { Route } from './routes.js';
+
+/** What /healthz and /metrics report of the API itself. */
+export interface ApiStatus {
+  readonly inFlight: number;
+  readonly transport: string;
+  readonly warming: string | null;
+  readonly responses: ResponseCache;
+}
+
+/** What the map page needs of the tile routes: the engine's tiles, and whether they are keyless. */
+export interface MapTiles {
+  tiles(): TileService | null;
+  keyless(): boolean;
+}
+
+/** The operator's and public pages' routes of one API. */
+export class OpsRoutes {
+  private readonly statics = new Map<string, Promise<StaticBody | null>>();
+  private readonly staticsDone = new Map<string, StaticBody | null>();
+
+  constructor(
+    private readonly ctx: ApiContext,
+    private readonly status: ApiStatus,
+    private readonly tiles: MapTiles,
+    private readonly options: { trustProxy: boolean; playground: boolean },
+  ) {}
+
+  /**
+   * `GET /metrics`: the Prometheus text exposition (version 0.0.4) of process memory, the engine's memory by
+   * state and model, the caches, requests in flight and the DA store. For operators on the machine: only a
+   * loopback peer is answered (deploy/nginx/propintel.conf does not forward it); anyone else gets 404.
+   */
+  async metrics(req: ApiRequest): Promise<ApiResponse> {
+    const peer = req.remoteAddress?.() ?? '';
+    if (!isLoopback(peer) || (this.options.trustProxy && req.realIp)) throw new ApiError('not_found', 'no endpoint at /metrics; see /api/v1/docs');
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw new ApiError('method_not_allowed', `/metrics answers GET and HEAD only, not ${req.method.slice(0, 20)}`, {}, { Allow: 'GET, HEAD' });
+    rejectUnknown(decodeQuery(req.query), [], '/metrics');
+    const lines: string[] = [];
+    const metric = (name: string, help: string, type: 'gauge' | 'counter', rows: [Record<string, string>, number][]) => {
+      lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+      for (const [labels, v] of rows) {
+        const l = Object.entries(labels).map(([k, x]) => `${k}="${x.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`);
+        lines.push(`${name}${l.length ? `{${l.join(',')}}` : ''} ${Number.isFinite(v) ? v : 'NaN'}`);
+      }
+    };
+    const report = await (this.ctx.service as PropertyService & { memoryReport?: () => Promise<MemoryReport> }).memoryReport?.();
+    const mem = process.memoryUsage();
+    metric('propintel_process_memory_bytes', 'Process memory by kind (process.memoryUsage): rss, heap_total, heap_used, external, array_buffers.', 'gauge', [
+      [{ kind: 'rss' }, mem.rss],
+      [{ kind: 'heap_total' }, mem.heapTotal],
+      [{ kind: 'heap_used' }, mem.heapUsed],
+      [{ kind: 'external' }, mem.external],
+      [{ kind: 'array_buffers' }, mem.arrayBuffers],
+    ]);
+    if (report) {
+      metric('propintel_model_memory_bytes', 'Estimated bytes the engine holds, by state and model (dataset files, then what each model adds).', 'gauge', report.models.map((m) => [{ state: m.state, model: m.model }, m.bytes]));
+      metric('propintel_cache_entries', 'Entries in the memory tier of each engine cache.', 'gauge', report.caches.filter((c) => c.entries !== null).map((c) => [{ cache: c.cache }, c.entries!]));
+      metric('propintel_cache_memory_bytes', 'Estimated bytes in the memory tier of each engine cache.', 'gauge', report.caches.filter((c) => c.bytes !== null).map((c) => [{ cache: c.cache }, c.bytes!]));
+    }
+    metric('propintel_response_cache_entries', 'Finished payloads in the response cache.', 'gauge', [[{}, this.status.responses.size]]);
+    metric('propintel_response_cache_bytes', 'Payload bytes in the response cache (bounded).', 'gauge', [[{}, this.status.responses.bytes]]);
+    metric('propintel_requests_in_flight', 'Requests being answered, this one included.', 'gauge', [[{}, this.status.inFlight]]);
+    const das = this.ctx.das;
+    if (das) {
+      try {
+        metric('propintel_da_records', 'Development applications in the DA store.', 'gauge', [[{}, das().size]]);
+      } catch {
+        // The DA store cannot answer: the metric is left out rather than the scrape failing.
+      }
+    }
+    return { status: 200, contentType: 'text/plain; version=0.0.4; charset=utf-8', headers: { 'Cache-Control': 'no-store' }, body: `${lines.join('\n')}\n` };
+  }
+
+  page(route: Route, gzip: boolean): MaybePromise<ApiResponse> {
+    const h = route.handler;
+    if (h.kind === 'health') {
+      return { status: 200, contentType: JSON_TYPE, headers: { 'Cache-Control': 'no-store' }, body: JSON.stringify({ status: this.status.warming === null ? 'ok' : 'warming', version: VERSION, server: this.status.transport, in_flight: this.status.inFlight - 1, ...(this.status.warming === null ? {} : { warming: this.status.warming }) }) };
+    }
+    let contentType = JSON_TYPE;
+    let body: MaybePromise<StaticBody | null>;
+    switch (h.kind) {
+      case 'docs':
+        contentType = 'text/html; charset=utf-8';
+        body = this.once('docs', async () => staticBody(renderDocsPage(openApiDocument())));
+        break;
+      case 'openapi':
+        body = this.once('openapi', async () => staticBody(JSON.stringify(openApiDocument())));
+        break;
+      case 'childcare-page':
+        if (h.page !== 'openapi') contentType = 'text/html; charset=utf-8';
+        body = this.once(`childcare-${h.page}`, async () => staticBody(h.page === 'openapi' ? JSON.stringify(childcareOpenApi()) : h.page === 'docs' ? renderDocsPage(childcareOpenApi(), '/api/v1/childcare/openapi.json') : childcareGuidePage()));
+        break;
+      case 'map': {
+        const tiles = this.tiles.tiles();
+        if (!tiles) throw new ApiError('not_found', 'this server makes no tiles, so it has no map');
+        if (h.asset === 'js' || h.asset === 'css') {
+          contentType = h.asset === 'js' ? 'application/javascript; charset=utf-8' : 'text/css; charset=utf-8';
+          body = this.once(`map-${h.asset}`, async () => staticBody(maplibreAsset(h.asset as 'js' | 'css')));
+        } else {
+          contentType = 'text/html; charset=utf-8';
+          body = this.once('map', async () => {
+            const places = (await this.ctx.service.sandbox()).map((a) => ({ label: `${a.state}: ${a.address}`, lat: a.lat, lng: a.lng }));
+            const layers = tiles.tileLayers().map((l) => ({ id: l.id, minzoom: l.minzoom, maxzoom: l.maxzoom, attribution: tiles.tileAttribution(l.id) }));
+            const t = tiles.terrainLayer?.();
+            const terrain = t ? { id: t.id, minzoom: t.minzoom, maxzoom: t.maxzoom, attribution: tiles.tileAttribution(t.id) } : null;
+            return staticBody(renderMapPage(layers, places, { pointSummary: this.tiles.keyless(), terrain }));
+          });
+        }
+        break;
+      }
+      case 'sandbox':
+        body = this.once('sandbox', async () => staticBody(JSON.stringify({ addresses: await this.ctx.service.sandbox() })));
+        break;
+      case 'playground':
+        if (!this.options.playground) throw new ApiError('not_found', 'the playground is switched off on this server');
+        contentType = 'text/html; charset=utf-8';
+        body = this.once('playground', async () => staticBody(renderPlaygroundPage({ demoKey: await playgroundKey(this.ctx.store) })));
+        break;
+      case 'sample':
+        body = this.once(`sample:${h.name}`, async () => {
+          const doc = await this.ctx.service.sample(h.name);
+          return doc === null ? null : staticBody(JSON.stringify(doc));
+        });
+        break;
+      default:
+        throw new ApiError('not_found', `no endpoint at ${route.path}`);
+    }
+    return chain(body, (b) => {
+      if (!b) throw new ApiError('sample_unavailable', `the ${h.kind === 'sample' ? h.name : h.kind} sample is not installed on this server (datasets/samples/)`);
+      const headers: Record<string, string> = { 'Cache-Control': h.kind === 'playground' || (h.kind === 'map' && h.asset === 'page') ? 'no-cache' : h.kind === 'map' ? 'public, max-age=86400' : 'public, max-age=300', Vary: 'Accept-Encoding' };
+      if (gzip) headers['Content-Encoding'] = 'gzip';
+      return { status: 200, contentType, headers, body: gzip ? b.gzip : b.identity };
+    });
+  }
+
+  /** A body computed once, then served without waiting (a failure is not remembered: the next request tries again). */
+  once(name: string, make: () => Promise<StaticBody | null>): MaybePromise<StaticBody | null> {
+    const done = this.staticsDone.get(name);
+    if (done !== undefined) return done;
+    let p = this.statics.get(name);
+    if (!p) {
+      p = make();
+      this.statics.set(name, p);
+      p.then(
+        (b) => this.staticsDone.set(name, b),
+        () => this.statics.delete(name),
+      );
+    }
+    return p;
+  }
+}

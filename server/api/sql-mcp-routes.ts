@@ -1,0 +1,108 @@
+/**
+ * The read-only SQL endpoint (`POST /v1/sql`) and the MCP server (`POST /mcp`, Streamable HTTP, stateless),
+ * both over the DA store's SQL mirror, on a key with the DA listing (and the SQL entitlement for SQL).
+ */
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqlRunner, type DaStore } from '../../engine/entry/das.js';
+import { hasDaListing, limitDaRequest } from '../metering/request-limits.js';
+import type { ApiKeyRecord } from '../store/store.js';
+import { ApiError, badParameter, toApiError } from './api-error.js';
+import { JSON_TYPE, refuseLargeBody, refusePlayground, requireDas, type ApiContext, type ApiRequest, type ApiResponse } from './api-types.js';
+import { SMALL_BODY } from './limits.js';
+import { decodeQuery, rejectUnknown } from './query.js';
+import { runSql } from './sql-handler.js';
+import { jsonBody } from './webhook-handlers.js';
+
+/** The SQL and MCP routes of one API. */
+export class SqlMcpRoutes {
+  private ownSqlRunner: SqlRunner | undefined;
+
+  constructor(
+    private readonly ctx: ApiContext,
+    private sqlRunner: SqlRunner | undefined,
+  ) {}
+
+  /** The SQL runner, made on first use when the server was given none (its mirror a scratch file). */
+  sqlRunnerFor(das: () => DaStore): SqlRunner {
+    return (this.sqlRunner ??= this.ownSqlRunner = new SqlRunner({ mirror: join(tmpdir(), `propintel-sql-${process.pid}-${randomBytes(4).toString('hex')}.sqlite`), das, temporary: true }));
+  }
+
+  /** Releases what the API made for itself (the SQL runner and its scratch mirror); the server calls it when it stops. */
+  close(): void {
+    this.ownSqlRunner?.close();
+    this.ownSqlRunner = undefined;
+  }
+
+  /**
+   * A read-only SQL request: licence and SQL entitlement (403) -> the DA daily limit (429) -> the body (413,
+   * 422) -> the runner, which keeps each key to its share (429 `too_many_queries`; MCP's calls count in the
+   * same share) -> 422 for a refused, failed, too large or timed-out query, 503 when busy -> 200.
+   */
+  async sql(req: ApiRequest, key: ApiKeyRecord, client: string): Promise<ApiResponse> {
+    await refusePlayground(this.ctx, key, client, 'the SQL endpoint');
+    if (!hasDaListing(key) || !key.sql) {
+      throw new ApiError('not_licensed', 'this key does not include the SQL endpoint; a key made with `propintel keys create --da-daily-limit N --sql` does', { requested: ['sql'] });
+    }
+    const das = requireDas(this.ctx);
+    const limits = await limitDaRequest(this.ctx.store, key, client, this.ctx.clock());
+    try {
+      rejectUnknown(decodeQuery(req.query), [], req.path);
+      const body = jsonBody(req.body, req.bodyTooLarge || (req.body?.length ?? 0) > SMALL_BODY, SMALL_BODY);
+      if (!body || typeof body !== 'object' || Array.isArray(body)) throw badParameter('body', 'the body must be a JSON object: {"query": "SELECT ...", "params": [...]}');
+      for (const k of Object.keys(body)) if (k !== 'query' && k !== 'params') throw badParameter(k, `unknown field ${JSON.stringify(k)}; the fields are query and params`, 'unknown_parameter');
+      const { query, params } = body as { query?: unknown; params?: unknown };
+      const result = await runSql(this.sqlRunnerFor(das), query, params, key.id);
+      return { status: 200, contentType: JSON_TYPE, headers: { ...limits, 'Cache-Control': 'no-store' }, body: JSON.stringify(result) };
+    } catch (err) {
+      const e = toApiError(err);
+      Object.assign(e.headers, limits);
+      throw e;
+    }
+  }
+
+  /**
+   * One MCP message over Streamable HTTP, stateless (a fresh server and transport per request, as the SDK
+   * requires without sessions) and with JSON responses. Each tool call counts against the key's DA daily
+   * limit; over it, the call's result is an error naming daily_limit_exceeded.
+   */
+  async mcp(req: ApiRequest, key: ApiKeyRecord, client: string): Promise<ApiResponse> {
+    await refusePlayground(this.ctx, key, client, 'the MCP server');
+    if (!hasDaListing(key)) {
+      throw new ApiError('not_licensed', 'the MCP server serves the DA listing; a key made with `propintel keys create --da-daily-limit N` has it', { requested: ['da_listing'] });
+    }
+    const das = requireDas(this.ctx);
+    refuseLargeBody(req);
+    // JSON-RPC 2.0: an empty batch is an invalid request (the SDK's transport would accept it with 202).
+    if (req.body && /^\s*\[\s*\]\s*$/.test(req.body.toString('utf8'))) {
+      return { status: 400, contentType: JSON_TYPE, headers: { 'Cache-Control': 'no-store' }, body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: an empty batch' } }) };
+    }
+    const { createMcpServer } = await import('../mcp/mcp-server.js');
+    const { WebStandardStreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js');
+    const server = createMcpServer({
+      das,
+      sql: () => this.sqlRunnerFor(das),
+      sqlAllowed: key.sql,
+      tenant: key.id,
+      beforeCall: async () => {
+        await limitDaRequest(this.ctx.store, key, client, this.ctx.clock());
+      },
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    try {
+      await server.connect(transport);
+      const headers: Record<string, string> = { 'content-type': req.contentType || 'application/json', accept: req.accept ?? '' };
+      if (req.mcpProtocolVersion) headers['mcp-protocol-version'] = req.mcpProtocolVersion;
+      const res = await transport.handleRequest(new Request('http://localhost/mcp', { method: 'POST', headers, body: req.body ? req.body.toString('utf8') : '' }));
+      const out: Record<string, string> = { 'Cache-Control': 'no-store' };
+      res.headers.forEach((v, k) => {
+        if (k !== 'content-type' && k !== 'content-length') out[k] = v;
+      });
+      return { status: res.status, contentType: res.headers.get('content-type') ?? JSON_TYPE, headers: out, body: Buffer.from(await res.arrayBuffer()) };
+    } finally {
+      await transport.close().catch(() => {});
+      await server.close().catch(() => {});
+    }
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * The tile routes: `GET /api/v1/tiles/{layer}/{z}/{x}/{y}.mvt|png`, the TileJSON of each layer and the map's
+ * click summary (`/map/point`). The tiles come from the engine (`Engine.tile`, `Engine.terrainTile`); keyless on
+ * the synthetic sample world, with the geometry licence on real data.
+ */
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import { isEngineError } from '../../engine/index.js';
+import type { PropertyService } from '../../engine/entry/property.js';
+import { chain, type MaybePromise } from '../maybe-promise.js';
+import type { ApiKeyRecord } from '../store/store.js';
+import { ApiError } from './api-error.js';
+import { JSON_TYPE, type ApiContext, type ApiRequest, type ApiResponse, type TileService } from './api-types.js';
+import { acceptsGzip } from './payload-body.js';
+import { decodeQuery, rejectUnknown } from './query.js';
+
+/**
+ * A tile's ETag and gzipped bytes, kept beside the tile while the engine's cache holds it: the engine answers a
+ * cached tile with the same bytes object, so a cached tile is hashed and compressed once, not per request.
+ */
+const tileEncodings = new WeakMap<Uint8Array, { etag: string; gzip?: Buffer }>();
+
+/** The tile routes of one API. */
+export class TileRoutes {
+  constructor(private readonly ctx: ApiContext) {}
+
+  /** The tiles service of the engine, or null when the service makes none. */
+  tiles(): TileService | null {
+    const t = this.ctx.service as PropertyService & Partial<TileService>;
+    return typeof t.tile === 'function' && typeof t.tileLayers === 'function' ? (t as unknown as TileService) : null;
+  }
+
+  /** Tiles of a synthetic dataset (the sample world) need no key; real data needs the geometry licence. */
+  keyless(): boolean {
+    return (this.ctx.service as { store?: { catalogue?: { synthetic?: boolean } } }).store?.catalogue?.synthetic === true;
+  }
+
+  /**
+   * `GET /api/v1/tiles/{layer}/{z}/{x}/{y}.mvt`: the MVT (gzipped when accepted) with an ETag of its bytes and
+   * a day's Cache-Control; 304 for a matching If-None-Match; 204 with no body for an empty tile. Unknown layer
+   * 404; a tile outside the grid or the layer's zooms 422 `invalid_tile`.
+   */
+  tileRequest(req: ApiRequest, layer: string, zs: string, xs: string, ys: string, ext: 'mvt' | 'png', authenticate: () => MaybePromise<ApiKeyRecord>, onKey: (id: string) => void): MaybePromise<ApiResponse> {
+    const tiles = this.tiles();
+    if (!tiles) throw new ApiError('not_found', 'this server makes no tiles');
+    const terrain = layer === 'terrain' && typeof tiles.terrainTile === 'function' && !!tiles.terrainLayer?.();
+    // The terrain layer is PNG, every other layer MVT: a tile asked for in the other format has no layer.
+    if (terrain !== (ext === 'png')) {
+      throw new ApiError('unknown_layer', `no ${ext === 'png' ? 'PNG' : 'vector'} tile layer ${JSON.stringify(layer.slice(0, 40))}${layer === 'terrain' && ext === 'mvt' ? ' (terrain tiles are PNG: /api/v1/tiles/terrain/{z}/{x}/{y}.png)' : ''}`, { layers: tiles.tileLayers().map((l) => l.id) });
+    }
+    const type = terrain ? 'image/png' : 'application/vnd.mapbox-vector-tile';
+    const make = terrain ? (z: number, x: number, y: number) => tiles.terrainTile!(z, x, y) : (z: number, x: number, y: number) => tiles.tile(layer, z, x, y);
+    const int = (v: string, name: string) => {
+      if (!/^\d{1,10}$/.test(v)) throw new ApiError('invalid_tile', `${name} must be a whole number, not ${JSON.stringify(v.slice(0, 20))}`, { parameter: name });
+      return Number(v);
+    };
+    const z = int(zs, 'z'), x = int(xs, 'x'), y = int(ys, 'y');
+    const answer = (): Promise<ApiResponse> =>
+      make(z, x, y).then(
+        ({ bytes }) => {
+          const headers: Record<string, string> = { 'Cache-Control': 'public, max-age=86400', 'Access-Control-Allow-Origin': '*' };
+          if (!bytes) return { status: 204, contentType: type, headers, body: '' };
+          const done = tileEncodings.get(bytes) ?? { etag: `"${createHash('sha1').update(bytes).digest('base64url').slice(0, 22)}"` };
+          tileEncodings.set(bytes, done);
+          const etag = done.etag;
+          headers.ETag = etag;
+          if (!terrain) headers.Vary = 'Accept-Encoding';
+          if (req.ifNoneMatch && req.ifNoneMatch.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`)) return { status: 304, contentType: type, headers, body: '' };
+          const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+          // A PNG is compressed already; an MVT is gzipped when the client takes it.
+          if (!terrain && acceptsGzip(req.acceptEncoding)) {
+            headers['Content-Encoding'] = 'gzip';
+            done.gzip ??= gzipSync(buf, { level: 6 });
+            return { status: 200, contentType: type, headers, body: done.gzip };
+          }
+          return { status: 200, contentType: type, headers, body: buf };
+        },
+        (err) => {
+          if (isEngineError(err) && err.code === 'NOT_FOUND') throw new ApiError('unknown_layer', err.message, { layers: tiles.tileLayers().map((l) => l.id) });
+          if (isEngineError(err) && err.code === 'INVALID_ARGUMENT') throw new ApiError('invalid_tile', err.message, { parameter: err.details?.parameter ?? 'tile' });
+          throw err;
+        },
+      );
+    if (this.keyless()) return answer();
+    return chain(authenticate(), (key) => {
+      onKey(key.id);
+      if (!key.geometry) throw new ApiError('geometry_not_licensed', 'tiles carry geometry: they need a key with the geometry licence (`propintel keys create --geometry`)');
+      return answer();
+    });
+  }
+
+  /**
+   * `GET /map/point?lat=&lng=`: the map's click summary on the synthetic sample world (404 on real data, where
+   * the keyed property endpoint answers): address, scores with levels, hazards found, DAs near.
+   */
+  async mapPoint(req: ApiRequest): Promise<ApiResponse> {
+    if (!this.keyless()) throw new ApiError('not_found', 'the map\'s point summary is for the sample world only; use /api/v1/property with a key');
+    const p = decodeQuery(req.query);
+    rejectUnknown(p, ['lat', 'lng'], req.path);
+    const lat = Number(p.get('lat')), lng = Number(p.get('lng'));
+    if (!p.has('lat') || !p.has('lng') || !Number.isFinite(lat) || !Number.isFinite(lng) || Math.abs(lat) > 90 || Math.abs(lng) > 180) throw new ApiError('invalid_parameter', 'lat and lng must be WGS84 degrees', { parameter: 'lat' });
+    const result = await this.ctx.service.property({ lat, lng }, {});
+    const d = result.payload as Record<string, any>;
+    const scores = Object.fromEntries(Object.entries((d.scores ?? {}) as Record<string, { score: number | null; level: string }>).map(([k, v]) => [k, v.score === null || v.score === undefined ? v.level : `${v.score} (${v.level})`]));
+    const hazards = Object.fromEntries(Object.entries((d.hazards ?? {}) as Record<string, unknown[]>).map(([k, v]) => [k, Array.isArray(v) ? (v.length ? v.map((h: any) => h.label ?? h.code ?? h.kind ?? 'mapped').join('; ') : 'none mapped') : v]));
+    const das = d.development_applications ?? {};
+    const summary = { address: d.resolved?.address?.text ?? d.resolved?.address ?? null, ...scores, ...Object.fromEntries(Object.entries(hazards).map(([k, v]) => [`hazard: ${k}`, v])), 'DAs on the parcel': (das.on_parcel ?? []).length, 'DAs within 300 m': (das.nearby_300m ?? []).length };
+    return { status: 200, contentType: JSON_TYPE, headers: { 'Cache-Control': 'no-store' }, body: JSON.stringify(summary) };
+  }
+
+  /** `GET /api/v1/tiles/{layer}.json`: TileJSON 3.0.0 of one layer (the terrain layer's a raster-dem one). */
+  tileJson(req: ApiRequest, layer: string): ApiResponse {
+    const tiles = this.tiles();
+    if (!tiles) throw new ApiError('not_found', 'this server makes no tiles');
+    const host = /^[A-Za-z0-9.:[\]-]{1,255}$/.test(req.host ?? '') ? req.host : 'localhost';
+    const terrain = layer === 'terrain' ? tiles.terrainLayer?.() : null;
+    if (terrain) {
+      const doc = {
+        tilejson: '3.0.0',
+        name: 'propintel terrain',
+        description: terrain.description,
+        version: '1.0.0',
+        scheme: 'xyz',
+        tiles: [`http://${host}/api/v1/tiles/terrain/{z}/{x}/{y}.png`],
+        minzoom: terrain.minzoom,
+        maxzoom: terrain.maxzoom,
+        bounds: tiles.tileBounds(),
+        attribution: tiles.tileAttribution('terrain'),
+        encoding: terrain.encoding,
+        tileSize: terrain.tileSize,
+      };
+      return { status: 200, contentType: JSON_TYPE, headers: { 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' }, body: JSON.stringify(doc) };
+    }
+    const spec = tiles.tileLayers().find((l) => l.id === layer);
+    if (!spec) throw new ApiError('unknown_layer', `no tile layer ${JSON.stringify(layer.slice(0, 40))}`, { layers: tiles.tileLayers().map((l) => l.id) });
+    const doc = {
+      tilejson: '3.0.0',
+      name: `propintel ${spec.id}`,
+      description: spec.description,
+      version: '1.0.0',
+      scheme: 'xyz',
+      tiles: [`http://${host}/api/v1/tiles/${spec.id}/{z}/{x}/{y}.mvt`],
+      minzoom: spec.minzoom,
+      maxzoom: spec.maxzoom,
+      bounds: tiles.tileBounds(),
+      attribution: tiles.tileAttribution(spec.id),
+      vector_layers: [{ id: spec.id, description: spec.description, minzoom: spec.minzoom, maxzoom: spec.maxzoom, fields: spec.fields }],
+    };
+    return { status: 200, contentType: JSON_TYPE, headers: { 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' }, body: JSON.stringify(doc) };
+  }
+}
