@@ -7,7 +7,7 @@
  */
 import { createEngine as createEngineImpl, type Engine as EngineImpl, type EngineOptions } from './engine.js';
 
-/** An open engine (see README "Using the engine as a library"). */
+/** An open engine: what the server itself calls (see docs/library.md). */
 export type Engine = Pick<
   EngineImpl,
   | 'property' | 'identify' | 'scores' | 'surfaces' | 'sandbox' | 'sample' | 'stateAt' | 'addresses' | 'dataRevision'

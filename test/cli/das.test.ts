@@ -1,8 +1,7 @@
 // propintel das: the queries print what the endpoints answer (the same library functions), bad flags are
 // refused naming them, and `das import` is all-or-nothing, names every bad row, and writes the store the
 // server reads.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
@@ -13,6 +12,7 @@ import { UPSERT_KEY } from '../../engine/da/da-schema.js';
 import { daStoreFromDirectory } from '../../engine/da/da-sync.js';
 import { startTestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
+import { readDocs } from '../helpers/docs.js';
 
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '', err = '';
@@ -119,7 +119,7 @@ describe('propintel das import', () => {
     const help = await run(['das', '--help']);
     const text = (help.out + help.err).replace(/\s+/g, ' ');
     expect(text).toContain(`Rows upsert on ${UPSERT_KEY}`);
-    const readme = readFileSync(join(fileURLToPath(new URL('../..', import.meta.url)), 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    const readme = readDocs().replace(/\s+/g, ' ');
     expect(readme).toContain(`Rows upsert on ${UPSERT_KEY}`);
     expect(readme.match(/upsert on \([^)]*\)/g)?.every((m) => m === `upsert on ${UPSERT_KEY}`)).toBe(true);
   });

@@ -1,11 +1,12 @@
-// The README's examples run (issue 34): every `curl` and `propintel` command line in the README's shell blocks,
+// The documentation's examples run (issue 34): every `curl` and `propintel` command line in the shell blocks of
+// README.md and the guides in docs/ (test/helpers/docs.ts),
 // and every request the childcare guide page names, is run as written against a server on the sample world
 // (keys, ids, the host and the files the examples leave to the reader substituted), and must succeed: exit 0,
 // and an HTTP 2xx (or the status its comment names). A command that cannot run here is listed in NOT_RUN with
 // the reason; an example that is neither run nor listed fails the suite, and so does a listing whose example
 // is gone, so the README cannot drift from what the product does.
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,11 +17,12 @@ import { createKey } from '../../server/keys/key-admin.js';
 import { openStack, type Stack } from '../../server/stack.js';
 import { WebhookDispatcher } from '../../server/webhooks/webhook-dispatcher.js';
 import { tempDir } from '../helpers/tmp.js';
+import { readDocs } from '../helpers/docs.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const cli = join(root, 'bin', 'propintel.js');
 const work = tempDir('propintel-examples-');
-const README = readFileSync(join(root, 'README.md'), 'utf8');
+const README = readDocs();
 const ADDRESS = '91 Cumberland Grove, Northcote VIC 3070';
 
 /** Example command lines that are not run, each with the reason. */
@@ -202,7 +204,7 @@ async function runCli(ex: Example): Promise<void> {
 
 const examples = readmeExamples();
 
-describe('the README', () => {
+describe('the README and docs/', () => {
   it('has examples, and every one is run here or listed as not run with the reason', () => {
     expect(examples.length).toBeGreaterThan(40);
     const commands = new Set(examples.map((e) => e.command));

@@ -3,12 +3,13 @@
 // (the engine example on this checkout's sample world). The CLI, the samples and the worker threads
 // (compiled JS, no TypeScript loader) all come from the installed package.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
 import { tempDir } from '../helpers/tmp.js';
+import { readDocs } from '../helpers/docs.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = tempDir();
@@ -65,7 +66,7 @@ console.log(JSON.stringify(out));`,
   });
 
   it('runs every example of README "Using the engine as a library" as written, with the output it describes', () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const readme = readDocs();
     const section = readme.slice(readme.indexOf('## Using the engine as a library'), readme.indexOf('### Readers'));
     const blocks = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
     expect(blocks.length).toBe(5);

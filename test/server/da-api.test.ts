@@ -1,7 +1,6 @@
 // The DA listing over real HTTP (spec 4.1, 5, 7, 8): every endpoint at both prefixes, validated against the
 // OpenAPI schemas and equal to the library's answer; every bad input refused naming the parameter; licences;
 // the daily limit with its headers, its 429 and its reset at Melbourne midnight; the playground's demo key.
-import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ajv2020 } from '../helpers/ajv.js';
@@ -9,6 +8,7 @@ import { daStats, getDa, listCategories, listCouncils, listDas, nearbyDas } from
 import type { DaStore } from '../../engine/da/da-store.js';
 import { playgroundKey } from '../../server/keys/playground-key.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { readDocs } from '../helpers/docs.js';
 
 
 // 14:00 in Melbourne (AEDT, UTC+11) on 25 November 2026; tests move it.
@@ -273,7 +273,7 @@ describe('the documentation', () => {
 
 describe('the README', () => {
   it('DA-listing curl examples answer as the README says on the sample world', async () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const readme = readDocs();
     const start = readme.indexOf('## The DA listing');
     const section = readme.slice(start, readme.indexOf('\n## ', start + 5));
     const examples = [...section.matchAll(/^curl .*'http:\/\/127\.0\.0\.1:8080(\/[^']+)'(.*)$/gm)].map((m) => ({ path: m[1], comment: m[2] }));

@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Webhook } from 'standardwebhooks';
@@ -18,6 +18,7 @@ import { SqliteStore } from '../../server/store/sqlite-store.js';
 import { WebhookDispatcher } from '../../server/webhooks/webhook-dispatcher.js';
 import { Receiver } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/tmp.js';
+import { readDocs } from '../helpers/docs.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = tempDir('propintel-webhooks-');
@@ -410,7 +411,7 @@ describe('durability', () => {
 
 describe('the README receiver snippet', () => {
   it('verifies real deliveries and refuses a forged one', async () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const readme = readDocs();
     const section = readme.slice(readme.indexOf('### Webhooks'));
     const code = /```js\n([\s\S]*?)```/.exec(section)![1].replace(/^ {2}/gm, '');
     const probe = createServer();
