@@ -6,23 +6,45 @@
  * and `propintel/geo`. Everything else in the package is internal.
  */
 import { createEngine as createEngineImpl, type Engine as EngineImpl, type EngineOptions } from './engine.js';
+import type { PropertyOptions, PropertyResult as UntypedPropertyResult, PropertySubject } from './property/contract.js';
+import type { CorePayload as GeneratedCorePayload, PropertyPayload as GeneratedPropertyPayload } from './property/payload-types.js';
+import type { Scores, Surfaces } from './scores/score-types.js';
+
+/**
+ * A property payload, typed: the full payload's blocks as its JSON Schema (engine/property/schema.ts, the one
+ * the OpenAPI document embeds) defines them, generated into engine/property/payload-types.ts, with the score
+ * and surface blocks as the engine's own types (the schema leaves their insides open). Reading a field the
+ * payload does not have fails to compile.
+ */
+export type PropertyPayload = Omit<GeneratedPropertyPayload, 'scores' | 'surfaces'> & { scores?: Partial<Scores>; surfaces?: Partial<Surfaces> };
+/** The core payload (`variant: 'core'`): no scores or surfaces. */
+export type CorePayload = GeneratedCorePayload;
+
+/** A lookup's answer with its payload typed: the full payload, or the core one when `variant: 'core'` was asked. */
+export type PropertyResult = Omit<UntypedPropertyResult, 'payload'> & { payload: PropertyPayload };
 
 /** An open engine: what the server itself calls (see docs/library.md). */
 export type Engine = Pick<
   EngineImpl,
-  | 'property' | 'identify' | 'scores' | 'surfaces' | 'sandbox' | 'sample' | 'stateAt' | 'addresses' | 'dataRevision'
+  | 'identify' | 'scores' | 'surfaces' | 'sandbox' | 'sample' | 'stateAt' | 'addresses' | 'dataRevision'
   | 'das' | 'childcare' | 'openSchools' | 'sourceNotices'
   | 'tile' | 'tileLayers' | 'tileAttribution' | 'terrainTile' | 'terrainLayer'
   | 'warm' | 'memoryReport' | 'close'
->;
+> & {
+  /** The property payload of an address or point (the HTTP API's `/api/v1/property`), typed. */
+  property(subject: PropertySubject, options?: PropertyOptions): Promise<PropertyResult>;
+};
 
 /** Opens the dataset directory `options.datasets` (its catalogue.json) and starts the worker threads. */
-export const createEngine: (options: EngineOptions) => Promise<Engine> = createEngineImpl;
+// The engine builds the payload as its schema describes (every sandbox payload is validated against it in the
+// tests); the types are that schema's, so the engine's untyped payload is handed out as them here.
+export const createEngine: (options: EngineOptions) => Promise<Engine> = createEngineImpl as unknown as (options: EngineOptions) => Promise<Engine>;
 
 export type { EngineOptions, ScoresOptions, ScoresResult, SurfacesOptions, SurfacesResult, MemoryReport } from './engine.js';
 export { EngineError, isEngineError, ENGINE_ERROR_CODES, type EngineErrorCode } from './errors.js';
-export type { PropertySubject, PropertyOptions, PropertyResult, SandboxAddress } from './property/contract.js';
-export type { Scores, Surfaces } from './scores/score-types.js';
+export type { PropertySubject, PropertyOptions, SandboxAddress } from './property/contract.js';
+export type { DaItem, PlanningItem, LayerItem } from './property/payload-types.js';
+export type { Scores, Surfaces };
 export { PROPERTY_PAYLOAD_SCHEMA, CORE_PAYLOAD_SCHEMA } from './property/schema.js';
 export { VERSION } from './version.js';
 export type { ChildcareScope, Catchment } from './childcare/analysis.js';

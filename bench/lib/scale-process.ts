@@ -12,7 +12,7 @@ import { rmSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { createEngine } from '../../engine/index.js';
 import { filePolicy } from '../../engine/entry/data.js';
-import type { EngineInternals } from '../../engine/entry/runtime.js';
+import { engineInternals } from '../../engine/entry/runtime.js';
 
 const mb = (bytes: number) => bytes / 1e6;
 const memory = () => ({ rssMb: mb(process.memoryUsage().rss), maxRssMb: process.resourceUsage().maxRSS / 1024, heapMb: mb(process.memoryUsage().heapUsed) });
@@ -24,7 +24,7 @@ if (mode === 'convert') {
   // Both files written afresh, so their times are measured (the address index is otherwise kept while the data is unchanged).
   for (const f of [layerFile, addressFile(layerFile)]) rmSync(f, { force: true });
   const t0 = performance.now();
-  const engine = (await createEngine({ datasets: world, layerFile, threads: 1, handTiles: false, tileCache: false })) as EngineInternals;
+  const engine = engineInternals(await createEngine({ datasets: world, layerFile, threads: 1, handTiles: false, tileCache: false }));
   const openMs = performance.now() - t0;
   const t1 = performance.now();
   const size = engine.addresses().size;
@@ -34,7 +34,7 @@ if (mode === 'convert') {
 } else if (mode === 'model') {
   const base = memory();
   const t0 = performance.now();
-  const engine = (await createEngine({ datasets: world, layerFile, threads: 1, handTiles: false, tileCache: false })) as EngineInternals;
+  const engine = engineInternals(await createEngine({ datasets: world, layerFile, threads: 1, handTiles: false, tileCache: false }));
   const openMs = performance.now() - t0;
   const afterOpen = memory();
   const w = engine.windows!;

@@ -10,7 +10,7 @@ import { generateSampleWorld } from '../../datasets/generator/generate.js';
 import { openDataStore } from '../../engine/entry/data.js';
 import { createEngine } from '../../engine/index.js';
 import type { BenchRow, BenchSuite } from '../lib/report.js';
-import type { EngineInternals } from '../../engine/entry/runtime.js';
+import { engineInternals } from '../../engine/entry/runtime.js';
 
 export const sampleWorldSuite: BenchSuite = {
   name: 'sample-world',
@@ -38,7 +38,7 @@ export const sampleWorldSuite: BenchSuite = {
       const engineTimes: { total: number; parts: Record<string, number> }[] = [];
       for (let i = 0; i < 3; i++) {
         const t0 = performance.now();
-        const engine = (await createEngine({ datasets: dir })) as EngineInternals;
+        const engine = engineInternals(await createEngine({ datasets: dir }));
         try {
           const parts = await engine.buildIndexes();
           engineTimes.push({ total: performance.now() - t0, parts: { store: engine.store.loadMs, ...parts } });

@@ -10,8 +10,5 @@ export { escapeHtml } from '../escape-html.js';
 export { booleanText } from '../query-values.js';
 export { createEnginePool } from '../tasks/engine-pool.js';
 export { PACKAGE_ROOT } from '../version.js';
-/**
- * The engine's whole object, beyond the public `Engine`: for the benchmarks that time its parts (index builds,
- * the layer file's windows, the store's load). Not a stable API.
- */
 export type { Engine as EngineInternals } from '../engine.js';
+export { engineInternals } from '../internals.js';

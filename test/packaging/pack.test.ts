@@ -65,6 +65,47 @@ console.log(JSON.stringify(out));`,
     expect(entries.internal).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
   });
 
+  it('types the payload for a TypeScript consumer: it compiles reading payload.scores.flood, and not reading a field that does not exist', () => {
+    // A consumer project as an internal service on Node writes one: strict, resolving the package's exports,
+    // with Node's own types (the package's declarations name Buffer) and nothing else installed by hand.
+    npm(['install', `@types/node@${process.versions.node.split('.')[0]}`, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], project);
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, skipLibCheck: false, types: ['node'] }, files: ['consumer.ts'] }));
+    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    const compile = (code: string) => {
+      writeFileSync(join(project, 'consumer.ts'), code);
+      try {
+        execFileSync(process.execPath, [tsc, '-p', project], { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+        return '';
+      } catch (err) {
+        return String((err as { stdout?: string }).stdout ?? err);
+      }
+    };
+    const good = `import { createEngine, type PropertyPayload } from 'propintel';
+const engine = await createEngine({ datasets: 'world' });
+const { payload } = await engine.property({ address: '91 Cumberland Grove, Northcote VIC 3070' });
+const flood = payload.scores?.flood;
+const level: 'very_low' | 'low' | 'moderate' | 'high' | 'very_high' | 'unknown' | undefined = flood?.level;
+const score: number | null | undefined = flood?.score;
+const zone: string | null | undefined = payload.planning?.zone?.[0]?.core.code;
+const address: string | null = payload.resolved.address;
+const complete: 'full' | 'partial' = payload.completeness;
+export const seen: [typeof level, typeof score, typeof zone, typeof address, typeof complete, PropertyPayload['query']] = [level, score, zone, address, complete, payload.query];
+await engine.close();
+`;
+    expect(compile(good)).toBe('');
+    // Each of these reads something the payload does not have: each must fail to compile, naming it.
+    const wrong = [
+      ['payload.scores?.flood?.depth_m', 'depth_m'],
+      ['payload.resolved.suburb', 'suburb'],
+      ['payload.hazard', 'hazard'],
+      ['payload.planning?.zone?.[0]?.core.colour', 'colour'],
+    ];
+    for (const [expr, field] of wrong) {
+      const out = compile(good.replace('await engine.close();', `export const oops = ${expr};\nawait engine.close();`));
+      expect(out, expr).toMatch(new RegExp(`consumer\\.ts\\(\\d+,\\d+\\): error TS(2339|2551): Property '${field}' does not exist`));
+    }
+  });
+
   it('runs every example of README "Using the engine as a library" as written, with the output it describes', () => {
     const readme = readDocs();
     const section = readme.slice(readme.indexOf('## Using the engine as a library'), readme.indexOf('### Readers'));

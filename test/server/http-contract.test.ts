@@ -8,7 +8,7 @@ import { ajv2020 } from '../helpers/ajv.js';
 import { CORE_BLOCKS } from '../../engine/property/contract.js';
 import { readSample, SAMPLE_NAMES } from '../../engine/property/samples.js';
 import { EngineError } from '../../engine/errors.js';
-import type { Engine as EngineImpl } from '../../engine/engine.js';
+import { engineInternals } from '../../engine/internals.js';
 import { ROUTES } from '../../server/api/routes.js';
 import { uwsNative } from '../../server/uws.js';
 import { q, startTestServer, type TestServer } from '../helpers/server.js';
@@ -434,7 +434,7 @@ describe('failures (503, partial)', () => {
 
   it('does not charge a response whose core components failed, and does not cache it', async () => {
     const k = await t.key({ quota: 10 });
-    const store = (t.stack.engine as EngineImpl).store;
+    const store = engineInternals(t.stack.engine).store;
     const original = store.vectorsFor.bind(store);
     store.vectorsFor = ((path: string, ...rest: unknown[]) => {
       if (path === 'planning.overlay') throw new Error('overlay layer unreadable');
