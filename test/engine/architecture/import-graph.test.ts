@@ -44,8 +44,9 @@ describe('the engine module graph', () => {
     expect(importers).toEqual(['tasks/engine-pool.ts']);
     for (const m of graph.keys()) if (m.startsWith('pool/')) expect(reach(m).has('tasks/task-map.ts'), m).toBe(false);
     const viaPool = [...graph.keys()].filter((m) => reach(m).has('tasks/engine-pool.ts')).sort();
-    // The engine, and the two entries that hand it out (`propintel`, and `propintel/runtime` with the pool factory).
-    expect(viaPool).toEqual(['engine.ts', 'entry/runtime.ts', 'index.ts']);
+    // The engine, the two entries that hand it out (`propintel`, and `propintel/runtime` with the pool factory),
+    // and internals.ts, which names the engine's type for engineInternals().
+    expect(viaPool).toEqual(['engine.ts', 'entry/runtime.ts', 'index.ts', 'internals.ts']);
   });
 
   it('the compute entry points stand without a dataset: they reach neither the engine nor the DA store', () => {
