@@ -28,7 +28,8 @@ import type { PayloadPath } from './catalogue/payload-paths.js';
 import { CONTOUR_LAYER } from './tiles/contour-tiles.js';
 import { NOISE_LAYER, noiseTileFeatures } from './tiles/noise-tiles.js';
 import { HAND_LAYER, handTileFeatures, handTileLattice } from './tiles/hand-map-tiles.js';
-import { datasetFingerprint, DISK_CACHED_LAYERS, TileDiskCache } from './tiles/tile-disk-cache.js';
+import { datasetFingerprint } from './catalogue/fingerprint.js';
+import { DISK_CACHED_LAYERS, TileDiskCache, tileFingerprint } from './tiles/tile-disk-cache.js';
 import { isTile, tileBounds } from './tiles/tile-math.js';
 import { bbox as turfBbox } from '@turf/turf';
 import { contourSourcesFor } from './property/inputs/domain-inputs.js';
@@ -586,7 +587,7 @@ export class Engine implements PropertyService {
   private tileDisk(): TileDiskCache | null {
     if (this.tileDiskCache === undefined) {
       const dir = this.options.tileCache === false ? null : (this.options.tileCache ?? join(tmpdir(), 'propintel', 'tile-cache'));
-      this.tileDiskCache = dir ? new TileDiskCache(dir, datasetFingerprint(this.store.catalogue)) : null;
+      this.tileDiskCache = dir ? new TileDiskCache(dir, tileFingerprint(this.store.catalogue)) : null;
     }
     return this.tileDiskCache;
   }

@@ -19,7 +19,7 @@ import { loadCatalogue } from '../catalogue/load-catalogue.js';
 import type { PayloadPath } from '../catalogue/payload-paths.js';
 import { EngineError } from '../errors.js';
 import { growByMetres } from '../vector/metric-search.js';
-import { datasetFingerprint } from '../tiles/tile-disk-cache.js';
+import { datasetFingerprint } from '../catalogue/fingerprint.js';
 import { coordinateColumns, DataStore, loadedFileOf, readSourceFile, type LoadedFile } from './dataset-store.js';
 import { geometryBox, LayerFile, layerFileFingerprint, REACH_CLASSES, writeLayerFile } from './layer-file.js';
 import { filePolicy, STORED_PATHS, WINDOW_REACH_M } from './layer-policy.js';

@@ -6,11 +6,10 @@
  * a changed dataset is a new directory, never a stale tile. An empty tile is a zero-byte `.empty` file.
  * Writes go to a temporary name and are renamed into place, so a reader never sees half a tile.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Catalogue } from '../catalogue/catalogue.js';
-import { VERSION } from '../version.js';
+import { datasetFingerprint } from '../catalogue/fingerprint.js';
 import type { TileId } from './tile-math.js';
 
 /** Bumped whenever the tiles a layer makes change, so tiles stored by an older build are not served. */
@@ -19,23 +18,9 @@ export const TILE_CACHE_VERSION = 2; // 2: clipped to the buffer, simplified at 
 /** The layers worth keeping on disk (the others are made in a millisecond or two from in-memory indexes). */
 export const DISK_CACHED_LAYERS: ReadonlySet<string> = new Set(['contours', 'noise', 'hand']);
 
-/** The fingerprint of a dataset: version, catalogue text, and each file's path, size and mtime. */
-export function datasetFingerprint(catalogue: Catalogue): string {
-  const h = createHash('sha256').update(`${VERSION}+t${TILE_CACHE_VERSION}`);
-  const text = existsSync(join(catalogue.dir, 'catalogue.json')) ? readFileSync(join(catalogue.dir, 'catalogue.json')) : Buffer.from(JSON.stringify(catalogue.sources));
-  h.update(text);
-  for (const s of catalogue.sources) {
-    for (const f of s.files) {
-      const p = join(catalogue.dir, f.path);
-      try {
-        const st = statSync(p);
-        h.update(`${f.path}:${st.size}:${st.mtimeMs}`);
-      } catch {
-        h.update(`${f.path}:missing`);
-      }
-    }
-  }
-  return h.digest('hex').slice(0, 24);
+/** The fingerprint tiles are stored under: the dataset's (catalogue/fingerprint.ts) and the tile format's version. */
+export function tileFingerprint(catalogue: Catalogue): string {
+  return datasetFingerprint(catalogue, `t${TILE_CACHE_VERSION}`);
 }
 
 /** See the module comment. */

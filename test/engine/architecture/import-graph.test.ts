@@ -35,6 +35,12 @@ describe('the engine module graph', () => {
     }
   });
 
+  it('keeps the data layer below the products: nothing in data/ or catalogue/ reaches tiles/ (the dataset fingerprint lives in catalogue/)', () => {
+    const low = [...graph.keys()].filter((m) => m.startsWith('data/') || m.startsWith('catalogue/'));
+    expect(low.length).toBeGreaterThan(5);
+    for (const m of low) expect([...reach(m)].filter((d) => d.startsWith('tiles/')), m).toEqual([]);
+  });
+
   it('has no import cycle', () => {
     expect(cycles(graph)).toEqual([]);
   });
