@@ -1,7 +1,7 @@
 /**
  * `propintel`: the command-line entry. Subcommands live in commands/, one file each.
  */
-import { VERSION } from '../engine/index.js';
+import { VERSION } from '../engine/entry/version.js';
 import { EXIT_OK, EXIT_USAGE, type Command, type CommandIO } from './command.js';
 import { commandIO, runCommand } from './run-command.js';
 import { versionCommand } from './commands/version.js';

@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
 import { openDataStore } from '../../engine/entry/data.js';
-import { EngineError } from '../../engine/index.js';
+import { EngineError } from '../../engine/entry/errors.js';
 import { loadNoiseNetworkFiles, type NoiseFiles, noiseGridSpec, noiseSurface, noiseScore } from '../../engine/entry/noise.js';
 import type { NoiseNetwork } from '../../engine/entry/noise.js';
 import { noiseNetworkFor, stateAt } from '../../engine/entry/scores.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { loadCatalogue } from '../../engine/entry/data.js';
-import { EngineError } from '../../engine/index.js';
+import { EngineError } from '../../engine/entry/errors.js';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
 import { EXIT_OK, type Command } from '../command.js';
 import { parseFlags } from '../args.js';

@@ -1,4 +1,4 @@
-import { VERSION } from '../../engine/index.js';
+import { VERSION } from '../../engine/entry/version.js';
 import { EXIT_OK, type Command } from '../command.js';
 import { parseFlags } from '../args.js';
 

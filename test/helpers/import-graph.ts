@@ -1,4 +1,4 @@
-/** The static import graph of a source tree (relative imports of .ts files, type-only imports included). */
+/** The static import graph of a source tree (relative imports of .ts files; type-only imports included unless `runtimeOnly`). */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
@@ -13,12 +13,14 @@ function files(dir: string): string[] {
  * Module (path relative to `root`) -> the modules of `root` it imports; with `only`, the modules of those
  * folders of `root` (their imports may lead anywhere in `root`).
  */
-export function importGraph(root: string, only?: readonly string[]): Map<string, string[]> {
+export function importGraph(root: string, only?: readonly string[], options: { runtimeOnly?: boolean } = {}): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const f of only ? only.flatMap((d) => files(join(root, d))) : files(root)) {
     const text = readFileSync(f, 'utf8');
     const deps = new Set<string>();
     for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/g)) {
+      // With runtimeOnly, what is loaded when the module runs: `import type` and `export type` are erased.
+      if (options.runtimeOnly && /^\s*(?:import|export)\s+type\s/.test(m[0])) continue;
       const target = resolve(dirname(f), m[1].replace(/\.js$/, '.ts'));
       deps.add(relative(root, target));
     }

@@ -31,6 +31,22 @@ describe('the front door', () => {
     });
   }
 
+  it('the CLI starts without loading the engine: nothing cli/main.ts imports statically reaches engine/engine.ts', () => {
+    // Commands load lazily (import() in cli/main.ts); `propintel version` and `--help` must stay a fraction of
+    // a second, which loading the engine through `propintel` (1 s) would not.
+    const graph = importGraph(root, ['cli', 'engine', 'server'], { runtimeOnly: true });
+    const seen = new Set<string>();
+    const stack = ['cli/main.ts', 'cli/run-command.ts', 'cli/commands/version.ts'];
+    while (stack.length) {
+      const m = stack.pop()!;
+      if (seen.has(m)) continue;
+      seen.add(m);
+      stack.push(...(graph.get(m) ?? []));
+    }
+    expect(seen.size).toBeGreaterThan(3);
+    expect([...seen].filter((m) => m === 'engine/engine.ts' || m === 'engine/index.ts')).toEqual([]);
+  });
+
   it('every entry is a subpath the package exports, built to dist/', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, { default: string; types: string }> };
     for (const e of entries) {
