@@ -9,6 +9,9 @@ import { createEngine as createEngineImpl, type Engine as EngineImpl, type Engin
 import type { PropertyOptions, PropertyResult as UntypedPropertyResult, PropertySubject } from './property/contract.js';
 import type { CorePayload as GeneratedCorePayload, PropertyPayload as GeneratedPropertyPayload } from './property/payload-types.js';
 import type { Scores, Surfaces } from './scores/score-types.js';
+import type { ChildcareScope } from './childcare/analysis.js';
+import type { SiteRequest } from './childcare/site.js';
+import type { ChildcareAnalysisResponse, ChildcareSiteResponse } from './childcare/response-types.js';
 
 /**
  * A property payload, typed: the full payload's blocks as its JSON Schema (engine/property/schema.ts, the one
@@ -27,13 +30,23 @@ export type PropertyResult = Omit<UntypedPropertyResult, 'payload'> & { payload:
 export type Engine = Pick<
   EngineImpl,
   | 'identify' | 'scores' | 'surfaces' | 'sandbox' | 'sample' | 'stateAt' | 'addresses' | 'dataRevision'
-  | 'das' | 'childcare' | 'openSchools' | 'sourceNotices'
+  | 'das' | 'openSchools' | 'sourceNotices'
   | 'tile' | 'tileLayers' | 'tileAttribution' | 'terrainTile' | 'terrainLayer'
   | 'warm' | 'memoryReport' | 'close'
 > & {
   /** The property payload of an address or point (the HTTP API's `/api/v1/property`), typed. */
   property(subject: PropertySubject, options?: PropertyOptions): Promise<PropertyResult>;
+  /** Childcare market intelligence: the `data` of `/api/v1/childcare/analysis` and `/site-analysis`, typed from their schemas. */
+  readonly childcare: Omit<EngineImpl['childcare'], 'analysis' | 'siteAnalysis'> & {
+    analysis(scope: ChildcareScope): ChildcareAnalysis;
+    siteAnalysis(req: SiteRequest): ChildcareSiteAnalysis;
+  };
 };
+
+/** A childcare state analysis (`/api/v1/childcare/analysis`'s `data`). */
+export type ChildcareAnalysis = ChildcareAnalysisResponse['data'];
+/** A childcare site analysis (`/api/v1/childcare/site-analysis`'s `data`). */
+export type ChildcareSiteAnalysis = ChildcareSiteResponse['data'];
 
 /** Opens the dataset directory `options.datasets` (its catalogue.json) and starts the worker threads. */
 // The engine builds the payload as its schema describes (every sandbox payload is validated against it in the
@@ -48,3 +61,4 @@ export type { Scores, Surfaces };
 export { PROPERTY_PAYLOAD_SCHEMA, CORE_PAYLOAD_SCHEMA } from './property/schema.js';
 export { VERSION } from './version.js';
 export type { ChildcareScope, Catchment } from './childcare/analysis.js';
+export type { SiteRequest } from './childcare/site.js';

@@ -1,46 +1,86 @@
 /**
- * Writes engine/property/payload-types.ts: the TypeScript types of the full and core property payloads,
- * generated from their JSON Schemas (engine/property/schema.ts, which the tests validate every payload against
- * and the OpenAPI document embeds) by json-schema-to-typescript. One contract, three outputs: the schema, the
- * OpenAPI document and the exported types. test/engine/property/payload-types.test.ts fails when the file
- * drifts from the schema; rerun this then:
+ * Writes the TypeScript types of what the API answers, generated from the JSON Schemas the responses are
+ * validated against and the OpenAPI documents embed, by json-schema-to-typescript. One contract, three
+ * outputs: the schema, the OpenAPI document and the exported types.
+ *
+ * - engine/property/payload-types.ts: the full and core property payloads (engine/property/schema.ts);
+ * - engine/da/response-types.ts: the DA listing's responses (engine/da/listing-schema.ts);
+ * - engine/childcare/response-types.ts: the childcare responses (engine/childcare/childcare-schemas.ts).
+ *
+ * test/engine/property/payload-types.test.ts fails when a file drifts from its schemas; rerun this then:
  *
  *   npx tsx scripts/gen-payload-types.ts
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
+import { CHILDCARE_ANALYSIS_SCHEMA, CHILDCARE_FEED_SCHEMA, CHILDCARE_SITE_SCHEMA } from '../engine/childcare/childcare-schemas.js';
+import { DA_CATEGORIES_SCHEMA, DA_COUNCILS_SCHEMA, DA_DETAIL_SCHEMA, DA_LIST_SCHEMA, DA_NEARBY_SCHEMA, DA_STATS_SCHEMA } from '../engine/da/listing-schema.js';
 import { CORE_PAYLOAD_SCHEMA, PROPERTY_PAYLOAD_SCHEMA } from '../engine/property/schema.js';
 
-export const PAYLOAD_TYPES_FILE = fileURLToPath(new URL('../engine/property/payload-types.ts', import.meta.url));
+/** One generated file: its path and the schemas it types, each under its type's name. */
+export interface GeneratedTypes {
+  file: string;
+  what: string;
+  schemas: [name: string, schema: object][];
+}
 
-const HEADER = `/* eslint-disable */
+const at = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
+
+/** Every generated file. */
+export const GENERATED_TYPES: GeneratedTypes[] = [
+  { file: at('engine/property/payload-types.ts'), what: 'The property payloads (engine/property/schema.ts)', schemas: [['PropertyPayload', PROPERTY_PAYLOAD_SCHEMA], ['CorePayload', CORE_PAYLOAD_SCHEMA]] },
+  {
+    file: at('engine/da/response-types.ts'),
+    what: "The DA listing's responses (engine/da/listing-schema.ts)",
+    schemas: [['DaListResponse', DA_LIST_SCHEMA], ['DaNearbyResponse', DA_NEARBY_SCHEMA], ['DaDetailResponse', DA_DETAIL_SCHEMA], ['DaCategoriesResponse', DA_CATEGORIES_SCHEMA], ['DaCouncilsResponse', DA_COUNCILS_SCHEMA], ['DaStatsResponse', DA_STATS_SCHEMA]],
+  },
+  {
+    file: at('engine/childcare/response-types.ts'),
+    what: 'The childcare responses (engine/childcare/childcare-schemas.ts)',
+    schemas: [['ChildcareFeedResponse', CHILDCARE_FEED_SCHEMA], ['ChildcareAnalysisResponse', CHILDCARE_ANALYSIS_SCHEMA], ['ChildcareSiteResponse', CHILDCARE_SITE_SCHEMA]],
+  },
+];
+
+/** Kept for the first caller of this module (the property payload's file). */
+export const PAYLOAD_TYPES_FILE = GENERATED_TYPES[0].file;
+
+const header = (what: string) => `/* eslint-disable */
 /**
- * The property payloads' TypeScript types, generated from their JSON Schemas (engine/property/schema.ts) by
- * scripts/gen-payload-types.ts with json-schema-to-typescript. Do not edit: change the schema and rerun
- * \`npx tsx scripts/gen-payload-types.ts\` (test/engine/property/payload-types.test.ts fails until you do).
- * Publisher-native \`properties\` objects are open (\`[k: string]: unknown\`); every block the schema closes is
- * closed here, so reading a field the payload does not have fails to compile.
+ * ${what}: their TypeScript types, generated from those JSON Schemas by scripts/gen-payload-types.ts
+ * with json-schema-to-typescript. Do not edit: change the schema and rerun \`npx tsx scripts/gen-payload-types.ts\`
+ * (test/engine/property/payload-types.test.ts fails until you do). Objects the schema leaves open (a
+ * publisher's native \`properties\`) are open (\`[k: string]: unknown\`); every object it closes is closed here,
+ * so reading a field a response does not have fails to compile.
  */
 `;
 
-/** The generated file's text. */
-export async function payloadTypesSource(): Promise<string> {
-  const one = async (schema: Record<string, unknown>, name: string) => {
+/** The generated text of `g`. */
+export async function generatedSource(g: GeneratedTypes): Promise<string> {
+  const seen = new Set<string>();
+  const parts: string[] = [];
+  for (const [name, schema] of g.schemas) {
     // The schema's title names the endpoint; the type is named for what it is.
     const s = { ...structuredClone(schema), title: name } as JSONSchema;
-    return compile(s, name, { bannerComment: '', additionalProperties: true, format: true, declareExternallyReferenced: true, unreachableDefinitions: false, strictIndexSignatures: false });
-  };
-  const full = await one(PROPERTY_PAYLOAD_SCHEMA, 'PropertyPayload');
-  // The core payload's $defs are the full one's: declared once, from the full payload's output.
-  const core = (await one(CORE_PAYLOAD_SCHEMA, 'CorePayload')).replace(/^export interface (LayerItem|PlanningItem|DaItem) \{[\s\S]*?^\}\n/gm, '');
+    let text = await compile(s, name, { bannerComment: '', additionalProperties: true, format: true, declareExternallyReferenced: true, unreachableDefinitions: false, strictIndexSignatures: false });
+    // Shared definitions ($defs of the same name) are declared once, from the first schema that has them.
+    text = text.replace(/^export interface (\w+) \{[\s\S]*?^\}\n/gm, (decl, n: string) => (n !== name && seen.has(n) ? '' : (seen.add(n), decl)));
+    parts.push(text);
+  }
   // Type aliases, not interfaces: an object type alias is assignable to Record<string, unknown>, so a typed
-  // payload still goes wherever the engine's untyped one does (the server's response cache, serialisation).
-  const text = `${full}\n${core}`.replace(/^export interface (\w+) \{$/gm, 'export type $1 = {').replace(/^\}$/gm, '};');
-  return `${HEADER}\n${text}`.replace(/\n{3,}/g, '\n\n');
+  // response still goes wherever the engine's untyped one does (the server's caches, serialisation).
+  const text = parts.join('\n').replace(/^export interface (\w+) \{$/gm, 'export type $1 = {').replace(/^\}$/gm, '};');
+  return `${header(g.what)}\n${text}`.replace(/\n{3,}/g, '\n\n');
+}
+
+/** The property payloads' file text (engine/property/payload-types.ts). */
+export function payloadTypesSource(): Promise<string> {
+  return generatedSource(GENERATED_TYPES[0]);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  writeFileSync(PAYLOAD_TYPES_FILE, await payloadTypesSource());
-  process.stdout.write(`wrote ${PAYLOAD_TYPES_FILE}\n`);
+  for (const g of GENERATED_TYPES) {
+    writeFileSync(g.file, await generatedSource(g));
+    process.stdout.write(`wrote ${g.file}\n`);
+  }
 }

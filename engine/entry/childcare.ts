@@ -14,3 +14,4 @@ export { reportContentType } from '../childcare/report/report.js';
 export type { ReportFile, ReportFormat } from '../childcare/report/report.js';
 export { POLYGON_LIMITS, SITE_RADIUS_KM, SiteInputError, catchmentPolygon, circleCatchment, siteAnalysis } from '../childcare/site.js';
 export type { ChildcareWorld, SiteRequest } from '../childcare/site.js';
+export type { ChildcareAnalysisResponse, ChildcareFeedResponse, ChildcareSiteResponse } from '../childcare/response-types.js';

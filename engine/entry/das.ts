@@ -23,3 +23,4 @@ export type { DaTable } from '../da/da-sync.js';
 export { DA_CATEGORIES_SCHEMA, DA_COUNCILS_SCHEMA, DA_DETAIL_SCHEMA, DA_LIST_SCHEMA, DA_NEARBY_SCHEMA, DA_STATS_SCHEMA } from '../da/listing-schema.js';
 export { SQL_MAX_BYTES, SQL_MAX_ROWS, SqlRunner } from '../da/sql/sql-runner.js';
 export { STATUS_GROUPS, STATUS_RULES } from '../da/status-rules.js';
+export type { DaCategoriesResponse, DaCouncilsResponse, DaDetailResponse, DaListResponse, DaNearbyResponse, DaStatsResponse } from '../da/response-types.js';

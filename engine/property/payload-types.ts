@@ -1,10 +1,10 @@
 /* eslint-disable */
 /**
- * The property payloads' TypeScript types, generated from their JSON Schemas (engine/property/schema.ts) by
- * scripts/gen-payload-types.ts with json-schema-to-typescript. Do not edit: change the schema and rerun
- * `npx tsx scripts/gen-payload-types.ts` (test/engine/property/payload-types.test.ts fails until you do).
- * Publisher-native `properties` objects are open (`[k: string]: unknown`); every block the schema closes is
- * closed here, so reading a field the payload does not have fails to compile.
+ * The property payloads (engine/property/schema.ts): their TypeScript types, generated from those JSON Schemas by scripts/gen-payload-types.ts
+ * with json-schema-to-typescript. Do not edit: change the schema and rerun `npx tsx scripts/gen-payload-types.ts`
+ * (test/engine/property/payload-types.test.ts fails until you do). Objects the schema leaves open (a
+ * publisher's native `properties`) are open (`[k: string]: unknown`); every object it closes is closed here,
+ * so reading a field a response does not have fails to compile.
  */
 
 export type PropertyPayload = {

@@ -90,7 +90,8 @@ const score: number | null | undefined = flood?.score;
 const zone: string | null | undefined = payload.planning?.zone?.[0]?.core.code;
 const address: string | null = payload.resolved.address;
 const complete: 'full' | 'partial' = payload.completeness;
-export const seen: [typeof level, typeof score, typeof zone, typeof address, typeof complete, PropertyPayload['query']] = [level, score, zone, address, complete, payload.query];
+const approved: number = engine.childcare.analysis({ states: ['NSW'] }).headline.approved;
+export const seen: [typeof level, typeof score, typeof zone, typeof address, typeof complete, typeof approved, PropertyPayload['query']] = [level, score, zone, address, complete, approved, payload.query];
 await engine.close();
 `;
     expect(compile(good)).toBe('');
@@ -100,6 +101,7 @@ await engine.close();
       ['payload.resolved.suburb', 'suburb'],
       ['payload.hazard', 'hazard'],
       ['payload.planning?.zone?.[0]?.core.colour', 'colour'],
+      ["engine.childcare.analysis({ states: ['NSW'] }).headline.pending", 'pending'],
     ];
     // One compile of all of them (each line its own error): tsc reads the package's declarations once.
     const out = compile(good.replace('await engine.close();', `${wrong.map(([expr], i) => `export const oops${i} = ${expr};`).join('\n')}\nawait engine.close();`));

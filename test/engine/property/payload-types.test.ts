@@ -1,15 +1,18 @@
-// One contract (issue 38): the payload's TypeScript types are generated from the same JSON Schema the payloads
-// are validated against and the OpenAPI document embeds. The committed file must be what the generator makes
-// of the schema now, so the types cannot drift from it.
+// One contract (issue 38): the TypeScript types of the payloads and of the DA and childcare responses are
+// generated from the same JSON Schemas the responses are validated against and the OpenAPI documents embed.
+// Each committed file must be what the generator makes of its schemas now, so the types cannot drift.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PAYLOAD_TYPES_FILE, payloadTypesSource } from '../../../scripts/gen-payload-types.js';
+import { GENERATED_TYPES, generatedSource, PAYLOAD_TYPES_FILE } from '../../../scripts/gen-payload-types.js';
 import { PROPERTY_PAYLOAD_SCHEMA } from '../../../engine/property/schema.js';
 
 describe('the payload types', () => {
-  it('are what the schema generates now (rerun `npx tsx scripts/gen-payload-types.ts` when this fails)', async () => {
-    expect(readFileSync(PAYLOAD_TYPES_FILE, 'utf8')).toBe(await payloadTypesSource());
-  }, 30_000);
+  for (const g of GENERATED_TYPES) {
+    it(`${g.file.replace(/.*\/engine\//, 'engine/')} is what its schemas generate now (rerun \`npx tsx scripts/gen-payload-types.ts\` when this fails)`, async () => {
+      expect(readFileSync(g.file, 'utf8')).toBe(await generatedSource(g));
+      for (const [name] of g.schemas) expect(readFileSync(g.file, 'utf8')).toContain(`export type ${name} = {`);
+    }, 30_000);
+  }
 
   it('name every top-level block of the schema, required where the schema requires it', () => {
     const text = readFileSync(PAYLOAD_TYPES_FILE, 'utf8');
