@@ -42,7 +42,7 @@ export const GENERATED_TYPES: GeneratedTypes[] = [
   },
 ];
 
-/** Kept for the first caller of this module (the property payload's file). */
+/** The property payloads' file. */
 export const PAYLOAD_TYPES_FILE = GENERATED_TYPES[0].file;
 
 const header = (what: string) => `/* eslint-disable */
@@ -71,11 +71,6 @@ export async function generatedSource(g: GeneratedTypes): Promise<string> {
   // response still goes wherever the engine's untyped one does (the server's caches, serialisation).
   const text = parts.join('\n').replace(/^export interface (\w+) \{$/gm, 'export type $1 = {').replace(/^\}$/gm, '};');
   return `${header(g.what)}\n${text}`.replace(/\n{3,}/g, '\n\n');
-}
-
-/** The property payloads' file text (engine/property/payload-types.ts). */
-export function payloadTypesSource(): Promise<string> {
-  return generatedSource(GENERATED_TYPES[0]);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

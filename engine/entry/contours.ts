@@ -9,5 +9,5 @@ export { unpackContours, type ContoursLayer } from '../surfaces/contours/contour
 export { computeContours } from '../surfaces/contours/contours-surface.js';
 export { traceWindowLines } from '../surfaces/contours/dem-contours.js';
 export { levelsInRange } from '../surfaces/contours/interval.js';
-export { latticeTransform } from '../surfaces/contours/lattice-transform.js';
+export { latticeTransform } from '../geo/lattice-transform.js';
 export { NO_LIMITS } from '../surfaces/contours/request.js';

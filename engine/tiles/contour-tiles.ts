@@ -9,13 +9,11 @@ import type { Feature } from 'geojson';
 import { metresPerDegree } from '../geo/distance.js';
 import { sharedRaster } from '../raster/raster-pool.js';
 import { gridStats } from '../raster/grid-stats.js';
-import { gridBBox } from '../raster/grid.js';
 import type { PackedContoursLayer } from '../surfaces/contours/contours-layer.js';
 import { unpackContours } from '../surfaces/contours/contours-layer.js';
 import { computeContours, type ContoursRequest } from '../surfaces/contours/contours-surface.js';
 import { levelsInRange } from '../surfaces/contours/interval.js';
-import { isolines } from '../surfaces/contours/isolines.js';
-import { latticeTransform } from '../surfaces/contours/lattice-transform.js';
+import { gridIsolines } from '../surfaces/contours/dem-contours.js';
 import { NO_LIMITS } from '../surfaces/contours/request.js';
 import { chooseContourSource } from '../surfaces/contours/sources.js';
 import { BUFFER, encodeTile, EXTENT, type TileLayerSpec } from './vector-tiles.js';
@@ -107,15 +105,8 @@ export async function contourTile(input: ContourTileInput): Promise<ContourTile>
   if (stats.count === 0) return { bytes: null, source: null };
   const interval = Math.max(minor, src.floor_m ?? 1);
   const levels = levelsInRange(stats.min, stats.max, interval);
-  const set = isolines(grid.data, grid.width, grid.height, levels, { step: interval });
-  const [a0, a1, a2, b0, b1, b2] = grid.transform;
+  const set = gridIsolines(grid, levels, 'EPSG:4326', interval);
   const xy = set.xy;
-  for (let p = 0; p < xy.length; p += 2) {
-    const px = xy[p], py = xy[p + 1];
-    xy[p] = a0 + px * a1 + py * a2;
-    xy[p + 1] = b0 + px * b1 + py * b2;
-  }
-  latticeTransform(grid.crs, 'EPSG:4326', gridBBox(grid)).forwardArray(xy);
   const features: Feature[] = [];
   for (let i = 0; i < set.lineLevel.length; i++) {
     const coordinates: [number, number][] = [];

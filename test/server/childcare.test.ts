@@ -19,6 +19,7 @@ import { createKey, keyRecordOf } from '../../server/keys/key-admin.js';
 import { generateKey } from '../../server/keys/api-key.js';
 import { SqliteStore } from '../../server/store/sqlite-store.js';
 import { tempDir } from '../helpers/tmp.js';
+import { missingTool, needs } from '../helpers/skip.js';
 
 const dir = tempDir('propintel-childcare-');
 const NOW = new Date('2026-11-25T03:00:00Z');
@@ -273,8 +274,7 @@ describe('/api/v1/childcare/export', () => {
 
 describe('the reconciliation helper', () => {
   it('run against this server: writes the worksheet, refuses to overwrite it, overwrites with --force', async (ctx) => {
-    if (process.platform === 'win32') ctx.skip('the helper is a python3 script run with POSIX paths and signals; not checked on Windows');
-    const { spawn, spawnSync } = await import('node:child_process');
+    const { spawn } = await import('node:child_process');
     const { existsSync, readFileSync, writeFileSync } = await import('node:fs');
     // The server runs in this process: the script must run without blocking it.
     const runAsync = (args: string[], env: Record<string, string>) =>
@@ -284,7 +284,7 @@ describe('the reconciliation helper', () => {
         child.stderr.on('data', (c: Buffer) => (stderr += c));
         child.on('close', (status) => resolve({ status, stderr }));
       });
-    if (spawnSync('python3', ['--version']).status !== 0) ctx.skip('python3 is not installed: the helper is a Python script');
+    needs(ctx, missingTool('python3', ['--version'], 'python3'));
     const res = await fetch(`${server.url}/api/v1/childcare/reconciliation-helper`, { headers: { authorization: `Bearer ${key}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="propintel_reconciliation_helper.py"');

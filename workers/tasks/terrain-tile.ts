@@ -1,10 +1,10 @@
 /** Task `terrain-tile`: a terrain tile made whole: its pixel heights from its DEMs, encoded as a Terrarium PNG. */
 import { sampleRastersAt } from '../../engine/raster/sample-points.js';
-import { encodeTerrarium, terrainPixels, TERRAIN_TILE_SIZE } from '../../engine/tiles/terrain-tiles.js';
+import { encodeTerrarium, terrainPixels } from '../../engine/tiles/terrain-tiles.js';
 import type { TerrainTileInput } from '../../engine/tasks/task-map.js';
 
 export async function terrainTileTask(input: TerrainTileInput): Promise<Uint8Array> {
   const { lon, lat } = terrainPixels(input.tile);
   // The PNG's deflate (about 16 ms for a tile all of DEM) is done here too, off the server's event loop.
-  return encodeTerrarium(await sampleRastersAt(input.dems, lon, lat, { width: TERRAIN_TILE_SIZE, height: TERRAIN_TILE_SIZE }));
+  return encodeTerrarium(await sampleRastersAt(input.dems, lon, lat));
 }

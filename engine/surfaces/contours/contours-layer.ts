@@ -10,7 +10,7 @@ import { LONLAT } from '../../geo/crs.js';
 import type { Window } from '../../geo/window.js';
 import { contourFeature, featureJsonLength, roundCoordinate, type ContourFeature } from './feature-size.js';
 import type { IntervalChoice, IntervalSource } from './interval.js';
-import { latticeTransform } from './lattice-transform.js';
+import { latticeTransform } from '../../geo/lattice-transform.js';
 import { LineBuffer, selectLines, type PackedLines } from './line-buffer.js';
 import { applyLimits, truncatedNote, type ContourLimits } from './limits.js';
 

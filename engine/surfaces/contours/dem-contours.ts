@@ -17,7 +17,7 @@ import { clipLineToRect } from './clip.js';
 import { assembleContours, unavailable, type PackedContoursLayer } from './contours-layer.js';
 import { chooseInterval, countLevels, levelsInRange, validateInterval } from './interval.js';
 import { isolines } from './isolines.js';
-import { latticeTransform } from './lattice-transform.js';
+import { latticeTransform } from '../../geo/lattice-transform.js';
 import { LineBuffer, type PackedLines } from './line-buffer.js';
 import { resolveLimits, type ContourRequestOptions } from './request.js';
 import type { DemContourSource } from './sources.js';
@@ -73,10 +73,10 @@ export function coveredFraction(grid: Grid<Float32Array>, window: Window): numbe
   return valid / (n * n);
 }
 
-/** Isolines of a DEM grid at `levels`, in the window's CRS, clipped to the window square. */
-export function traceWindowLines(grid: Grid<Float32Array>, window: Window, levels: Float64Array, step?: number): PackedLines {
+/** Isolines of a DEM grid at `levels`, their vertices (`xy`, interleaved) in `crs`. */
+export function gridIsolines(grid: Grid<Float32Array>, levels: Float64Array, crs: string, step?: number): ReturnType<typeof isolines> {
   const set = isolines(grid.data, grid.width, grid.height, levels, { step });
-  // Pixel -> the DEM's CRS (its affine transform), then -> the window's CRS (identity when they agree).
+  // Pixel -> the DEM's CRS (its affine transform), then -> `crs` (identity when they agree).
   const [a0, a1, a2, b0, b1, b2] = grid.transform;
   const xy = set.xy;
   for (let p = 0; p < xy.length; p += 2) {
@@ -84,7 +84,14 @@ export function traceWindowLines(grid: Grid<Float32Array>, window: Window, level
     xy[p] = a0 + px * a1 + py * a2;
     xy[p + 1] = b0 + px * b1 + py * b2;
   }
-  latticeTransform(grid.crs, window.crs, gridBBox(grid)).forwardArray(xy);
+  latticeTransform(grid.crs, crs, gridBBox(grid)).forwardArray(xy);
+  return set;
+}
+
+/** Isolines of a DEM grid at `levels`, in the window's CRS, clipped to the window square. */
+export function traceWindowLines(grid: Grid<Float32Array>, window: Window, levels: Float64Array, step?: number): PackedLines {
+  const set = gridIsolines(grid, levels, window.crs, step);
+  const xy = set.xy;
   const out = new LineBuffer();
   for (let i = 0; i < set.lineLevel.length; i++) {
     clipLineToRect(xy, set.lineOffsets[i], set.lineOffsets[i + 1], set.lineClosed[i] === 1, window.bbox, out, levels[set.lineLevel[i]], i);

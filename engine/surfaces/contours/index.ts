@@ -5,7 +5,7 @@ export * from './dem-contours.js';
 export * from './feature-size.js';
 export * from './interval.js';
 export * from './isolines.js';
-export * from './lattice-transform.js';
+export * from '../../geo/lattice-transform.js';
 export * from './limits.js';
 export * from './line-buffer.js';
 export * from './request.js';

@@ -2,13 +2,14 @@
 // plain, after leading white space and invisible format characters (Unicode Zs and Cf), and in full width;
 // every text field quoted (a `;` or tab list separator cannot split one); NUL removed; numbers stay numbers;
 // and the reconciliation helper's Python applies the very same rules (run here on the same inputs).
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { csvField, neutralise } from '../../../engine/childcare/export.js';
 import { reconciliationHelperScript } from '../../../engine/childcare/reconciliation-helper.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { missingTool, needs } from '../../helpers/skip.js';
 
 const dangerous = ['=', '+', '-', '@', '\t', '\r', '\n', '\uff1d', '\uff0b', '\uff0d', '\uff20'];
 // White space (Zs) and invisible format characters (Cf) a reader does not see before the `=`.
@@ -45,7 +46,7 @@ describe('neutralise', () => {
     expect(csvField('line\nbreak')).toBe('"line\nbreak"');
   });
   it('is what the reconciliation helper\'s Python writes, cell for cell', (ctx) => {
-    if (spawnSync('python3', ['--version']).status !== 0) ctx.skip('python3 is not installed');
+    needs(ctx, missingTool('python3', ['--version'], 'python3'));
     const dir = tempDir('propintel-cells-');
     const helper = join(dir, 'helper.py');
     writeFileSync(helper, reconciliationHelperScript('test'));

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { readGeoJsonLayer } from '../../../engine/vector/geojson-reader.js';
 import { readGeoPackageLayer } from '../../../engine/vector/geopackage-reader.js';
 import { readShapefileLayer } from '../../../engine/vector/shapefile-reader.js';
-import { missingTool } from '../../helpers/required-tool.js';
+import { missingTool, needs } from '../../helpers/skip.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 const missing = missingTool('ogr2ogr', ['--version'], 'gdal-bin');
@@ -33,7 +33,7 @@ const positions = (features: { geometry: unknown }[]) => features.flatMap((f) =>
 describe('files written by GDAL', () => {
   for (const crs of ['EPSG:4283', 'EPSG:28355']) {
     it(`Shapefile (UTF-8 and Windows-1252) and GeoPackage in ${crs} read back as the GeoJSON source`, async (ctx) => {
-      if (missing) return ctx.skip(missing);
+      needs(ctx, missing);
       const src = join(dir, `src-${crs.slice(5)}.geojson`);
       writeFileSync(src, JSON.stringify(fc));
       const tag = crs.slice(5);

@@ -8,7 +8,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readOsmLayer } from '../../../engine/vector/osm-reader.js';
-import { missingTool } from '../../helpers/required-tool.js';
+import { missingTool, needs } from '../../helpers/skip.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { tempDir } from '../../helpers/tmp.js';
 
@@ -78,7 +78,7 @@ describe('the OSM reader', () => {
 
   it('reads the PBF of the same extract to the same features', async (ctx) => {
     const missing = missingTool('osmium', ['--version'], 'osmium-tool');
-    if (missing) return ctx.skip(`${missing} to write the PBF`);
+    needs(ctx, missing && `${missing} to write the PBF`);
     const xml = join(dir, 'same.osm');
     writeFileSync(xml, XML.replace('<node id="5" lat="-32.005" lon="115.755"><tag k="amenity" v="cafe"/><tag k="name" v="Café &amp; Bar"/></node>', '<node id="5" lat="-32.005" lon="115.755"><tag k="amenity" v="cafe"/><tag k="name" v="Café &amp; Bar"/></node>'));
     const pbf = join(dir, 'same.osm.pbf');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { getTransformer, LONLAT } from '../../../../engine/geo/crs.js';
-import { createWindow } from '../../../../engine/geo/window.js';
-import { seededRandom } from '../../../../engine/random/seeded-random.js';
-import { latticeTransform } from '../../../../engine/surfaces/contours/lattice-transform.js';
+import { getTransformer, LONLAT } from '../../../engine/geo/crs.js';
+import { createWindow } from '../../../engine/geo/window.js';
+import { seededRandom } from '../../../engine/random/seeded-random.js';
+import { latticeTransform } from '../../../engine/geo/lattice-transform.js';
 
 describe('lattice transform', () => {
   it('matches the exact MGA -> lon/lat transform across a window to under a millimetre', () => {

@@ -10,8 +10,8 @@
  * exact transform. A contour window has tens of thousands of vertices and the lattice about a thousand
  * nodes, so this is 10-50 times cheaper than proj4 per vertex.
  */
-import type { BBox } from '../../geo/bbox.js';
-import { getTransformer, isGeographic } from '../../geo/crs.js';
+import type { BBox } from './bbox.js';
+import { getTransformer, isGeographic } from './crs.js';
 
 /** Node spacing aimed for, metres (0.2 mm interpolation error, see above). */
 export const LATTICE_SPACING_M = 100;
