@@ -10,13 +10,13 @@ import { daTablesOfDirectory } from '../engine/entry/das.js';
 import { createEngine, type Engine, type EngineOptions, VERSION } from '../engine/index.js';
 import { PACKAGE_ROOT } from '../engine/entry/runtime.js';
 import type { MaybePromise } from './maybe-promise.js';
-import { DaReplica, loadDaTables } from './store/pg/da-replica.js';
-import { isPostgresUrl } from './store/pg/pg-connect.js';
-import { PgStore } from './store/pg/pg-store.js';
+import { DaReplica, loadDaTables } from './store/da-replica.js';
+import { isPostgresUrl } from './store/pg-connect.js';
+import { PgStore } from './store/pg-store.js';
 import { SqliteStore } from './store/sqlite-store.js';
 import type { ServerStore } from './store/store.js';
 import type { Cache } from '../engine/entry/runtime.js';
-import type { DaEventSource } from './webhooks/webhook-store.js';
+import type { DaEventSource } from './store/sqlite-webhook-store.js';
 
 /** The store file when neither --db nor $PROPINTEL_DB says otherwise: var/propintel.sqlite in the package. */
 export function defaultStorePath(): string {
@@ -128,7 +128,7 @@ export async function openStack(options: StackOptions): Promise<Stack> {
 /**
  * One replica on a shared PostgreSQL database: keys, meter, limits, webhooks and the DA records in the
  * database; the dataset's DA files loaded into it once; a local copy of the DA records and the engine's
- * caches in the replica's own directory (server/store/pg/da-replica.ts says why).
+ * caches in the replica's own directory (server/store/da-replica.ts says why).
  */
 async function openReplicaStack(options: StackOptions): Promise<Stack> {
   const store = await PgStore.open(options.db, { max: options.poolSize });

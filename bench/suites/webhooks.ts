@@ -24,7 +24,7 @@ import { syntheticDaRows } from '../../datasets/da-feed.js';
 import { importDaFile, DaStore } from '../../engine/entry/das.js';
 import { SqliteStore } from '../../server/store/sqlite-store.js';
 import { WebhookDispatcher } from '../../server/webhooks/webhook-dispatcher.js';
-import type { WebhookStore } from '../../server/webhooks/webhook-store.js';
+import type { WebhookStore } from '../../server/store/sqlite-webhook-store.js';
 import type { BenchRow, BenchSuite } from '../lib/report.js';
 
 const DAS = Number(process.env.PROPINTEL_BENCH_WEBHOOK_DAS ?? 10_000);

@@ -3,7 +3,7 @@ import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.j
 import { loadCatalogue } from '../../engine/entry/data.js';
 import { startServer } from '../../server/http-server.js';
 import { issueDevelopmentKeys } from '../../server/keys/dev-keys.js';
-import { describePostgres, isPostgresUrl } from '../../server/store/pg/pg-connect.js';
+import { describePostgres, isPostgresUrl } from '../../server/store/pg-connect.js';
 import { WebhookDispatcher } from '../../server/webhooks/webhook-dispatcher.js';
 import { SqlRunner } from '../../engine/entry/das.js';
 import { JsonLinesLog, SILENT_LOG } from '../../server/request-log.js';

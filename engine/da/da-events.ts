@@ -51,19 +51,6 @@ export interface DaEvent {
   data: DaEventData;
 }
 
-/** The outbox table, created with the DA store's tables. */
-export const DA_EVENTS_DDL = `
-CREATE TABLE IF NOT EXISTS da_events (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  id TEXT NOT NULL UNIQUE,
-  type TEXT NOT NULL,
-  da_id INTEGER NOT NULL,
-  created_at TEXT NOT NULL,
-  data TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS da_events_created ON da_events (created_at);
-`;
-
 /** Events older than this are deleted by later imports, whether or not a webhook worker has read them. */
 export const EVENT_RETENTION_MS = 7 * 24 * 3600 * 1000;
 

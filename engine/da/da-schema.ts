@@ -1,7 +1,7 @@
 /**
  * The DA store's SQLite schema and the mapping between a {@link DaRecord} and its row.
  *
- * Column names are the listing's (and the original service's SQL) names. Every list filter has an index
+ * The tables themselves are described in da-tables.ts. Column names are the listing's (and the original service's SQL) names. Every list filter has an index
  * led by its column and continued by (lodgement_date, id), the listing's order, then by the small facet
  * columns (state, trade_category, status_group, is_residential): a page, a deep page (OFFSET over the index)
  * and a count for any filter, alone or with the facets, are answered from one index without reading rows.
@@ -16,6 +16,10 @@ import type { DaCategory } from './categories.js';
 import type { ApplicationType, LandUse } from './derived-fields.js';
 import type { DaDraft, DaRecord } from './da-record.js';
 import type { DecisionStatus, StatusGroup } from './status-rules.js';
+import { createTableSql, type TableDef } from '../data/table-schema.js';
+import { DA_TABLES } from './da-tables.js';
+
+const table = (name: string): TableDef => DA_TABLES.find((t) => t.name === name)!;
 
 /**
  * The layout version of the DA tables (das_meta.schema_version). 3 added das_days (records per lodgement
@@ -26,83 +30,11 @@ import type { DecisionStatus, StatusGroup } from './status-rules.js';
  */
 export const DA_SCHEMA_VERSION = 5;
 
-/** The development summary's table (version 4). */
-export const DEV_DAYS_DDL = `CREATE TABLE IF NOT EXISTS das_dev_days (state TEXT NOT NULL, lodgement_date TEXT NOT NULL, n INTEGER NOT NULL,
-  subdivisions INTEGER NOT NULL, lots INTEGER NOT NULL, dwellings INTEGER NOT NULL, PRIMARY KEY (state, lodgement_date)) WITHOUT ROWID`;
-
 /**
  * The version of the derivations stored with each row (classifier, status rules, bands, derived fields).
  * A store written by another version is re-derived from its raw fields when opened.
  */
 export const DA_DERIVATION_VERSION = 2;
-
-const FACETS = 'state, trade_category, status_group, is_residential';
-
-/** Tables and indexes (idempotent). */
-export const DA_DDL = `
-CREATE TABLE IF NOT EXISTS das_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS das (
-  id INTEGER PRIMARY KEY,
-  council_name TEXT NOT NULL COLLATE NOCASE,
-  council_reference TEXT NOT NULL,
-  state TEXT NOT NULL,
-  address TEXT NOT NULL,
-  address_suburb TEXT NOT NULL,
-  suburb_key TEXT NOT NULL,
-  address_postcode TEXT,
-  description TEXT NOT NULL,
-  trade_category TEXT NOT NULL,
-  categories TEXT NOT NULL,
-  sub_category TEXT,
-  application_type TEXT NOT NULL,
-  is_residential INTEGER NOT NULL,
-  lodgement_date TEXT NOT NULL,
-  status TEXT NOT NULL,
-  status_group TEXT NOT NULL,
-  decision_date TEXT,
-  decision_status TEXT,
-  on_notice_from TEXT,
-  on_notice_to TEXT,
-  cost_of_development REAL,
-  cost_band TEXT,
-  value_band TEXT NOT NULL,
-  number_of_dwellings INTEGER,
-  lot_count INTEGER,
-  storeys INTEGER,
-  land_use TEXT,
-  building_type TEXT,
-  applicant_name TEXT,
-  latitude REAL,
-  longitude REAL,
-  info_url TEXT NOT NULL,
-  info_url_type TEXT NOT NULL,
-  data_source TEXT NOT NULL,
-  date_fetched TEXT NOT NULL,
-  observed_at TEXT,
-  seq INTEGER NOT NULL
-);
-CREATE UNIQUE INDEX IF NOT EXISTS das_identity ON das (state, council_name, council_reference);
-CREATE INDEX IF NOT EXISTS das_seq ON das (seq);
-CREATE INDEX IF NOT EXISTS das_lodged ON das (lodgement_date, id, ${FACETS});
-CREATE INDEX IF NOT EXISTS das_state ON das (state, lodgement_date, id, trade_category, status_group, is_residential);
-CREATE INDEX IF NOT EXISTS das_state_category ON das (state, trade_category, lodgement_date, id, status_group, is_residential);
-CREATE INDEX IF NOT EXISTS das_category ON das (trade_category, lodgement_date, id, state, status_group, is_residential);
-CREATE INDEX IF NOT EXISTS das_status_group ON das (status_group, lodgement_date, id, state, trade_category, is_residential);
-CREATE INDEX IF NOT EXISTS das_residential ON das (is_residential, lodgement_date, id, state, trade_category, status_group);
-CREATE INDEX IF NOT EXISTS das_council ON das (council_name, lodgement_date, id, ${FACETS});
-CREATE INDEX IF NOT EXISTS das_suburb ON das (suburb_key, lodgement_date, id, ${FACETS});
-CREATE INDEX IF NOT EXISTS das_postcode ON das (address_postcode, lodgement_date, id, ${FACETS});
-CREATE TABLE IF NOT EXISTS das_counts (state TEXT NOT NULL, trade_category TEXT NOT NULL, status_group TEXT NOT NULL, is_residential INTEGER NOT NULL,
-  n INTEGER NOT NULL, PRIMARY KEY (state, trade_category, status_group, is_residential)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS das_councils (state TEXT NOT NULL, council_name TEXT NOT NULL COLLATE NOCASE, n INTEGER NOT NULL, geocoded INTEGER NOT NULL,
-  status_present INTEGER NOT NULL, last_updated TEXT NOT NULL, PRIMARY KEY (state, council_name)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS das_days (lodgement_date TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
-${DEV_DAYS_DDL};
-CREATE TABLE IF NOT EXISTS das_sources (source TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, records INTEGER NOT NULL, imported_at TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS das_spatial (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, count INTEGER NOT NULL, extent TEXT NOT NULL,
-  tree BLOB NOT NULL, coords BLOB NOT NULL, ids BLOB NOT NULL, lodged BLOB NOT NULL, category BLOB NOT NULL, grp BLOB NOT NULL,
-  state BLOB, lots BLOB, dwellings BLOB);
-`;
 
 /** Drops a store written by an older layout (version 1 kept each record as JSON in `das.json`). */
 export function dropLegacyLayout(db: Database.Database): boolean {
@@ -178,7 +110,7 @@ export const UPSERT_KEY = '(state, council, council reference)';
  * (names match without case): `values.council_name` takes `old`'s. `data_source` names the file or feed a
  * record came from, not what it says: the same record from a file of another name is not a change, and keeps
  * the source it was first stored from (a changed record takes the new one). Shared by the SQLite store and
- * the PostgreSQL log (server/store/pg/pg-da-log.ts), so both decide alike.
+ * the PostgreSQL log (server/store/pg-da-log.ts), so both decide alike.
  */
 export function compareWithStored(values: Record<string, unknown>, old: Record<string, unknown>): 'unchanged' | 'refreshed' | 'changed' {
   values.council_name = old.council_name;
@@ -298,12 +230,12 @@ export function migrateDaSchema(db: Database.Database, from: number): boolean {
       return;
     }
     if (from === 2) {
-      db.exec('CREATE TABLE IF NOT EXISTS das_days (lodgement_date TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID');
+      db.exec(createTableSql(table('das_days'), 'sqlite'));
       db.exec('INSERT INTO das_days (lodgement_date, n) SELECT lodgement_date, count(*) FROM das GROUP BY lodgement_date');
       // Version 3 snapshots are laid out in Z-order (da-spatial.ts); an older one is rebuilt when the store opens.
       db.exec('DELETE FROM das_spatial');
     }
-    db.exec(DEV_DAYS_DDL);
+    db.exec(createTableSql(table('das_dev_days'), 'sqlite'));
     db.exec('DELETE FROM das_dev_days');
     db.exec(`INSERT INTO das_dev_days (state, lodgement_date, n, subdivisions, lots, dwellings)
       SELECT state, lodgement_date, count(*), sum(trade_category = 'subdivision'), coalesce(sum(lot_count), 0), coalesce(sum(number_of_dwellings), 0) FROM das GROUP BY state, lodgement_date`);

@@ -19,9 +19,11 @@ import { EngineError } from '../errors.js';
 import { distanceMetres } from '../geo/distance.js';
 import { DA_CATEGORIES, type DaCategory } from './categories.js';
 import { daListingItem, parseDaRows, type DaDraft, type DaRecord } from './da-record.js';
-import { compareWithStored, CONTENT_COLUMNS, DA_DDL, DA_DERIVATION_VERSION, DA_SCHEMA_VERSION, dropLegacyLayout, migrateDaSchema, recordOfRow, rowValues, suburbKey, type DaRow } from './da-schema.js';
+import { compareWithStored, CONTENT_COLUMNS, DA_DERIVATION_VERSION, DA_SCHEMA_VERSION, dropLegacyLayout, migrateDaSchema, recordOfRow, rowValues, suburbKey, type DaRow } from './da-schema.js';
 import { estimateBytes } from '../memory/estimate.js';
-import { DA_EVENTS_DDL, EVENT_RETENTION_MS, eventOf, newEventId, type DaEvent, type DaEventType } from './da-events.js';
+import { createStatements, sqliteReconcile } from '../data/table-schema.js';
+import { DA_TABLES } from './da-tables.js';
+import { EVENT_RETENTION_MS, eventOf, newEventId, type DaEvent, type DaEventType } from './da-events.js';
 import { dayNumber, DaSpatialIndex, type AreaTotals, type SpatialCursor, type SpatialEntry, type SpatialFilter, type SpatialHit, type SpatialSnapshot } from './da-spatial.js';
 import { STATUS_GROUPS, type StatusGroup } from './status-rules.js';
 
@@ -246,8 +248,7 @@ export class DaStore {
       }
       // Version 1 kept records as JSON in a table of the same name; its records reload from the datasets.
       if (version === undefined) dropLegacyLayout(db);
-      db.exec(DA_DDL);
-      db.exec(DA_EVENTS_DDL);
+      sqliteReconcile(db, DA_TABLES);
       db.prepare("INSERT OR IGNORE INTO das_meta (key, value) VALUES ('schema_version', ?), ('seq', '0'), ('derivation_version', ?)").run(String(DA_SCHEMA_VERSION), String(DA_DERIVATION_VERSION));
     } catch (err) {
       db.close();
@@ -349,7 +350,7 @@ export class DaStore {
 
   /**
    * Writes records replicated from another store (a replica's local copy of the PostgreSQL records,
-   * server/store/pg/da-replica.ts): each row as given, id included, replacing the row with that id. The
+   * server/store/da-replica.ts): each row as given, id included, replacing the row with that id. The
    * summary tables and the radius index follow; no events are written (the source keeps the outbox).
    * Returns this store's sequence after the write.
    */
@@ -398,7 +399,7 @@ export class DaStore {
 
   /** Rebuilds what {@link beginBulkLoad} dropped (every index of the schema that is missing). */
   endBulkLoad(): void {
-    this.db.exec(DA_DDL);
+    for (const sql of createStatements(DA_TABLES, 'sqlite')) this.db.exec(sql);
     this.statements.clear();
   }
 

@@ -17,6 +17,7 @@ export type { DaDraft } from '../da/da-record.js';
 export { CONTENT_COLUMNS, DA_DERIVATION_VERSION, UPSERT_KEY, compareWithStored, recordOfRow, rowValues } from '../da/da-schema.js';
 export type { DaRow } from '../da/da-schema.js';
 export { DaStore } from '../da/da-store.js';
+export { DA_TABLES } from '../da/da-tables.js';
 export type { UpsertOutcome, UpsertResult } from '../da/da-store.js';
 export { daStoreFromDirectory, daTablesOfDirectory, rowsFingerprint, tableDrafts } from '../da/da-sync.js';
 export type { DaTable } from '../da/da-sync.js';

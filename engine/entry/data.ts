@@ -1,6 +1,7 @@
 /**
  * `propintel/data`: datasets. The catalogue (load, init, add, check, describe), the data store over a
- * dataset directory, the layer file's fingerprints and policies, the address index (in memory and on disk,
+ * dataset directory, the layer file's fingerprints and policies, the stores' table descriptions (one per
+ * table, rendered for SQLite and PostgreSQL), the address index (in memory and on disk,
  * G-NAF reader), the vector readers (GeoJSON, Shapefile, GeoPackage, CSV records) and the states.
  */
 
@@ -17,6 +18,8 @@ export { openDataStore } from '../data/dataset-store.js';
 export { layerFileFingerprint } from '../data/layer-file.js';
 export { filePolicy } from '../data/layer-policy.js';
 export { layerFingerprint } from '../data/windowed-store.js';
+export { createIndexSql, createStatements, createTableSql, expectedColumns, postgresReconcile, sqliteReconcile, tablesFor } from '../data/table-schema.js';
+export type { ColumnDef, ColumnType, Dialect, IndexDef, PgQueryable, ReconcileLog, TableDef } from '../data/table-schema.js';
 export { readGeoJsonLayer } from '../vector/geojson-reader.js';
 export { readGeoPackageLayer } from '../vector/geopackage-reader.js';
 export { PointIndex } from '../vector/point-index.js';

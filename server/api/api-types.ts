@@ -13,7 +13,7 @@ import type { MaybePromise } from '../maybe-promise.js';
 import type { ApiKeyRecord, ServerStore } from '../store/store.js';
 import { isPlaygroundKey, limitDaRequest } from '../metering/request-limits.js';
 import type { RequestLog } from '../request-log.js';
-import type { DaEventSource } from '../webhooks/webhook-store.js';
+import type { DaEventSource } from '../store/sqlite-webhook-store.js';
 import type { WebhookContext } from './webhook-handlers.js';
 import { ApiError, RETRY_AFTER_S, toApiError } from './api-error.js';
 import { MAX_REQUEST_BODY } from './limits.js';
@@ -141,7 +141,7 @@ export interface ApiOptions {
   };
   /**
    * Awaited before each request is routed: a replica on a shared database brings its local copy of the DA
-   * records up to the database's latest write here (server/store/pg/da-replica.ts), so an import made
+   * records up to the database's latest write here (server/store/da-replica.ts), so an import made
    * through any replica is seen by the next request to every replica. Default none.
    */
   beforeRequest?: () => MaybePromise<void>;

@@ -1,6 +1,6 @@
 /**
  * The webhook endpoints (routes.ts, `/v1/webhooks...`): subscribe, list, show, delete, ping, and the
- * delivery log. The store is the server store's (server/webhooks/webhook-store.ts); the dispatcher, when the
+ * delivery log. The store is the server store's (server/store/sqlite-webhook-store.ts); the dispatcher, when the
  * server runs one, is woken for pings.
  */
 import { randomBytes } from 'node:crypto';
@@ -8,7 +8,7 @@ import { checkWebhookUrl, type Resolver } from '../webhooks/address-policy.js';
 import { newSecret } from '../webhooks/signature.js';
 import { MAX_SUBSCRIPTIONS_PER_KEY, parseSubscriptionBody, publicSubscription } from '../webhooks/subscriptions.js';
 import type { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
-import type { DaEventSource, WebhookRepository } from '../webhooks/webhook-store.js';
+import type { DaEventSource, WebhookRepository } from '../store/sqlite-webhook-store.js';
 import { ApiError, badParameter } from './api-error.js';
 import type { WebhookOperation } from './routes.js';
 

@@ -8,8 +8,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { sqliteReconcile } from '../../engine/entry/data.js';
 import { TtlCache, type Cache } from '../../engine/entry/runtime.js';
-import { WebhookStore } from '../webhooks/webhook-store.js';
+import { KEY_TABLES } from './tables.js';
+import { WebhookStore } from './sqlite-webhook-store.js';
 import type { ApiKeyRecord, ChargeOutcome, LimitOutcome, ServerStore } from './store.js';
 
 /** The schema version this code reads and writes. */
@@ -91,9 +93,9 @@ export class SqliteStore implements ServerStore {
       addAddress: db.prepare('INSERT INTO usage_addresses (key_id, period_key, address_key, charged_at) VALUES (?, ?, ?, ?)'),
       bump: db.prepare(`INSERT INTO usage_counts (key_id, period_key, used) VALUES (?, ?, 1)
         ON CONFLICT (key_id, period_key) DO UPDATE SET used = used + 1`),
-      requests: db.prepare('SELECT count FROM request_counts WHERE bucket = ? AND window = ?').pluck(),
-      countRequest: db.prepare(`INSERT INTO request_counts (bucket, window, count, expires_at) VALUES (?, ?, 1, ?)
-        ON CONFLICT (bucket, window) DO UPDATE SET count = count + 1`),
+      requests: db.prepare('SELECT count FROM request_counts WHERE bucket = ? AND time_window = ?').pluck(),
+      countRequest: db.prepare(`INSERT INTO request_counts (bucket, time_window, count, expires_at) VALUES (?, ?, 1, ?)
+        ON CONFLICT (bucket, time_window) DO UPDATE SET count = count + 1`),
       pruneRequests: db.prepare('DELETE FROM request_counts WHERE expires_at <= ?'),
       getSetting: db.prepare('SELECT value FROM settings WHERE name = ?').pluck(),
       initSetting: db.prepare('INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)'),
@@ -126,23 +128,9 @@ export class SqliteStore implements ServerStore {
       if (path !== ':memory:') db.pragma('journal_mode = WAL');
       db.pragma('busy_timeout = 5000');
       db.pragma('synchronous = NORMAL');
-      db.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-        CREATE TABLE IF NOT EXISTS api_keys (id TEXT PRIMARY KEY, hash TEXT NOT NULL, label TEXT, components TEXT NOT NULL,
-          geometry INTEGER NOT NULL, quota INTEGER NOT NULL, period TEXT NOT NULL, effective_date TEXT, onboarding_until TEXT,
-          da_daily_limit INTEGER, childcare TEXT, created_at TEXT NOT NULL, revoked_at TEXT);
-        CREATE TABLE IF NOT EXISTS usage_addresses (key_id TEXT NOT NULL, period_key TEXT NOT NULL, address_key TEXT NOT NULL,
-          charged_at TEXT NOT NULL, PRIMARY KEY (key_id, period_key, address_key)) WITHOUT ROWID;
-        CREATE TABLE IF NOT EXISTS usage_counts (key_id TEXT NOT NULL, period_key TEXT NOT NULL, used INTEGER NOT NULL,
-          PRIMARY KEY (key_id, period_key)) WITHOUT ROWID;
-        CREATE TABLE IF NOT EXISTS cache (ns TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, stored_at INTEGER NOT NULL,
-          expires_at INTEGER NOT NULL, PRIMARY KEY (ns, key)) WITHOUT ROWID;
-        CREATE INDEX IF NOT EXISTS cache_age ON cache (ns, stored_at);
-        CREATE TABLE IF NOT EXISTS request_counts (bucket TEXT NOT NULL, window TEXT NOT NULL, count INTEGER NOT NULL, expires_at INTEGER NOT NULL,
-          PRIMARY KEY (bucket, window)) WITHOUT ROWID;
-        CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);`);
-      // Columns added after schema 1 was published: added in place (nullable, so old rows read as before).
-      const keyColumns = new Set((db.prepare('PRAGMA table_info(api_keys)').all() as { name: string }[]).map((c) => c.name));
-      if (!keyColumns.has('sql')) db.exec('ALTER TABLE api_keys ADD COLUMN sql INTEGER');
+      db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+      // Tables from their one description (tables.ts); an older store's renamed and added columns follow it.
+      sqliteReconcile(db, KEY_TABLES);
       const v = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get() as string | undefined;
       if (v === undefined) db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(String(STORE_SCHEMA_VERSION));
       else if (Number(v) !== STORE_SCHEMA_VERSION) throw new Error(`the store ${path} has schema version ${v}; this propintel reads ${STORE_SCHEMA_VERSION}`);

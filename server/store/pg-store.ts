@@ -12,8 +12,8 @@
  * The engine's caches are per replica (see {@link PgStore.cache}).
  */
 import pg from 'pg';
-import { TtlCache, type Cache } from '../../../engine/entry/runtime.js';
-import type { ApiKeyRecord, ChargeOutcome, LimitOutcome, ServerStore } from '../store.js';
+import { TtlCache, type Cache } from '../../engine/entry/runtime.js';
+import type { ApiKeyRecord, ChargeOutcome, LimitOutcome, ServerStore } from './store.js';
 import { connectPostgres, describePostgres, storeError, type PgConnectOptions } from './pg-connect.js';
 import { PgDaLog } from './pg-da-log.js';
 import { migrate } from './pg-schema.js';
@@ -195,13 +195,13 @@ export class PgStore implements ServerStore {
     if (limit >= 1) {
       // Counted only while below the limit: the WHERE of the conflict branch leaves a full bucket alone.
       const r = await this.query<{ count: number }>(
-        `INSERT INTO request_counts AS r (bucket, win, count, expires_at) VALUES ($1, $2, 1, $4)
-         ON CONFLICT (bucket, win) DO UPDATE SET count = r.count + 1 WHERE r.count < $3 RETURNING count`,
+        `INSERT INTO request_counts AS r (bucket, time_window, count, expires_at) VALUES ($1, $2, 1, $4)
+         ON CONFLICT (bucket, time_window) DO UPDATE SET count = r.count + 1 WHERE r.count < $3 RETURNING count`,
         [bucket, window, limit, expiresAt.getTime()],
       );
       if (r.rows.length) return { allowed: true, used: r.rows[0].count };
     }
-    const n = await this.query<{ count: number }>('SELECT count FROM request_counts WHERE bucket = $1 AND win = $2', [bucket, window]);
+    const n = await this.query<{ count: number }>('SELECT count FROM request_counts WHERE bucket = $1 AND time_window = $2', [bucket, window]);
     return { allowed: false, used: n.rows[0]?.count ?? 0 };
   }
 

@@ -9,8 +9,10 @@
  * use to drop duplicates (at-least-once, as every webhook sender delivers).
  */
 import type Database from 'better-sqlite3';
+import { sqliteReconcile } from '../../engine/entry/data.js';
 import type { DaEvent, DaEventType } from '../../engine/entry/das.js';
 import type { MaybePromise } from '../maybe-promise.js';
+import { WEBHOOK_TABLES } from './tables.js';
 
 /** Event kinds a subscription may ask for. */
 export type WebhookEventType = DaEventType;
@@ -75,25 +77,6 @@ export interface DeliveryAttempt {
   duration_ms: number;
 }
 
-const DDL = `
-CREATE TABLE IF NOT EXISTS webhooks (
-  id TEXT PRIMARY KEY, key_id TEXT NOT NULL, url TEXT NOT NULL, events TEXT NOT NULL, filters TEXT NOT NULL, secret TEXT NOT NULL,
-  status TEXT NOT NULL DEFAULT 'active', disabled_reason TEXT, created_at TEXT NOT NULL, after_event INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS webhooks_key ON webhooks (key_id, created_at);
-CREATE TABLE IF NOT EXISTS webhook_deliveries (
-  id TEXT PRIMARY KEY, webhook_id TEXT NOT NULL, event_id TEXT NOT NULL, type TEXT NOT NULL, body TEXT NOT NULL,
-  state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at INTEGER NOT NULL, created_at INTEGER NOT NULL,
-  last_status INTEGER, last_error TEXT
-);
-CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (state, next_attempt_at);
-CREATE INDEX IF NOT EXISTS webhook_deliveries_hook ON webhook_deliveries (webhook_id, created_at);
-CREATE TABLE IF NOT EXISTS webhook_attempts (
-  delivery_id TEXT NOT NULL, attempt INTEGER NOT NULL, at INTEGER NOT NULL, status INTEGER, error TEXT, duration_ms REAL NOT NULL,
-  PRIMARY KEY (delivery_id, attempt)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS webhook_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-`;
 
 interface SubscriptionRow extends Omit<WebhookSubscription, 'events' | 'filters'> {
   events: string;
@@ -113,7 +96,7 @@ export interface NewDelivery {
 
 /**
  * Subscriptions and deliveries, wherever they are kept: the SQLite {@link WebhookStore} below answers at
- * once, the PostgreSQL one (server/store/pg/pg-webhook-store.ts) with promises. The dispatcher and the
+ * once, the PostgreSQL one (server/store/pg-webhook-store.ts) with promises. The dispatcher and the
  * endpoints await every call.
  */
 export interface WebhookRepository {
@@ -171,7 +154,7 @@ export class WebhookStore implements WebhookRepository {
   private readonly dueStatements = new Map<string, Database.Statement>();
 
   constructor(private readonly db: Database.Database) {
-    db.exec(DDL);
+    sqliteReconcile(db, WEBHOOK_TABLES);
     this.s = {
       insert: db.prepare(`INSERT INTO webhooks (id, key_id, url, events, filters, secret, status, disabled_reason, created_at, after_event)
         VALUES (@id, @key_id, @url, @events, @filters, @secret, @status, @disabled_reason, @created_at, @after_event)`),

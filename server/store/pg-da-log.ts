@@ -10,9 +10,10 @@
  * new record and each change of status in the same transaction.
  */
 import type pg from 'pg';
-import { DA_DERIVATION_VERSION, compareWithStored, CONTENT_COLUMNS, recordOfRow, rowValues, type DaRow, eventOf, EVENT_RETENTION_MS, newEventId, type DaEvent, type DaEventType, daListingItem, parseDaRows, type DaDraft } from '../../../engine/entry/das.js';
-import type { UpsertOutcome, UpsertResult } from '../../../engine/entry/das.js';
-import type { DaEventSource } from '../../webhooks/webhook-store.js';
+import { expectedColumns } from '../../engine/entry/data.js';
+import { DA_DERIVATION_VERSION, DA_TABLES, compareWithStored, CONTENT_COLUMNS, recordOfRow, rowValues, type DaRow, eventOf, EVENT_RETENTION_MS, newEventId, type DaEvent, type DaEventType, daListingItem, parseDaRows, type DaDraft } from '../../engine/entry/das.js';
+import type { UpsertOutcome, UpsertResult } from '../../engine/entry/das.js';
+import type { DaEventSource } from './sqlite-webhook-store.js';
 import { inTransaction, storeError } from './pg-connect.js';
 
 /** The advisory lock writes take ('das' in ASCII). */
@@ -21,11 +22,8 @@ const WRITE_LOCK = 0x646173;
 /** Rows per INSERT statement. */
 const CHUNK = 5000;
 
-/** The PostgreSQL types of the non-text columns of `das` (pg-schema.ts). */
-const COLUMN_TYPES: Record<string, string> = {
-  id: 'bigint', seq: 'bigint', is_residential: 'integer', cost_of_development: 'double precision', number_of_dwellings: 'integer', lot_count: 'integer',
-  storeys: 'integer', latitude: 'double precision', longitude: 'double precision',
-};
+/** The PostgreSQL type of each column of `das`, from the table's one description (the unnest casts). */
+const COLUMN_TYPES: Record<string, string> = Object.fromEntries(expectedColumns(DA_TABLES.find((t) => t.name === 'das')!, 'postgres').map((c) => [c.name, c.type]));
 
 /** A record as replicated: its id and every content column. */
 export type ReplicatedRow = Record<(typeof CONTENT_COLUMNS)[number], string | number | null> & { id: number; seq: number };
@@ -140,7 +138,7 @@ export class PgDaLog implements DaEventSource {
       const rows = [...last.values()];
       // One array per column, unnested: 38 parameters a statement rather than 38 per row.
       const cols = ['id', ...CONTENT_COLUMNS, 'seq'];
-      const sql = `INSERT INTO das (${cols.join(', ')}) SELECT * FROM unnest(${cols.map((c, i) => `$${i + 1}::${COLUMN_TYPES[c] ?? 'text'}[]`).join(', ')})
+      const sql = `INSERT INTO das (${cols.join(', ')}) SELECT * FROM unnest(${cols.map((c, i) => `$${i + 1}::${COLUMN_TYPES[c]}[]`).join(', ')})
         ON CONFLICT (id) DO UPDATE SET ${cols.slice(1).map((c) => `${c} = excluded.${c}`).join(', ')}`;
       for (let i = 0; i < rows.length; i += CHUNK) {
         const part = rows.slice(i, i + CHUNK) as unknown as Record<string, unknown>[];

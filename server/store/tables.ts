@@ -1,0 +1,88 @@
+/**
+ * The server's tables, described once (propintel/data's table schema) and rendered for the SQLite store
+ * (sqlite-store.ts, sqlite-webhook-store.ts) and the PostgreSQL one (pg-store.ts, pg-webhook-store.ts,
+ * pg-schema.ts). The DA tables are the engine's (propintel/das, DA_TABLES). Each store's version
+ * bookkeeping (`meta` in SQLite, `propintel_meta` in PostgreSQL) is not described here: it is read before
+ * anything else is created.
+ */
+import type { ColumnDef, TableDef } from '../../engine/entry/data.js';
+
+const text = (name: string): ColumnDef => ({ name, type: 'text' });
+const optText = (name: string): ColumnDef => ({ name, type: 'text', nullable: true });
+const int = (name: string): ColumnDef => ({ name, type: 'integer' });
+const big = (name: string): ColumnDef => ({ name, type: 'bigint' });
+
+/** API keys, the usage meter, request limits and settings. */
+export const KEY_TABLES: readonly TableDef[] = [
+  {
+    name: 'api_keys',
+    columns: [
+      text('id'), text('hash'), optText('label'), { name: 'components', type: 'json' }, { name: 'geometry', type: 'boolean' }, int('quota'),
+      text('period'), optText('effective_date'), optText('onboarding_until'), { name: 'da_daily_limit', type: 'integer', nullable: true },
+      { name: 'childcare', type: 'json', nullable: true },
+      // Added after the first schema: SQLite stores of then gain it with its default.
+      { name: 'sql', type: 'boolean', default: false },
+      text('created_at'), optText('revoked_at'),
+    ],
+    primaryKey: ['id'],
+  },
+  { name: 'usage_counts', columns: [text('key_id'), text('period_key'), int('used')], primaryKey: ['key_id', 'period_key'], withoutRowid: true },
+  {
+    name: 'usage_addresses',
+    columns: [text('key_id'), text('period_key'), text('address_key'), text('charged_at')],
+    primaryKey: ['key_id', 'period_key', 'address_key'],
+    withoutRowid: true,
+  },
+  {
+    name: 'request_counts',
+    // `window` is a reserved word in PostgreSQL: the column was `window` in SQLite and `win` there.
+    columns: [text('bucket'), { name: 'time_window', type: 'text', renamedFrom: { sqlite: 'window', postgres: 'win' } }, int('count'), big('expires_at')],
+    primaryKey: ['bucket', 'time_window'],
+    withoutRowid: true,
+    indexes: [{ name: 'request_counts_expiry', columns: ['expires_at'] }],
+  },
+  { name: 'settings', columns: [text('name'), text('value')], primaryKey: ['name'] },
+  {
+    // The engine's persistent cache tier: PostgreSQL replicas keep their caches in memory (pg-store.ts).
+    name: 'cache',
+    columns: [text('ns'), text('key'), text('value'), big('stored_at'), big('expires_at')],
+    primaryKey: ['ns', 'key'],
+    withoutRowid: true,
+    indexes: [{ name: 'cache_age', columns: ['ns', 'stored_at'] }],
+    only: 'sqlite',
+  },
+];
+
+/** Webhook subscriptions, their deliveries and every attempt. */
+export const WEBHOOK_TABLES: readonly TableDef[] = [
+  {
+    name: 'webhooks',
+    columns: [
+      text('id'), text('key_id'), text('url'), text('events'), text('filters'), text('secret'), { name: 'status', type: 'text', default: 'active' },
+      optText('disabled_reason'), text('created_at'), big('after_event'),
+    ],
+    primaryKey: ['id'],
+    indexes: [{ name: 'webhooks_key', columns: ['key_id', 'created_at'] }],
+  },
+  {
+    name: 'webhook_deliveries',
+    columns: [
+      // Insertion order for ties of created_at; SQLite's rowid serves there.
+      { name: 'n', type: 'serial', unique: true, only: 'postgres' },
+      text('id'), text('webhook_id'), text('event_id'), text('type'), text('body'), text('state'), { name: 'attempts', type: 'integer', default: 0 },
+      big('next_attempt_at'), big('created_at'), { name: 'last_status', type: 'integer', nullable: true }, optText('last_error'),
+    ],
+    primaryKey: ['id'],
+    indexes: [
+      { name: 'webhook_deliveries_due', columns: ['next_attempt_at'], where: "state = 'pending'" },
+      { name: 'webhook_deliveries_hook', columns: ['webhook_id', 'created_at'] },
+    ],
+  },
+  {
+    name: 'webhook_attempts',
+    columns: [text('delivery_id'), int('attempt'), big('at'), { name: 'status', type: 'integer', nullable: true }, optText('error'), { name: 'duration_ms', type: 'real' }],
+    primaryKey: ['delivery_id', 'attempt'],
+    withoutRowid: true,
+  },
+  { name: 'webhook_meta', columns: [text('key'), text('value')], primaryKey: ['key'] },
+];
