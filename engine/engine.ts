@@ -42,7 +42,7 @@ import { propertyIdentity, propertyLookup, type BillingIdentity, type PropertyDe
 import { addressIndexFromStore, type AddressIndex, type AddressRecord } from './address/index.js';
 import { openOrWriteAddressIndexFile } from './address/address-disk.js';
 import { addressRecordsFromRows } from './address/address-record.js';
-import { daStoreFromDataStore, daStoreFromTables, type DaStore } from './da/index.js';
+import { daStoreFromDataStore, daStoreFromTables, type DaService, type DaStore } from './da/index.js';
 import { TtlCache, type Cache } from './cache/ttl-cache.js';
 import { StateModels } from './state-models.js';
 import { openWindowedData, type WindowedData } from './data/windowed-store.js';
@@ -206,7 +206,12 @@ export class Engine implements PropertyService {
   }
 
   /** The DA store (loaded from the dataset's DA records on first use); the listing API serves the same store. */
-  das(): DaStore {
+  das(): DaService {
+    return this.daStoreWithWrites();
+  }
+
+  /** The DA store itself, writes included (the engine's own loading, and tests; not in the public `Engine`). */
+  daStoreWithWrites(): DaStore {
     const windows = this.windows;
     this.daStore ??= this.options.daStore ?? (windows ? daStoreFromTables(() => windows.allRows('development_applications').map((t) => ({ source: t.source.id, file: t.file.path, rows: t.rows })), this.options.daDatabase) : daStoreFromDataStore(this.store, this.options.daDatabase));
     return this.daStore;

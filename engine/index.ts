@@ -12,6 +12,7 @@ import type { Scores, Surfaces } from './scores/score-types.js';
 import type { ChildcareScope } from './childcare/analysis.js';
 import type { SiteRequest } from './childcare/site.js';
 import type { ChildcareAnalysisResponse, ChildcareSiteResponse } from './childcare/response-types.js';
+import type { DaService } from './da/da-store.js';
 
 /**
  * A property payload, typed: the full payload's blocks as its JSON Schema (engine/property/schema.ts, the one
@@ -30,10 +31,16 @@ export type PropertyResult = Omit<UntypedPropertyResult, 'payload'> & { payload:
 export type Engine = Pick<
   EngineImpl,
   | 'identify' | 'scores' | 'surfaces' | 'sandbox' | 'sample' | 'stateAt' | 'addresses' | 'dataRevision'
-  | 'das' | 'openSchools' | 'sourceNotices'
+  | 'openSchools' | 'sourceNotices'
   | 'tile' | 'tileLayers' | 'tileAttribution' | 'terrainTile' | 'terrainLayer'
   | 'warm' | 'memoryReport' | 'close'
 > & {
+  /**
+   * The DA records the listing serves, as a service: the listing's reads, radius and area queries, councils,
+   * categories, tiles and the webhook outbox (a {@link DaService}, not the store's class: its writes go
+   * through `propintel das import` or `propintel/das`'s importer).
+   */
+  das(): DaService;
   /** The property payload of an address or point (the HTTP API's `/api/v1/property`), typed. */
   property(subject: PropertySubject, options?: PropertyOptions): Promise<PropertyResult>;
   /** Childcare market intelligence: the `data` of `/api/v1/childcare/analysis` and `/site-analysis`, typed from their schemas. */
@@ -62,3 +69,4 @@ export { PROPERTY_PAYLOAD_SCHEMA, CORE_PAYLOAD_SCHEMA } from './property/schema.
 export { VERSION } from './version.js';
 export type { ChildcareScope, Catchment } from './childcare/analysis.js';
 export type { SiteRequest } from './childcare/site.js';
+export type { DaReader, DaService, DaWriter } from './da/da-store.js';

@@ -75,7 +75,8 @@ export const childcareCommand: Command = {
       const dir = resolve(values.data ?? defaultDataDir());
       if (!values.data) await ensureSampleWorld(dir, (line) => io.stderr(`${line}\n`));
       const engine = await createEngine({ datasets: dir });
-      const das = values.db ? DaStore.open(resolve(values.db)) : engine.das();
+      const own = values.db ? DaStore.open(resolve(values.db)) : undefined;
+      const das = own ?? engine.das();
       try {
         const stateAt = (x: number, y: number) => engine.stateAt(x, y);
         let req: SiteRequest;
@@ -95,7 +96,7 @@ export const childcareCommand: Command = {
           io.stdout(`${resolve(values.out!)}: ${format?.toUpperCase()} report, ${file.body.length} bytes (${(data.headline as { total: number }).total} childcare DAs)\n`);
         } else io.stdout(`${JSON.stringify(data)}\n`);
       } finally {
-        if (values.db) das.close();
+        own?.close();
         await engine.close();
       }
       return EXIT_OK;

@@ -16,7 +16,7 @@ import type { StateCode } from '../catalogue/states.js';
 import { CHILDCARE_STAGES, CHILDCARE_WORKS_TYPES, type ChildcareStage } from '../da/categories.js';
 import { childcarePipelineStage, childcareWorksType } from '../da/childcare.js';
 import { daListingItem, type DaRecord } from '../da/da-record.js';
-import type { DaFilter, DaStore } from '../da/da-store.js';
+import type { DaFilter, DaReader } from '../da/da-store.js';
 import { distanceMetres, metresPerDegree } from '../geo/distance.js';
 
 export const PRODUCT = 'childcare_market_intelligence';
@@ -255,7 +255,7 @@ function catchmentTest(c: Catchment): (lng: number, lat: number) => boolean {
 }
 
 /** The analysis `data` object (spec 2.3) of the childcare records in `scope`. */
-export function childcareAnalysis(das: DaStore, scope: ChildcareScope): Record<string, unknown> {
+export function childcareAnalysis(das: DaReader, scope: ChildcareScope): Record<string, unknown> {
   const c = scope.catchment;
   const inside = c ? catchmentTest(c) : null;
   // The category's records come from the store's in-memory copy; a catchment's from the radius index,

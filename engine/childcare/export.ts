@@ -12,7 +12,7 @@
  */
 import type { StateCode } from '../catalogue/states.js';
 import type { DaRecord } from '../da/da-record.js';
-import type { DaStore } from '../da/da-store.js';
+import type { DaReader } from '../da/da-store.js';
 import { childcarePipelineStage, childcareWorksType } from '../da/childcare.js';
 import { childcareFeedItem, DATA_BOUNDARIES, GENERIC_NOTICES, PRODUCT, PRODUCT_VERSION, type SourceNotice } from './analysis.js';
 import { csvField } from './csv-cells.js';
@@ -53,7 +53,7 @@ function exportRow(r: DaRecord): string {
 }
 
 /** Every childcare record of `states` (since `since`), a page at a time, newest first. */
-function* pages(das: DaStore, states: readonly StateCode[], since?: string): Generator<DaRecord[]> {
+function* pages(das: DaReader, states: readonly StateCode[], since?: string): Generator<DaRecord[]> {
   const all = das.categoryRecords('childcare');
   const wanted = new Set<string>(states);
   let page: DaRecord[] = [];
@@ -69,7 +69,7 @@ function* pages(das: DaStore, states: readonly StateCode[], since?: string): Gen
 }
 
 /** The CSV export, a chunk at a time (the header line, then a chunk per page of records): nothing is read early. */
-export function* childcareCsvChunks(das: DaStore, states: readonly StateCode[], since?: string, count?: { rows: number }): Generator<Buffer> {
+export function* childcareCsvChunks(das: DaReader, states: readonly StateCode[], since?: string, count?: { rows: number }): Generator<Buffer> {
   yield Buffer.from(`${EXPORT_COLUMNS.map((c) => c.name).join(',')}\r\n`);
   for (const page of pages(das, states, since)) {
     let chunk = '';
@@ -80,19 +80,19 @@ export function* childcareCsvChunks(das: DaStore, states: readonly StateCode[], 
 }
 
 /** The CSV export whole, as parts, and its row count (tests, benchmarks). */
-export function childcareCsv(das: DaStore, states: readonly StateCode[], since?: string): { parts: Buffer[]; rows: number } {
+export function childcareCsv(das: DaReader, states: readonly StateCode[], since?: string): { parts: Buffer[]; rows: number } {
   const count = { rows: 0 };
   const parts = [...childcareCsvChunks(das, states, since, count)];
   return { parts, rows: count.rows };
 }
 
 /** The GeoJSON export whole, as parts (tests). */
-export function childcareGeoJson(das: DaStore, states: readonly StateCode[], since?: string, limit = Infinity): { parts: Buffer[] } {
+export function childcareGeoJson(das: DaReader, states: readonly StateCode[], since?: string, limit = Infinity): { parts: Buffer[] } {
   return { parts: [...childcareGeoJsonChunks(das, states, since, limit)] };
 }
 
 /** The GeoJSON export a chunk at a time: geocoded records as points, then the metadata (counts, truncation, notices). */
-export function* childcareGeoJsonChunks(das: DaStore, states: readonly StateCode[], since?: string, limit = Infinity, notices: SourceNotice[] = GENERIC_NOTICES([])): Generator<Buffer> {
+export function* childcareGeoJsonChunks(das: DaReader, states: readonly StateCode[], since?: string, limit = Infinity, notices: SourceNotice[] = GENERIC_NOTICES([])): Generator<Buffer> {
   yield Buffer.from('{"type":"FeatureCollection","features":[');
   let features = 0, records = 0, cut = 0, first = true;
   for (const page of pages(das, states, since)) {

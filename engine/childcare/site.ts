@@ -10,7 +10,7 @@
  */
 import type { Polygon } from 'geojson';
 import type { StateCode } from '../catalogue/states.js';
-import type { DaStore } from '../da/da-store.js';
+import type { DaReader } from '../da/da-store.js';
 import { distanceMetres } from '../geo/distance.js';
 import { childcareAnalysis, GENERIC_NOTICES, preparedPolygon, schoolsSection, type Catchment, type NoticeLookup, type OpenSchool } from './analysis.js';
 
@@ -177,7 +177,7 @@ export function catchmentCentre(c: Catchment): [number, number] {
 }
 
 /** The site-analysis `data` object: the analysis of the catchment, its open schools and the suburb context. */
-export function siteAnalysis(das: DaStore, world: ChildcareWorld, req: SiteRequest): Record<string, unknown> {
+export function siteAnalysis(das: DaReader, world: ChildcareWorld, req: SiteRequest): Record<string, unknown> {
   const data = childcareAnalysis(das, { states: [req.state], since: req.since, catchment: req.catchment, featureLimit: req.featureLimit, notices: world.notices ?? GENERIC_NOTICES });
   data.schools = schoolsSection(req.state, req.catchment, world.openSchools(req.state));
   const [lng, lat] = catchmentCentre(req.catchment);

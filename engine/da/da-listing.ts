@@ -18,7 +18,7 @@ import { booleanText } from '../query-values.js';
 import { CATEGORY_NAMES, categoryOf, DA_CATEGORIES, type DaCategory } from './categories.js';
 import { daListingItem, isIsoDate, type DaRecord } from './da-record.js';
 import { daDetail } from './summary.js';
-import type { DaFilter, DaNearbyFilter, DaStore } from './da-store.js';
+import type { DaFilter, DaNearbyFilter, DaReader } from './da-store.js';
 import { STATUS_GROUPS, type StatusGroup } from './status-rules.js';
 
 /** Paging and radius limits (DESIGN.md). */
@@ -165,7 +165,7 @@ function filterEcho(f: object): Record<string, unknown> {
 }
 
 /** `GET /v1/das`: records matching the filters, newest lodged first. `path` is the request's path (for `next`). */
-export function listDas(store: DaStore, p: DaParams, path = '/v1/das', narrow: Partial<DaFilter> = {}, item: (r: DaRecord) => Record<string, unknown> = daListingItem): DaDocument {
+export function listDas(store: DaReader, p: DaParams, path = '/v1/das', narrow: Partial<DaFilter> = {}, item: (r: DaRecord) => Record<string, unknown> = daListingItem): DaDocument {
   // `narrow`: filters the caller adds, and `item` the row it answers (the childcare feed: its category, the
   // key's states, and rows with the pipeline fields).
   const filter = { ...parseDaFilter(p), ...narrow };
@@ -186,7 +186,7 @@ export function listDas(store: DaStore, p: DaParams, path = '/v1/das', narrow: P
 }
 
 /** `GET /v1/das/nearby`: geocoded records within `radius_km` of lat/lng, nearest first, with `distance_km`. */
-export function nearbyDas(store: DaStore, p: DaParams, path = '/v1/das/nearby'): DaDocument {
+export function nearbyDas(store: DaReader, p: DaParams, path = '/v1/das/nearby'): DaDocument {
   for (const name of ['lat', 'lng']) if (!p.has(name)) throw invalidArgument(name, `${name} is required: pass both lat and lng (WGS84 degrees)`);
   const lat = decimal('lat', p.get('lat')!);
   const lng = decimal('lng', p.get('lng')!);
@@ -217,7 +217,7 @@ export function nearbyDas(store: DaStore, p: DaParams, path = '/v1/das/nearby'):
 }
 
 /** `GET /v1/das/{id}`: one record with every data point and its summary. */
-export function getDa(store: DaStore, idText: string): DaDocument {
+export function getDa(store: DaReader, idText: string): DaDocument {
   if (!/^\d{1,15}$/.test(idText) || Number(idText) < 1) throw invalidArgument('id', `the DA id must be a positive whole number, got ${shown(idText)}`);
   const id = Number(idText);
   const r = store.get(id);
@@ -230,7 +230,7 @@ function stateFilter(p: DaParams): { state?: StateCode } {
 }
 
 /** `GET /v1/categories`: the 21 categories with their record counts (zero included). */
-export function listCategories(store: DaStore, p: DaParams = new Map()): DaDocument {
+export function listCategories(store: DaReader, p: DaParams = new Map()): DaDocument {
   const f = stateFilter(p);
   const counts = store.categoryCounts(f);
   const data = DA_CATEGORIES.map((c: DaCategory) => ({ slug: c, name: CATEGORY_NAMES[c], count: counts[c] }));
@@ -240,14 +240,14 @@ export function listCategories(store: DaStore, p: DaParams = new Map()): DaDocum
 const pct = (n: number, of: number) => (of ? Math.round((1000 * n) / of) / 10 : 0);
 
 /** `GET /v1/councils`: every council holding records, with its state, count, freshness and field coverage. */
-export function listCouncils(store: DaStore, p: DaParams = new Map()): DaDocument {
+export function listCouncils(store: DaReader, p: DaParams = new Map()): DaDocument {
   const f = stateFilter(p);
   const data = store.councils(f).map((c) => ({ name: c.name, state: c.state, count: c.count, last_updated: c.last_updated, geocoded_pct: pct(c.geocoded, c.count), status_present_pct: pct(c.status_present, c.count) }));
   return { data, meta: { total: data.length, query: f } };
 }
 
 /** `GET /v1/stats`: totals by state, category and status group, the lodgement date range and freshness. */
-export function daStats(store: DaStore): DaDocument {
+export function daStats(store: DaReader): DaDocument {
   const facets = store.facetCounts();
   const total = Object.values(facets.by_state).reduce((s, n) => s + n, 0);
   const councils = store.councils();

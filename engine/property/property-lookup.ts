@@ -10,7 +10,7 @@
 import type { AddressIndex } from '../address/index.js';
 import type { Cache } from '../cache/ttl-cache.js';
 import { DAY_MS } from '../cache/ttl-cache.js';
-import type { DaStore } from '../da/index.js';
+import type { DaReader } from '../da/index.js';
 import type { DataStore } from '../data/dataset-store.js';
 import type { ScoresOptions, ScoresResult, SurfacesOptions, SurfacesResult } from '../engine-calls.js';
 import { SCORE_KEYS, type ScoreKey } from '../scores/component.js';
@@ -44,7 +44,7 @@ export interface PropertyDeps {
   /** The address index (built on first use); throws when address search is down. */
   addresses(): AddressIndex;
   /** The DA store; throws when it cannot answer. */
-  das(): DaStore;
+  das(): DaReader;
   /** Address ids of the sandbox addresses. */
   sandboxIds(): Promise<ReadonlySet<string>>;
   scores(lon: number, lat: number, options: ScoresOptions): Promise<ScoresResult>;

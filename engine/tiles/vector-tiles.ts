@@ -17,7 +17,7 @@ import type { Feature, Geometry } from 'geojson';
 import type { PayloadPath } from '../catalogue/payload-paths.js';
 import type { CatalogueSource } from '../catalogue/catalogue.js';
 import { vectorFeaturesIn, type DataStore, type RecordTable, type VectorLayer } from '../data/dataset-store.js';
-import type { DaStore } from '../da/da-store.js';
+import type { DaReader } from '../da/da-store.js';
 import { classifyFloodOverlay, isFloodOverlay } from '../scores/flood/overlay-codes.js';
 import { isBushfireFeature } from '../property/inputs/domain-inputs.js';
 import { fieldsRecord, mergeFields, scalarProperties, type FieldType } from '../vector/feature-fields.js';
@@ -45,7 +45,7 @@ type FeatureSource = (ctx: TileSources, box: [number, number, number, number], z
 /** What the tile layers read. */
 export interface TileSources {
   store: DataStore;
-  das: () => DaStore;
+  das: () => DaReader;
 }
 
 

@@ -4,7 +4,7 @@
  * checks they all use.
  */
 import { gzipSync } from 'node:zlib';
-import type { DaStore } from '../../engine/entry/das.js';
+import type { DaService } from '../../engine/entry/das.js';
 import type { SqlRunner } from '../../engine/entry/das.js';
 import type { PropertyService } from '../../engine/entry/property.js';
 import type { ChildcareWorld, NoticeLookup, OpenSchool, ReportFile, ReportFormat, SiteRequest } from '../../engine/entry/childcare.js';
@@ -116,7 +116,7 @@ export interface ApiOptions {
   /** Bytes of finished payloads kept for repeat requests (default 128 MiB; 0 disables the cache). */
   responseCacheBytes?: number;
   /** The DA store the listing serves; default the service's own `das()` (the engine's), else none (503). */
-  das?: () => DaStore;
+  das?: () => DaService;
   /**
    * Behind a reverse proxy on this machine (deploy/nginx/propintel.conf): take the client's address from
    * X-Real-IP when the peer is a loopback address, for the playground's per-client limit. Default false:
@@ -161,7 +161,7 @@ export interface ApiContext {
   clock: () => Date;
   log: RequestLog;
   /** The DA store the listing, childcare, SQL, MCP and webhooks read; null when the server holds none (503). */
-  das: (() => DaStore) | null;
+  das: (() => DaService) | null;
   /** What a childcare site analysis reads besides the DA store. */
   childcareWorld: ChildcareWorld;
   notices: NoticeLookup;
@@ -195,7 +195,7 @@ export function withLimits<T>(limits: Record<string, string>, answer: () => T): 
 }
 
 /** The DA store, or 503 when this server holds none. */
-export function requireDas(ctx: ApiContext): () => DaStore {
+export function requireDas(ctx: ApiContext): () => DaService {
   if (!ctx.das) throw new ApiError('service_unavailable', 'this server holds no DA store', { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
   return ctx.das;
 }

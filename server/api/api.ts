@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { isEngineError } from '../../engine/index.js';
 import { GENERIC_NOTICES, type ChildcareWorld, type NoticeLookup, type OpenSchool } from '../../engine/entry/childcare.js';
-import type { DaStore, SqlRunner } from '../../engine/entry/das.js';
+import type { DaReader, DaService, SqlRunner } from '../../engine/entry/das.js';
 import type { StateCode } from '../../engine/entry/data.js';
 import type { PropertyService } from '../../engine/entry/property.js';
 import { bearerToken, keyIdOf, keyMatches } from '../keys/api-key.js';
@@ -71,7 +71,7 @@ export class Api {
 
   constructor(options: ApiOptions) {
     const service = options.service as PropertyService & {
-      das?: () => DaStore;
+      das?: () => DaService;
       stateAt?: (lon: number, lat: number) => StateCode | null;
       openSchools?: (state: StateCode) => OpenSchool[] | null;
       sourceNotices?: NoticeLookup;
@@ -241,7 +241,7 @@ export class Api {
   }
 
   /** The SQL runner, made on first use when the server was given none (its mirror a scratch file). */
-  sqlRunnerFor(das: () => DaStore): SqlRunner {
+  sqlRunnerFor(das: () => DaReader): SqlRunner {
     return this.sqlMcp.sqlRunnerFor(das);
   }
 

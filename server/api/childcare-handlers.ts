@@ -13,7 +13,7 @@
 import { isStateCode, STATES, type StateCode } from '../../engine/entry/data.js';
 import { childcareAnalysis, childcareFeedItem, DATA_BOUNDARIES, GENERIC_NOTICES, PRODUCT, PRODUCT_VERSION, type NoticeLookup, type SourceNotice, catchmentPolygon, circleCatchment, POLYGON_LIMITS, siteAnalysis, SiteInputError, SITE_RADIUS_KM, type ChildcareWorld, type SiteRequest, childcareCsvChunks, childcareGeoJsonChunks } from '../../engine/entry/childcare.js';
 import { CHILDCARE_STAGES, CHILDCARE_WORKS_TYPES, listDas } from '../../engine/entry/das.js';
-import type { DaStore } from '../../engine/entry/das.js';
+import type { DaReader } from '../../engine/entry/das.js';
 import { melbourneIso } from '../metering/billing-period.js';
 import type { ApiKeyRecord } from '../store/store.js';
 import { ApiError } from './api-error.js';
@@ -123,7 +123,7 @@ export function noticesBlock(list: SourceNotice[]): Record<string, unknown> {
 }
 
 /** `GET /api/v1/childcare/analysis` (`state`, `since`, `feature_limit`). */
-export function analysisDocument(das: DaStore, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string, notices: NoticeLookup = GENERIC_NOTICES): Record<string, unknown> {
+export function analysisDocument(das: DaReader, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string, notices: NoticeLookup = GENERIC_NOTICES): Record<string, unknown> {
   refuseIncludeAccess(p);
   rejectUnknown(p, ['state', 'since', 'feature_limit', 'include_access'], path);
   const state = stateParam(p, false);
@@ -132,7 +132,7 @@ export function analysisDocument(das: DaStore, key: ApiKeyRecord, now: Date, p: 
 }
 
 /** `GET /api/v1/childcare/site-analysis` (`lat`, `lng`, `radius_km`, `state`, `suburb`, `feature_limit`): a circle. */
-export function siteAnalysisDocument(das: DaStore, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string, world: ChildcareWorld): Record<string, unknown> {
+export function siteAnalysisDocument(das: DaReader, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string, world: ChildcareWorld): Record<string, unknown> {
   return envelope(siteAnalysis(das, world, siteRequestFromQuery(key, now, p, path, world)));
 }
 
@@ -165,7 +165,7 @@ function siteRule<T>(check: () => T, key: ApiKeyRecord, now: Date, state: StateC
 }
 
 /** `POST /api/v1/childcare/site-analysis`: `{ state, suburb?, catchment, since?, feature_limit? }`. */
-export function polygonSiteAnalysis(das: DaStore, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string, body: Buffer | undefined, world: ChildcareWorld): Record<string, unknown> {
+export function polygonSiteAnalysis(das: DaReader, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string, body: Buffer | undefined, world: ChildcareWorld): Record<string, unknown> {
   return envelope(siteAnalysis(das, world, siteRequestFromBody(key, now, p, path, body, world)));
 }
 
@@ -194,7 +194,7 @@ export function siteRequestFromBody(key: ApiKeyRecord, now: Date, p: Map<string,
 }
 
 /** `GET /api/v1/childcare/export` (`format` csv or geojson, `state`): a file download. */
-export function exportFile(das: DaStore, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string, notices: NoticeLookup = GENERIC_NOTICES): { contentType: string; filename: string; stream: () => Iterator<Buffer>; notices: SourceNotice[] } {
+export function exportFile(das: DaReader, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string, notices: NoticeLookup = GENERIC_NOTICES): { contentType: string; filename: string; stream: () => Iterator<Buffer>; notices: SourceNotice[] } {
   refuseIncludeAccess(p);
   rejectUnknown(p, ['format', 'state', 'since'], path);
   const format = (p.get('format') ?? 'csv').toLowerCase();
@@ -212,7 +212,7 @@ export function exportFile(das: DaStore, key: ApiKeyRecord, now: Date, p: Map<st
 }
 
 /** `GET /api/v1/das` on a childcare key: the entitled childcare rows, paged like the listing. */
-export function childcareFeed(das: DaStore, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string, notices: NoticeLookup = GENERIC_NOTICES): Record<string, unknown> {
+export function childcareFeed(das: DaReader, key: ApiKeyRecord, now: Date, p: Map<string, string>, path: string, notices: NoticeLookup = GENERIC_NOTICES): Record<string, unknown> {
   refuseIncludeAccess(p);
   rejectUnknown(p, ['state', 'since', 'page', 'per_page', 'cursor'], path);
   const state = stateParam(p, false);

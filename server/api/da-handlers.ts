@@ -4,7 +4,7 @@
  * turned into a 503 for the listing rather than a 500.
  */
 import { DA_LIST_PARAMETERS, DA_NEARBY_PARAMETERS, DA_STATE_PARAMETERS, daStats, getDa, listCategories, listCouncils, listDas, nearbyDas, type DaDocument } from '../../engine/entry/das.js';
-import type { DaStore } from '../../engine/entry/das.js';
+import type { DaReader } from '../../engine/entry/das.js';
 import { EngineError, isEngineError } from '../../engine/index.js';
 import { rejectUnknown } from './query.js';
 import type { DaOperation } from './routes.js';
@@ -20,7 +20,7 @@ export const DA_PARAMETERS: Record<DaOperation, readonly string[]> = {
 };
 
 /** The document of one DA-listing request; `path` is the request's path (for `meta.pages.next`). */
-export function daDocument(das: () => DaStore, op: DaOperation, params: Map<string, string>, path: string, id: string): DaDocument {
+export function daDocument(das: () => DaReader, op: DaOperation, params: Map<string, string>, path: string, id: string): DaDocument {
   rejectUnknown(params, DA_PARAMETERS[op], op === 'get' ? path.replace(/[^/]+$/, '{id}') : path);
   try {
     const store = das();

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqlRunner, type DaStore } from '../../engine/entry/das.js';
+import { SqlRunner, type DaReader } from '../../engine/entry/das.js';
 import { hasDaListing, limitDaRequest } from '../metering/request-limits.js';
 import type { ApiKeyRecord } from '../store/store.js';
 import { ApiError, badParameter, toApiError } from './api-error.js';
@@ -25,7 +25,7 @@ export class SqlMcpRoutes {
   ) {}
 
   /** The SQL runner, made on first use when the server was given none (its mirror a scratch file). */
-  sqlRunnerFor(das: () => DaStore): SqlRunner {
+  sqlRunnerFor(das: () => DaReader): SqlRunner {
     return (this.sqlRunner ??= this.ownSqlRunner = new SqlRunner({ mirror: join(tmpdir(), `propintel-sql-${process.pid}-${randomBytes(4).toString('hex')}.sqlite`), das, temporary: true }));
   }
 

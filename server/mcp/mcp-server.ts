@@ -25,7 +25,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, typ
 import { z } from 'zod';
 import { STATES } from '../../engine/entry/data.js';
 import { DA_CATEGORIES, DA_CATEGORIES_SCHEMA, DA_COUNCILS_SCHEMA, DA_DETAIL_SCHEMA, DA_LIST_SCHEMA, DA_NEARBY_SCHEMA, DA_STATS_SCHEMA, STATUS_GROUPS } from '../../engine/entry/das.js';
-import type { DaStore, SqlRunner } from '../../engine/entry/das.js';
+import type { DaReader, SqlRunner } from '../../engine/entry/das.js';
 import { VERSION } from '../../engine/index.js';
 import { ApiError, toApiError } from '../api/api-error.js';
 import { daDocument } from '../api/da-handlers.js';
@@ -34,7 +34,7 @@ import { runSql, SQL_DOCUMENT_SCHEMA } from '../api/sql-handler.js';
 
 /** What the tools need. */
 export interface McpContext {
-  das: () => DaStore;
+  das: () => DaReader;
   /** The SQL runner for sql_query; its absence (or `sqlAllowed: false`) leaves sql_query unlisted and not_licensed. */
   sql?: () => SqlRunner;
   /** Whether the caller may run SQL (the key's entitlement over HTTP; stdio unless `--no-sql`). */

@@ -91,7 +91,8 @@ const zone: string | null | undefined = payload.planning?.zone?.[0]?.core.code;
 const address: string | null = payload.resolved.address;
 const complete: 'full' | 'partial' = payload.completeness;
 const approved: number = engine.childcare.analysis({ states: ['NSW'] }).headline.approved;
-export const seen: [typeof level, typeof score, typeof zone, typeof address, typeof complete, typeof approved, PropertyPayload['query']] = [level, score, zone, address, complete, approved, payload.query];
+const councils: number = engine.das().councils({ state: 'VIC' }).length;
+export const seen: [typeof level, typeof score, typeof zone, typeof address, typeof complete, typeof approved, typeof councils, PropertyPayload['query']] = [level, score, zone, address, complete, approved, councils, payload.query];
 await engine.close();
 `;
     expect(compile(good)).toBe('');
@@ -102,6 +103,8 @@ await engine.close();
       ['payload.hazard', 'hazard'],
       ['payload.planning?.zone?.[0]?.core.colour', 'colour'],
       ["engine.childcare.analysis({ states: ['NSW'] }).headline.pending", 'pending'],
+      // The engine hands out a DA service, not the store's class: its writes are not there.
+      ['engine.das().upsert', 'upsert'],
     ];
     // One compile of all of them (each line its own error): tsc reads the package's declarations once.
     const out = compile(good.replace('await engine.close();', `${wrong.map(([expr], i) => `export const oops${i} = ${expr};`).join('\n')}\nawait engine.close();`));

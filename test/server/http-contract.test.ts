@@ -378,7 +378,7 @@ describe('property lookups (200)', () => {
     const path = `/api/v1/property?${q({ address: sandbox[5].address, components: 'das' })}`;
     const before = await t.get(path, full);
     expect(t.server.api.responseCache.size).toBeGreaterThan(0);
-    const das = t.stack.engine.das();
+    const das = engineInternals(t.stack.engine).daStoreWithWrites();
     const template = das.nearby(sandbox[5].lng, sandbox[5].lat, 300)[0]?.record ?? das.list({}, { limit: 1 })[0];
     const added = { ...template, id: 987_654_321, ref: 'TEST/2026/1', lodged: '2026-11-24', lng: sandbox[5].lng, lat: sandbox[5].lat + 0.0003 };
     das.upsert([added]);

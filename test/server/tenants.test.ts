@@ -3,6 +3,7 @@
 // count alike), a query's memory is bounded, a report with a 100,000-character field renders in seconds beside
 // a normal one (and a poisoned record breaks none), the playground's public key reads the DA listing only,
 // CSV cells are safe under any list separator, and the small ones.
+import { engineInternals } from '../../engine/internals.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -171,7 +172,7 @@ describe('reports are bounded', () => {
   it('one imported record with a 100,000-character address breaks no report', async () => {
     const file = join(dir, 'poison.jsonl');
     writeFileSync(file, JSON.stringify({ council: 'Cumberland City Council', council_reference: 'POISON/1', state: 'NSW', address: `${'A'.repeat(100_000)}`, suburb: 'Harris Park', description: 'Construction of a childcare centre', status: 'Lodged', lodged: '2026-11-20', lat: -33.8212, lng: 151.008 }));
-    expect((await importDaFile(stack.engine.das(), file)).added).toBe(1);
+    expect((await importDaFile(engineInternals(stack.engine).daStoreWithWrites(), file)).added).toBe(1);
     const k = await childcareKey();
     const t0 = Date.now();
     for (const format of ['pdf', 'html']) {
@@ -212,7 +213,7 @@ describe('CSV safe in every locale, end to end', () => {
   it('the export quotes every text field, drops NUL and neutralises a formula behind invisible characters', async () => {
     const file = join(dir, 'csv-probe.jsonl');
     writeFileSync(file, JSON.stringify({ council: 'Cumberland City Council', council_reference: 'CSV/1', state: 'NSW', address: 'x;=HYPERLINK("http://evil.example","y")\tz\u0000', suburb: '\u200b=cmd|calc', description: 'Construction of a childcare centre', status: 'Lodged', lodged: '2026-11-21', lat: -33.82, lng: 151.0 }));
-    await importDaFile(stack.engine.das(), file);
+    await importDaFile(engineInternals(stack.engine).daStoreWithWrites(), file);
     const k = await key({ components: 'none', childcareStates: ['NSW'], childcareAddOn: 'childcare_market_intelligence' });
     const csv = await call('/api/v1/childcare/export?format=csv&state=NSW', k);
     expect(csv.status).toBe(200);

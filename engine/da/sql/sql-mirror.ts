@@ -12,7 +12,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { DaStore } from '../da-store.js';
+import type { DaReader } from '../da-store.js';
 
 /** The queryable columns, in the table's order (issue 17's list). */
 export const SQL_COLUMNS = [
@@ -45,7 +45,7 @@ export class SqlMirror {
    * Brings the file up to date with `das` (creating it when absent); returns the rows copied. Cheap when
    * nothing changed since the last call (one integer compared).
    */
-  sync(das: DaStore): number {
+  sync(das: DaReader): number {
     const revision = das.revision;
     if (revision === this.lastRevision) return 0;
     mkdirSync(dirname(this.path), { recursive: true });

@@ -26,7 +26,7 @@ import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EngineError } from '../../errors.js';
 import { PACKAGE_ROOT } from '../../version.js';
-import type { DaStore } from '../da-store.js';
+import type { DaReader } from '../da-store.js';
 import { gateSql } from './sql-gate.js';
 import type { SqlReply, SqlRequest } from './sql-child.js';
 import { SqlMirror } from './sql-mirror.js';
@@ -53,7 +53,7 @@ export interface SqlRunnerOptions {
   /** The mirror file (created and kept in step with `das`). */
   mirror: string;
   /** The DA store the mirror copies. */
-  das: () => DaStore;
+  das: () => DaReader;
   timeoutMs?: number;
   /** Queries run at once (default {@link SQL_PROCESSES}). */
   processes?: number;

@@ -5,7 +5,7 @@
  * server answers with 503 `core_component_unavailable` (no payload, nothing charged).
  */
 import { booleanPointInPolygon } from '@turf/turf';
-import type { DaRecord, DaStore } from '../../da/index.js';
+import type { DaRecord, DaReader } from '../../da/index.js';
 import { daItem } from '../../da/index.js';
 import { EngineError } from '../../errors.js';
 import { ON_SITE_TOLERANCE_M } from '../layer-query.js';
@@ -13,7 +13,7 @@ import { LIMITS } from '../options.js';
 import type { BlockContext } from './context.js';
 
 /** Builds the DA block; throws UNAVAILABLE (component development_applications) when the store fails. */
-export function dasBlock(ctx: BlockContext, das: () => DaStore, wanted: (key: string) => boolean): Record<string, unknown> {
+export function dasBlock(ctx: BlockContext, das: () => DaReader, wanted: (key: string) => boolean): Record<string, unknown> {
   const { lon, lat, parcel } = ctx.subject;
   let onParcel: { record: DaRecord; distanceM: number }[];
   let nearby: { record: DaRecord; distanceM: number }[];
