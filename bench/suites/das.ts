@@ -25,7 +25,8 @@ import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
 import { syntheticDaRows } from '../../datasets/da-feed.js';
-import { DA_CATEGORIES, daStats, listCouncils, listDas, nearbyDas, parseDaRows, DaStore, daStoreFromDirectory, STATUS_GROUPS } from '../../engine/entry/das.js';
+import { DA_CATEGORIES, parseDaRows, DaStore, daStoreFromDirectory, STATUS_GROUPS } from '../../engine/entry/das.js';
+import { daCouncilsDocument, daListDocument, daNearbyDocument, daStatsDocument } from '../../server/api/da-query.js';
 import { STATES } from '../../engine/entry/data.js';
 import { seededRandom } from '../../engine/entry/geo.js';
 import { PACKAGE_ROOT } from '../../engine/entry/runtime.js';
@@ -222,7 +223,7 @@ export const dasSuite: BenchSuite = {
     ];
     const shell = ensureTool('sqlite3', ['--version'], 'sqlite3');
     const order = 'ORDER BY lodgement_date DESC, id DESC';
-    const listOf = (p: Record<string, string>) => listDas(store, new Map(Object.entries(p)), '/v1/das');
+    const listOf = (p: Record<string, string>) => daListDocument(store, new Map(Object.entries(p)), '/v1/das');
     // A first call of each kind compiles its statements; not counted.
     for (const k of kinds) listOf({ ...k.probes[0].params, per_page: PER_PAGE });
 
@@ -262,11 +263,11 @@ export const dasSuite: BenchSuite = {
     const centres: [string, number, number][] = [['Sydney', 151.2093, -33.8688], ['Melbourne', 144.9631, -37.8136], ['Brisbane', 153.0251, -27.4698]];
     for (const perPage of ['20', '100']) {
       const probes = Array.from({ length: 60 }, (_, i) => centres[i % 3]);
-      const times = timeEach(probes, ([, lng, lat]) => nearbyDas(store, new Map([['lat', String(lat)], ['lng', String(lng)], ['radius_km', '5'], ['per_page', perPage]]), '/v1/das/nearby'));
+      const times = timeEach(probes, ([, lng, lat]) => daNearbyDocument(store, new Map([['lat', String(lat)], ['lng', String(lng)], ['radius_km', '5'], ['per_page', perPage]]), '/v1/das/nearby'));
       const hits = centres.map(([name, lng, lat]) => `${name} ${store.nearbyHits(lng, lat, 5000).length}`).join(', ');
       rows.push({ benchmark: `GET /v1/das/nearby 5 km, ${perPage} rows`, size, msPerOp: pct(times, 50), note: `p95 ${pct(times, 95).toFixed(2)} ms; records within 5 km: ${hits}` });
     }
-    const filtered = timeEach(Array.from({ length: 60 }, (_, i) => centres[i % 3]), ([, lng, lat]) => nearbyDas(store, new Map([['lat', String(lat)], ['lng', String(lng)], ['radius_km', '5'], ['category', 'new_dwelling'], ['since', '2025-01-01']]), '/v1/das/nearby'));
+    const filtered = timeEach(Array.from({ length: 60 }, (_, i) => centres[i % 3]), ([, lng, lat]) => daNearbyDocument(store, new Map([['lat', String(lat)], ['lng', String(lng)], ['radius_km', '5'], ['category', 'new_dwelling'], ['since', '2025-01-01']]), '/v1/das/nearby'));
     rows.push({ benchmark: 'GET /v1/das/nearby 5 km, category+since, 20 rows', size, msPerOp: pct(filtered, 50), note: `p95 ${pct(filtered, 95).toFixed(2)} ms` });
     if (shell.available) {
       // The same circle as plain SQL: a bounding box on latitude/longitude (no spatial index), then the distance.
@@ -274,13 +275,13 @@ export const dasSuite: BenchSuite = {
       const dLat = 5000 / 111_320, dLng = 5000 / (111_320 * Math.cos((lat * Math.PI) / 180));
       const sql = `SELECT id FROM das WHERE latitude BETWEEN ${lat - dLat} AND ${lat + dLat} AND longitude BETWEEN ${lng - dLng} AND ${lng + dLng} ORDER BY (latitude - ${lat}) * (latitude - ${lat}) + (longitude - ${lng}) * (longitude - ${lng}) * ${Math.cos((lat * Math.PI) / 180) ** 2} LIMIT 20;`;
       const ref = sqliteShell(path, Array(5).fill(sql), 1);
-      const ours = timeEach(Array(20).fill(centres[0]), ([, x, y]) => nearbyDas(store, new Map([['lat', String(y)], ['lng', String(x)], ['radius_km', '5']]), '/v1/das/nearby'));
+      const ours = timeEach(Array(20).fill(centres[0]), ([, x, y]) => daNearbyDocument(store, new Map([['lat', String(y)], ['lng', String(x)], ['radius_km', '5']]), '/v1/das/nearby'));
       rows.push({ benchmark: 'GET /v1/das/nearby 5 km Sydney, 20 rows', size, msPerOp: pct(ours, 50), reference: 'sqlite3 shell: bbox scan + ORDER BY', refMsPerOp: pct(ref, 50), ratio: pct(ref, 50) / pct(ours, 50), note: 'das has no index on coordinates: the plain-SQL way is a scan' });
     }
 
-    const councils = timeEach(Array(20).fill(0), () => listCouncils(store));
+    const councils = timeEach(Array(20).fill(0), () => daCouncilsDocument(store));
     rows.push({ benchmark: 'GET /v1/councils', size, msPerOp: pct(councils, 50), note: `${store.councils().length} councils; p95 ${pct(councils, 95).toFixed(2)} ms` });
-    const stats = timeEach(Array(20).fill(0), () => daStats(store));
+    const stats = timeEach(Array(20).fill(0), () => daStatsDocument(store));
     rows.push({ benchmark: 'GET /v1/stats', size, msPerOp: pct(stats, 50), note: `p95 ${pct(stats, 95).toFixed(2)} ms` });
     store.close();
     const alone = storeProcess(path);

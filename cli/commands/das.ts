@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
-import { DA_LIST_PARAMETERS, DA_NEARBY_PARAMETERS, daStats, getDa, listCategories, listCouncils, listDas, nearbyDas, importDaFile, type DaImportReport, DaStore, UPSERT_KEY, daStoreFromDirectory, daTablesOfDirectory } from '../../engine/entry/das.js';
+import { importDaFile, type DaImportReport, DaStore, UPSERT_KEY, daStoreFromDirectory, daTablesOfDirectory } from '../../engine/entry/das.js';
+import { DA_LIST_PARAMETERS, DA_NEARBY_PARAMETERS, daCategoriesDocument, daCouncilsDocument, daDetailDocument, daListDocument, daNearbyDocument, daStatsDocument } from '../../server/api/da-query.js';
 import { defaultStorePath } from '../../server/stack.js';
 import { DaReplica, loadDaTables } from '../../server/store/da-replica.js';
 import { isPostgresUrl } from '../../server/store/pg-connect.js';
@@ -194,7 +195,7 @@ export const dasCommand: Command = {
     const store = await openStore(values, io);
     try {
       const doc =
-        action === 'list' ? listDas(store, params) : action === 'nearby' ? nearbyDas(store, params) : action === 'get' ? getDa(store, rest[0]) : action === 'categories' ? listCategories(store, params) : action === 'councils' ? listCouncils(store, params) : daStats(store);
+        action === 'list' ? daListDocument(store, params) : action === 'nearby' ? daNearbyDocument(store, params) : action === 'get' ? daDetailDocument(store, rest[0]) : action === 'categories' ? daCategoriesDocument(store, params) : action === 'councils' ? daCouncilsDocument(store, params) : daStatsDocument(store);
       io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
       return EXIT_OK;
     } finally {

@@ -7,7 +7,6 @@ export { LruCache } from '../cache/lru-cache.js';
 export { TtlCache } from '../cache/ttl-cache.js';
 export type { Cache } from '../cache/ttl-cache.js';
 export { escapeHtml } from '../escape-html.js';
-export { booleanText } from '../query-values.js';
 export { createEnginePool } from '../tasks/engine-pool.js';
 export { PACKAGE_ROOT } from '../version.js';
 export type { Engine as EngineInternals } from '../engine.js';

@@ -12,7 +12,8 @@
  */
 import { isStateCode, STATES, type StateCode } from '../../engine/entry/data.js';
 import { childcareAnalysis, childcareFeedItem, DATA_BOUNDARIES, GENERIC_NOTICES, PRODUCT, PRODUCT_VERSION, type NoticeLookup, type SourceNotice, catchmentPolygon, circleCatchment, POLYGON_LIMITS, siteAnalysis, SiteInputError, SITE_RADIUS_KM, type ChildcareWorld, type SiteRequest, childcareCsvChunks, childcareGeoJsonChunks } from '../../engine/entry/childcare.js';
-import { CHILDCARE_STAGES, CHILDCARE_WORKS_TYPES, listDas } from '../../engine/entry/das.js';
+import { CHILDCARE_STAGES, CHILDCARE_WORKS_TYPES } from '../../engine/entry/das.js';
+import { daListDocument } from './da-query.js';
 import type { DaReader } from '../../engine/entry/das.js';
 import { melbourneIso } from '../metering/billing-period.js';
 import type { ApiKeyRecord } from '../store/store.js';
@@ -218,7 +219,7 @@ export function childcareFeed(das: DaReader, key: ApiKeyRecord, now: Date, p: Ma
   const state = stateParam(p, false);
   const states = childcareLicence(key, now, state);
   dateParam(p, 'since');
-  const doc = listDas(das, p, path, { category: 'childcare', ...(state ? {} : { states }) }, childcareFeedItem);
+  const doc = daListDocument(das, p, path, { category: 'childcare', ...(state ? {} : { states }) }, childcareFeedItem);
   const sources = [...new Set((doc.data as { data_source: string }[]).map((d) => d.data_source))];
   return { ...doc, meta: { ...doc.meta, product: PRODUCT, version: PRODUCT_VERSION, notices: noticesBlock(notices(sources)), data_boundaries: DATA_BOUNDARIES } };
 }

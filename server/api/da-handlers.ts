@@ -1,9 +1,9 @@
 /**
- * The DA-listing endpoints (spec 4.1) over the engine's listing functions (engine/da/da-listing.ts): the
+ * The DA-listing endpoints (spec 4.1) over the listing documents (da-query.ts, on the engine's typed queries): the
  * parameters each endpoint takes (anything else is 422 `unknown_parameter`), and the store's own failures
  * turned into a 503 for the listing rather than a 500.
  */
-import { DA_LIST_PARAMETERS, DA_NEARBY_PARAMETERS, DA_STATE_PARAMETERS, daStats, getDa, listCategories, listCouncils, listDas, nearbyDas, type DaDocument } from '../../engine/entry/das.js';
+import { DA_LIST_PARAMETERS, DA_NEARBY_PARAMETERS, DA_STATE_PARAMETERS, daCategoriesDocument, daCouncilsDocument, daDetailDocument, daListDocument, daNearbyDocument, daStatsDocument, type DaDocument } from './da-query.js';
 import type { DaReader } from '../../engine/entry/das.js';
 import { EngineError, isEngineError } from '../../engine/index.js';
 import { rejectUnknown } from './query.js';
@@ -26,17 +26,17 @@ export function daDocument(das: () => DaReader, op: DaOperation, params: Map<str
     const store = das();
     switch (op) {
       case 'list':
-        return listDas(store, params, path);
+        return daListDocument(store, params, path);
       case 'nearby':
-        return nearbyDas(store, params, path);
+        return daNearbyDocument(store, params, path);
       case 'get':
-        return getDa(store, id);
+        return daDetailDocument(store, id);
       case 'categories':
-        return listCategories(store, params);
+        return daCategoriesDocument(store, params);
       case 'councils':
-        return listCouncils(store, params);
+        return daCouncilsDocument(store, params);
       case 'stats':
-        return daStats(store);
+        return daStatsDocument(store);
     }
   } catch (err) {
     if (isEngineError(err)) throw err;

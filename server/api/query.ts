@@ -5,7 +5,7 @@
  * refuse the same values with the same messages.
  */
 import type { PropertyOptions, SurfaceLayer } from '../../engine/entry/property.js';
-import { booleanText } from '../../engine/entry/runtime.js';
+import { booleanText } from './query-values.js';
 import { ApiError, badParameter } from './api-error.js';
 
 /** Parameters of `GET /api/v1/property`, in the order of spec section 4. */

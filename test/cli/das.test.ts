@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
 import { defaultDataDir } from '../../datasets/sample-world.js';
-import { daStats, getDa, listDas, nearbyDas } from '../../engine/da/da-listing.js';
+import { daDetailDocument, daListDocument, daNearbyDocument, daStatsDocument } from '../../server/api/da-query.js';
 import { DaStore } from '../../engine/da/da-store.js';
 import { UPSERT_KEY } from '../../engine/da/da-schema.js';
 import { daStoreFromDirectory } from '../../engine/da/da-sync.js';
@@ -34,14 +34,14 @@ describe('propintel das queries', () => {
     const data = ['--data', defaultDataDir()];
     const list = await run(['das', 'list', ...data, '--state', 'qld', '--category', 'Swimming Pool / Spa', '--per-page', '5', '--status-group', 'approved']);
     expect(list.code).toBe(0);
-    expect(JSON.parse(list.out)).toEqual(JSON.parse(JSON.stringify(listDas(sample, params({ state: 'qld', category: 'Swimming Pool / Spa', status_group: 'approved', per_page: '5' })))));
+    expect(JSON.parse(list.out)).toEqual(JSON.parse(JSON.stringify(daListDocument(sample, params({ state: 'qld', category: 'Swimming Pool / Spa', status_group: 'approved', per_page: '5' })))));
     const one = sample.list({}, { limit: 1 })[0];
     const near = await run(['das', 'nearby', ...data, '--lat', String(one.lat), '--lng', String(one.lng), '--radius-km', '2']);
-    expect(JSON.parse(near.out)).toEqual(JSON.parse(JSON.stringify(nearbyDas(sample, params({ lat: String(one.lat), lng: String(one.lng), radius_km: '2' })))));
+    expect(JSON.parse(near.out)).toEqual(JSON.parse(JSON.stringify(daNearbyDocument(sample, params({ lat: String(one.lat), lng: String(one.lng), radius_km: '2' })))));
     const get = await run(['das', 'get', ...data, String(one.id)]);
-    expect(JSON.parse(get.out)).toEqual(JSON.parse(JSON.stringify(getDa(sample, String(one.id)))));
+    expect(JSON.parse(get.out)).toEqual(JSON.parse(JSON.stringify(daDetailDocument(sample, String(one.id)))));
     const stats = await run(['das', 'stats', ...data]);
-    expect(JSON.parse(stats.out)).toEqual(JSON.parse(JSON.stringify(daStats(sample))));
+    expect(JSON.parse(stats.out)).toEqual(JSON.parse(JSON.stringify(daStatsDocument(sample))));
   }, 60_000);
 
   it('refuse a bad value naming the parameter, and a flag the action does not take', async () => {

@@ -4,7 +4,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ajv2020 } from '../helpers/ajv.js';
-import { daStats, getDa, listCategories, listCouncils, listDas, nearbyDas } from '../../engine/da/da-listing.js';
+import { daCategoriesDocument, daCouncilsDocument, daDetailDocument, daListDocument, daNearbyDocument, daStatsDocument } from '../../server/api/da-query.js';
 import type { DaStore } from '../../engine/da/da-store.js';
 import { playgroundKey } from '../../server/keys/playground-key.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -48,12 +48,12 @@ describe('the DA endpoints', () => {
   it('answer at /v1 and /api/v1 alike, match their OpenAPI schemas and equal the library functions', async () => {
     const one = das.list({}, { limit: 1 })[0];
     const cases: [string, string, string, (path: string) => unknown][] = [
-      ['/das', 'state=NSW&per_page=5', 'DaList', (p) => listDas(das, params('state=NSW&per_page=5'), p)],
-      ['/das/nearby', `lat=${one.lat}&lng=${one.lng}&radius_km=3`, 'DaNearby', (p) => nearbyDas(das, params(`lat=${one.lat}&lng=${one.lng}&radius_km=3`), p)],
-      [`/das/${one.id}`, '', 'DaDetail', () => getDa(das, String(one.id))],
-      ['/categories', 'state=vic', 'DaCategories', () => listCategories(das, params('state=vic'))],
-      ['/councils', '', 'DaCouncils', () => listCouncils(das)],
-      ['/stats', '', 'DaStats', () => daStats(das)],
+      ['/das', 'state=NSW&per_page=5', 'DaList', (p) => daListDocument(das, params('state=NSW&per_page=5'), p)],
+      ['/das/nearby', `lat=${one.lat}&lng=${one.lng}&radius_km=3`, 'DaNearby', (p) => daNearbyDocument(das, params(`lat=${one.lat}&lng=${one.lng}&radius_km=3`), p)],
+      [`/das/${one.id}`, '', 'DaDetail', () => daDetailDocument(das, String(one.id))],
+      ['/categories', 'state=vic', 'DaCategories', () => daCategoriesDocument(das, params('state=vic'))],
+      ['/councils', '', 'DaCouncils', () => daCouncilsDocument(das)],
+      ['/stats', '', 'DaStats', () => daStatsDocument(das)],
     ];
     for (const [path, query, schema, library] of cases) {
       for (const prefix of ['/v1', '/api/v1']) {

@@ -8,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syntheticDaRows } from '../../../datasets/da-feed.js';
 import { defaultDataDir } from '../../../datasets/sample-world.js';
 import {
-  classifyStatus, DA_CATEGORIES, daStats, DaStore, getDa, importDaFile, listCategories, listCouncils, listDas, nearbyDas, parseDaRows, splitAddress, STATUS_RULES, summarise, type DaRecord,
+  classifyStatus, DA_CATEGORIES, DaStore, importDaFile, parseDaRows, splitAddress, STATUS_RULES, summarise, type DaRecord,
 } from '../../../engine/da/index.js';
 import { daStoreFromDirectory } from '../../../engine/da/da-sync.js';
+import { daCategoriesDocument, daCouncilsDocument, daDetailDocument, daListDocument, daNearbyDocument, daStatsDocument } from '../../../server/api/da-query.js';
 import { EngineError } from '../../../engine/errors.js';
 import { realdata } from '../../helpers/realdata.js';
 import { tempDir } from '../../helpers/tmp.js';
@@ -147,33 +148,33 @@ describe('the listing documents', () => {
       [{ council: '   ' }, 'council', /not be empty/],
     ];
     for (const [p, parameter, message] of cases) {
-      const e = engineError(() => listDas(store, params(p)));
+      const e = engineError(() => daListDocument(store, params(p)));
       expect(e.code, JSON.stringify(p)).toBe('INVALID_ARGUMENT');
       expect(e.details.parameter, JSON.stringify(p)).toBe(parameter);
       expect(e.message).toMatch(message);
     }
     for (const [p, parameter] of [[{ lng: '145' }, 'lat'], [{ lat: '-37.8' }, 'lng'], [{ lat: '-37.8', lng: '145', radius_km: '0' }, 'radius_km'], [{ lat: '-37.8', lng: '145', radius_km: '51' }, 'radius_km'], [{ lat: '-95', lng: '145' }, 'lat']] as const) {
-      expect(engineError(() => nearbyDas(store, params(p))).details.parameter).toBe(parameter);
+      expect(engineError(() => daNearbyDocument(store, params(p))).details.parameter).toBe(parameter);
     }
-    expect(engineError(() => getDa(store, 'abc')).details.parameter).toBe('id');
-    const missing = engineError(() => getDa(store, '987654321'));
+    expect(engineError(() => daDetailDocument(store, 'abc')).details.parameter).toBe('id');
+    const missing = engineError(() => daDetailDocument(store, '987654321'));
     expect(missing.code).toBe('NOT_FOUND');
     expect(missing.details.reason).toBe('da_not_found');
   });
 
   it('accept a category by slug or display name, and a state in any case', () => {
-    const a = listDas(store, params({ category: 'swimming_pool', state: 'nsw' }));
-    const b = listDas(store, params({ category: 'Swimming Pool / Spa', state: 'NSW' }));
+    const a = daListDocument(store, params({ category: 'swimming_pool', state: 'nsw' }));
+    const b = daListDocument(store, params({ category: 'Swimming Pool / Spa', state: 'NSW' }));
     expect(b).toEqual(a);
     expect((a.meta!.pages as { total: number }).total).toBeGreaterThan(0);
   });
 
   it('follow meta.pages.next to the end: every record once, the totals on every page, an empty page past the end', () => {
     const filter = { state: 'VIC', per_page: 7 };
-    const total = (listDas(store, params(filter)).meta!.pages as { total: number }).total;
+    const total = (daListDocument(store, params(filter)).meta!.pages as { total: number }).total;
     expect(total).toBeGreaterThan(50);
     const ids: number[] = [];
-    let doc = listDas(store, params(filter));
+    let doc = daListDocument(store, params(filter));
     let pages = 1;
     for (;;) {
       const p = doc.meta!.pages as { page: number; total: number; total_pages: number; next: string | null };
@@ -182,25 +183,25 @@ describe('the listing documents', () => {
       if (!p.next) break;
       const url = new URL(p.next, 'http://x');
       expect(url.pathname).toBe('/v1/das');
-      doc = listDas(store, new Map(url.searchParams));
+      doc = daListDocument(store, new Map(url.searchParams));
       pages++;
     }
     expect(pages).toBe(Math.ceil(total / 7));
     expect(new Set(ids).size).toBe(total);
     expect(ids.length).toBe(total);
     // A page asked for by number gives the same rows as following next.
-    expect((listDas(store, params({ ...filter, page: 3 })).data as { id: number }[]).map((r) => r.id)).toEqual(ids.slice(14, 21));
-    const past = listDas(store, params({ ...filter, page: 1000 }));
+    expect((daListDocument(store, params({ ...filter, page: 3 })).data as { id: number }[]).map((r) => r.id)).toEqual(ids.slice(14, 21));
+    const past = daListDocument(store, params({ ...filter, page: 1000 }));
     expect(past.data).toEqual([]);
     expect(past.meta!.pages).toMatchObject({ page: 1000, total, next: null });
   });
 
   it('nearby: nearest first with distance_km, paged by next, only geocoded records', () => {
-    const some = (listDas(store, params({ per_page: 100 })).data as { latitude: number | null; longitude: number | null }[]).find((r) => r.latitude !== null)!;
+    const some = (daListDocument(store, params({ per_page: 100 })).data as { latitude: number | null; longitude: number | null }[]).find((r) => r.latitude !== null)!;
     const p = { lat: some.latitude!, lng: some.longitude!, radius_km: 3, per_page: 10 };
     const ids: number[] = [];
     let last = -1;
-    let doc = nearbyDas(store, params(p));
+    let doc = daNearbyDocument(store, params(p));
     for (;;) {
       for (const r of doc.data as { id: number; distance_km: number; geocoded: boolean }[]) {
         expect(r.geocoded).toBe(true);
@@ -211,9 +212,9 @@ describe('the listing documents', () => {
       }
       const next = (doc.meta!.pages as { next: string | null }).next;
       if (!next) break;
-      doc = nearbyDas(store, new Map(new URL(next, 'http://x').searchParams));
+      doc = daNearbyDocument(store, new Map(new URL(next, 'http://x').searchParams));
     }
-    expect(ids.length).toBe((nearbyDas(store, params(p)).meta!.pages as { total: number }).total);
+    expect(ids.length).toBe((daNearbyDocument(store, params(p)).meta!.pages as { total: number }).total);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
@@ -226,8 +227,8 @@ describe('the listing documents', () => {
       storeys: 2, lots: 3, applicant: 'A Builder Pty Ltd', public_notice_from: '2026-03-16', public_notice_to: '2026-03-30', lat: -37.75, lng: 144.96,
       council_url: 'https://eplanning.example.gov.au/DA-7-2026', council_url_type: 'application_record', last_fetched_at: '2026-07-01T00:00:00Z', source: 'hand',
     }], 'feed').drafts);
-    const id = (listDas(own, params({ per_page: 1 })).data as { id: number }[])[0].id;
-    const d = getDa(own, String(id)).data as Record<string, unknown>;
+    const id = (daListDocument(own, params({ per_page: 1 })).data as { id: number }[])[0].id;
+    const d = daDetailDocument(own, String(id)).data as Record<string, unknown>;
     expect(d).toMatchObject({
       address: '12 Smith Street', address_suburb: 'Coburg', address_postcode: '3058', description: 'Construction of three double-storey dwellings',
       council_name: 'Merri-bek City Council', council_reference: 'DA/7/2026', lodgement_date: '2026-03-02', info_url: 'https://eplanning.example.gov.au/DA-7-2026',
@@ -241,15 +242,15 @@ describe('the listing documents', () => {
   });
 
   it('categories, councils and stats agree with each other and with the list totals', () => {
-    const cats = listCategories(store).data as { slug: string; count: number }[];
+    const cats = daCategoriesDocument(store).data as { slug: string; count: number }[];
     expect(cats.map((c) => c.slug)).toEqual([...DA_CATEGORIES]);
-    const stats = daStats(store).data as { total: number; councils: number; by_state: Record<string, number>; geocoded_pct: number };
+    const stats = daStatsDocument(store).data as { total: number; councils: number; by_state: Record<string, number>; geocoded_pct: number };
     expect(cats.reduce((s, c) => s + c.count, 0)).toBe(stats.total);
     expect(stats.total).toBe(1500);
-    const councils = listCouncils(store).data as { name: string; state: string; count: number }[];
+    const councils = daCouncilsDocument(store).data as { name: string; state: string; count: number }[];
     expect(councils.length).toBe(stats.councils);
     expect(councils.reduce((s, c) => s + c.count, 0)).toBe(1500);
-    for (const c of councils.slice(0, 5)) expect((listDas(store, params({ council: c.name, state: c.state })).meta!.pages as { total: number }).total).toBe(c.count);
+    for (const c of councils.slice(0, 5)) expect((daListDocument(store, params({ council: c.name, state: c.state })).meta!.pages as { total: number }).total).toBe(c.count);
     expect(stats.geocoded_pct).toBeGreaterThan(90);
     expect(stats.geocoded_pct).toBeLessThan(100);
   });
@@ -320,13 +321,13 @@ describe('das import', () => {
     expect(r.rows).toBe(3264);
     expect(r.rejected).toEqual([]);
     expect(r.added).toBe(3264);
-    const stats = daStats(s).data as { total: number; geocoded: number; by_state: Record<string, number> };
+    const stats = daStatsDocument(s).data as { total: number; geocoded: number; by_state: Record<string, number> };
     expect(stats.total).toBe(3264);
     const undescribed = s.list({}, { limit: 10_000 }).filter((d) => d.description === '');
     expect(undescribed.map((d) => d.category)).toEqual(['other']);
     expect(stats.geocoded).toBe(0);
     for (const st of ['NSW', 'VIC', 'WA', 'SA', 'QLD']) expect(stats.by_state[st], st).toBeGreaterThan(0);
-    const blacktown = listDas(s, params({ council: 'Blacktown', per_page: 100 }));
+    const blacktown = daListDocument(s, params({ council: 'Blacktown', per_page: 100 }));
     expect((blacktown.meta!.pages as { total: number }).total).toBe(544);
     expect((blacktown.data as { address_suburb: string; geocoded: boolean }[]).every((d) => d.address_suburb !== '' && !d.geocoded)).toBe(true);
     expect(s.nearbyHits(150.9, -33.77, 50_000)).toEqual([]);
