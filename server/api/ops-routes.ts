@@ -10,6 +10,7 @@ import { playgroundKey } from '../keys/playground-key.js';
 import { maplibreAsset, renderMapPage } from '../map/map-page.js';
 import { chain, type MaybePromise } from '../maybe-promise.js';
 import { renderDocsPage } from '../openapi/docs-page.js';
+import { guideTitles, renderGuidePage } from '../openapi/guide-pages.js';
 import { openApiDocument } from '../openapi/openapi.js';
 import { renderPlaygroundPage } from '../playground/playground-page.js';
 import { ApiError } from './api-error.js';
@@ -101,7 +102,13 @@ export class OpsRoutes {
     switch (h.kind) {
       case 'docs':
         contentType = 'text/html; charset=utf-8';
-        body = this.once('docs', async () => staticBody(renderDocsPage(openApiDocument())));
+        if (h.guide) {
+          const guide = h.guide;
+          body = this.once(`guide-${guide}`, async () => {
+            const page = renderGuidePage(guide);
+            return page === null ? null : staticBody(page);
+          });
+        } else body = this.once('docs', async () => staticBody(renderDocsPage(openApiDocument(), undefined, guideTitles())));
         break;
       case 'openapi':
         body = this.once('openapi', async () => staticBody(JSON.stringify(openApiDocument())));
@@ -146,6 +153,7 @@ export class OpsRoutes {
         throw new ApiError('not_found', `no endpoint at ${route.path}`);
     }
     return chain(body, (b) => {
+      if (!b && h.kind === 'docs') throw new ApiError('not_found', `the guide ${h.guide} is not installed with this server (docs/${h.guide}.md)`);
       if (!b) throw new ApiError('sample_unavailable', `the ${h.kind === 'sample' ? h.name : h.kind} sample is not installed on this server (datasets/samples/)`);
       const headers: Record<string, string> = { 'Cache-Control': h.kind === 'playground' || (h.kind === 'map' && h.asset === 'page') ? 'no-cache' : h.kind === 'map' ? 'public, max-age=86400' : 'public, max-age=300', Vary: 'Accept-Encoding' };
       if (gzip) headers['Content-Encoding'] = 'gzip';

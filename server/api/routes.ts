@@ -3,6 +3,7 @@
  * (server/openapi/) is generated from it, so the two cannot drift apart.
  */
 import { SAMPLE_NAMES, type SampleName } from '../../engine/entry/property.js';
+import { GUIDES, guidePath, type GuideName } from '../openapi/guide-pages.js';
 
 /** The DA-listing operations (spec 4.1). */
 export type DaOperation = 'list' | 'nearby' | 'get' | 'categories' | 'councils' | 'stats';
@@ -32,7 +33,7 @@ export type RouteKind =
   | { kind: 'sandbox' }
   | { kind: 'health' }
   | { kind: 'openapi' }
-  | { kind: 'docs' };
+  | { kind: 'docs'; guide?: GuideName };
 
 /** One endpoint. */
 export interface Route {
@@ -347,7 +348,17 @@ export const ROUTES: readonly Route[] = [
     keyed: false,
     tag: 'Service',
     summary: 'Human-readable reference',
-    description: 'An HTML reference page generated from the OpenAPI document; served offline, no external assets.',
+    description: 'An HTML reference page generated from the OpenAPI document, linking to the guides below; served offline, no external assets.',
     handler: { kind: 'docs' },
   },
+  ...GUIDES.map(
+    (guide): Route => ({
+      path: guidePath(guide),
+      keyed: false,
+      tag: 'Service',
+      summary: `Guide: ${guide}`,
+      description: `The repository's docs/${guide}.md as an HTML page (links between guides stay on this server); 404 when the installed package holds no docs.`,
+      handler: { kind: 'docs', guide },
+    }),
+  ),
 ];

@@ -38,7 +38,7 @@ function topLevelFields(doc: Obj, name: string): string {
 }
 
 /** Renders the page. */
-export function renderDocsPage(doc: Obj, machinePath = '/api/v1/openapi.json'): string {
+export function renderDocsPage(doc: Obj, machinePath = '/api/v1/openapi.json', guides: readonly { title: string; path: string }[] = []): string {
   const ops: string[] = [];
   const toc: string[] = [];
   for (const [path, item] of Object.entries(doc.paths as Obj)) {
@@ -81,6 +81,7 @@ th{background:#f6f8fa}td p{margin:.2rem 0}.verb{background:#0969da;color:#fff;bo
 <h1>${esc(doc.info.title)}</h1>
 <p>Interface version <code>${esc(doc.info.version)}</code>, OpenAPI ${esc(doc.openapi)}. Machine-readable: <a href="${esc(machinePath)}"><code>${esc(machinePath)}</code></a>.</p>
 ${text(doc.info.summary)}${text(doc.info.description)}
+${guides.length ? `<h2>Guides</h2><ul>${guides.map((g) => `<li><a href="${esc(g.path)}">${esc(g.title)}</a></li>`).join('')}</ul>` : ''}
 <h2>Endpoints</h2><ul>${toc.join('')}</ul>
 ${ops.join('\n')}
 <h2>Schemas</h2><p>Top-level fields; the full JSON Schemas are in the OpenAPI document under <code>components.schemas</code>.</p>

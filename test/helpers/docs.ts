@@ -5,11 +5,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { GUIDES } from '../../server/openapi/guide-pages.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The guides in docs/, in reading order (README.md's table lists the same). */
-export const DOC_PAGES = ['cli.md', 'data.md', 'api.md', 'operators.md', 'da-listing.md', 'childcare.md', 'tiles.md', 'library.md', 'benchmarks.md', 'development.md'];
+/** The guides in docs/, in reading order: the ones the server serves (README.md's table lists the same). */
+export const DOC_PAGES = GUIDES.map((g) => `${g}.md`);
 
 /** README.md and every guide, in order. */
 export function readDocs(): string {

@@ -1,6 +1,9 @@
 // Contract tests over real HTTP (uWebSockets.js on port 0, the engine on the sample world): every endpoint of
 // spec section 4, every status of section 7 with its body, the unknown-parameter rule, licences (section 5)
 // and the usage block (section 2.9).
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { GUIDES, GUIDES_DIR, guidePath, headingSlug } from '../../server/openapi/guide-pages.js';
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -127,6 +130,34 @@ describe('keyless endpoints', () => {
     for (const r of ROUTES) expect(docs.body).toContain(`<code>${r.path}</code>`);
     // Offline: no external scripts, styles or fonts.
     expect(docs.body).not.toMatch(/<script|<link|https?:\/\/(?!json-schema)/);
+  });
+
+  it('links the reference to every guide, served as a page whose links stay on the server and whose anchors exist', async () => {
+    const docs = (await t.get('/api/v1/docs')).body as string;
+    const pages = new Map<string, string>();
+    for (const g of GUIDES) {
+      expect(docs).toContain(`href="${guidePath(g)}"`);
+      const r = await t.get(guidePath(g));
+      expect(r.status, g).toBe(200);
+      expect(r.headers.get('content-type')).toMatch(/^text\/html/);
+      pages.set(guidePath(g), r.body as string);
+      // The guide's own title and every one of its second-level headings are on the page.
+      const md = readFileSync(join(GUIDES_DIR, `${g}.md`), 'utf8');
+      for (const h of [...md.matchAll(/^## (.+)$/gm)].map((m) => m[1])) expect(r.body, `${g}: ${h}`).toContain(`id="${headingSlug(h.replace(/`/g, ''))}"`);
+      expect(r.body).not.toMatch(/<script|<link/);
+    }
+    for (const [path, html] of pages) {
+      for (const [, href] of html.matchAll(/href="([^"]+)"/g)) {
+        const link = href.replaceAll('&amp;', '&');
+        // Inside the page, another page of the docs, or outside the server: never a path into a source tree.
+        expect(link, `${path}: ${link}`).toMatch(/^(#|\/api\/v1\/docs(\/|#|$)|https?:|mailto:)/);
+        const [target, anchor] = link.split('#');
+        if (!anchor || target.startsWith('http')) continue;
+        const page = target === '' ? html : pages.get(target) ?? docs;
+        expect(page, `${path}: ${link}`).toContain(`id="${anchor}"`);
+      }
+    }
+    expect((await t.get('/api/v1/docs/nothing')).status).toBe(404);
   });
 
   it('compresses with gzip when accepted, and the bytes are identical once decompressed', async () => {
