@@ -50,11 +50,12 @@
  * a floor nor a sub-score (a trigger, not a severity), and a partial, unverified or failed overlay check
  * adds nothing (a miss there proves nothing).
  */
-import { clampScore, component, levelOf, type Level, type ScoreComponent } from '../component.js';
+import type { Level, ScoreComponent } from '../component.js';
 import type { NearestDrainage } from '../../hydro/hand-at-point.js';
 import type { FloodOverlayHit } from './flood-overlays.js';
 import type { OfficialLayerResult } from './official-layer.js';
 import type { NearestWater } from './water-distance.js';
+import { describeFlood } from './flood-describe.js';
 
 /** Weights of the four sub-scores (see the file comment for why). */
 export const FLOOD_WEIGHTS = { terrain: 0.4, water: 0.15, study: 0.3, overlay: 0.15 } as const;
@@ -140,15 +141,6 @@ export interface StudyLibrary {
   states: string[];
 }
 
-/** The caveat of an absent study depth: how many studies are held and where (from the catalogue, spec 8). */
-export function studyLibraryCaveat(library: StudyLibrary | null | undefined): string {
-  if (!library) return 'No flood-study depth raster covers this address (flood studies are held for some areas only, not nationally).';
-  const n = library.depthRasters;
-  if (n === 0) return 'No flood-study depth raster covers this address (no flood study is held).';
-  const where = library.states.length ? `, in ${library.states.length > 1 ? `${library.states.slice(0, -1).join(', ')} and ${library.states.at(-1)}` : library.states[0]}` : '';
-  return `No flood-study depth raster covers this address (the library holds ${n} study depth raster${n === 1 ? '' : 's'}${where}; not national).`;
-}
-
 /** AIDR 2017 / ARR hazard vulnerability classes. */
 export type HazardClass = 'H1' | 'H2' | 'H3' | 'H4' | 'H5' | 'H6';
 
@@ -192,114 +184,71 @@ export interface FloodScore {
   caveat: string;
 }
 
-const HAZARD_LEVEL: Record<HazardClass, Level> = { H1: 'low', H2: 'moderate', H3: 'high', H4: 'very_high', H5: 'very_high', H6: 'very_high' };
+/** What one input contributed, as codes and numbers (words and rounding are flood-describe.ts's). */
+export type TerrainFinding =
+  | { code: 'scored'; hand_m: number; drainage: NearestDrainage; sub: number }
+  | { code: 'no_dem' }
+  | { code: 'flow_leaves_area' }
+  | { code: 'failed'; failure: string; message: string };
+export type WaterFinding = { code: 'unavailable' } | { code: 'none_within_2km'; sub: 0 } | { code: 'found'; water: NearestWater; sub: number };
+export type StudyFinding = { code: 'none' } | { code: 'modelled'; depth_m: number; sub: number };
+export type OverlayFinding =
+  | { code: 'verified_hit'; top: FloodOverlayHit; sub: number; floodway: boolean }
+  | { code: 'evidence_required'; source: string | null }
+  | { code: 'statewide_no_hit'; source: string | null; sub: 0 }
+  | { code: 'no_source' }
+  | { code: 'partial_or_unverified' };
 
-function round(v: number, d = 2): number {
-  const f = 10 ** d;
-  return Math.round(v * f) / f;
+/** The score as numbers and codes, before it is worded (see {@link describeFlood}). */
+export interface FloodFindings {
+  /** 0-100 after the floors, unrounded; null when no input was available. */
+  score: number | null;
+  /** The floor that set the score, if one did. */
+  floor: number | null;
+  sub: Partial<Record<keyof typeof FLOOD_WEIGHTS, number>>;
+  weights: typeof FLOOD_WEIGHTS;
+  /** The indicative 1 % AEP flood height of the terrain term, metres, unrounded. */
+  floodHeight: number | null;
+  rainfallMm: number;
+  terrain: TerrainFinding;
+  water: WaterFinding;
+  study: StudyFinding;
+  overlay: OverlayFinding;
 }
 
-/** Scores the evidence (pure; see the file comment for the formula). */
-export function scoreFlood(ev: FloodEvidence): FloodScore {
-  const sub: Partial<Record<keyof typeof FLOOD_WEIGHTS, number>> = {};
+/** Weighs the evidence (pure; see the file comment for the formula): numbers and codes, no words. */
+export function weighFlood(ev: FloodEvidence): FloodFindings {
+  const sub: FloodFindings['sub'] = {};
   const rainfallMm = ev.rainfall?.depth_mm ?? DEFAULT_I1H_MM;
 
-  // Terrain.
   let floodHeight: number | null = null;
-  let handComp: ScoreComponent<number | null>;
+  let terrain: TerrainFinding;
   const hand = ev.hand;
   if (hand && hand.ok && hand.hand_m !== null && hand.drainage) {
     floodHeight = indicativeFloodHeight(hand.drainage.contributing_area_km2, rainfallMm);
     sub.terrain = terrainSubScore(hand.hand_m, floodHeight);
-    handComp = component({
-      value: hand.hand_m,
-      unit: 'm',
-      level: levelOf(sub.terrain),
-      resolution: hand.resolution_m,
-      source: hand.source,
-      caveat: `Height above the nearest modelled drainage line (catchment ${hand.drainage.contributing_area_km2} km2${hand.burned ? ', mapped watercourses burned in' : ''}); bare-earth terrain only: pipes, levees and buildings are not modelled.`,
-    });
-  } else {
-    handComp = component({
-      value: null,
-      unit: 'm',
-      level: 'unknown',
-      resolution: hand && hand.ok ? hand.resolution_m : null,
-      source: hand ? hand.source : null,
-      caveat: !hand
-        ? 'No elevation model is held for this location.'
-        : hand.ok
-          ? 'The flow path from the address leaves the analysed area before reaching a drainage line.'
-          : `Terrain analysis failed (${hand.code}): ${hand.message}`,
-    });
-  }
+    terrain = { code: 'scored', hand_m: hand.hand_m, drainage: hand.drainage, sub: sub.terrain };
+  } else terrain = !hand ? { code: 'no_dem' } : hand.ok ? { code: 'flow_leaves_area' } : { code: 'failed', failure: hand.code, message: hand.message };
 
-  // Water proximity.
-  let waterComp: ScoreComponent<number | null>;
-  if (ev.water === 'unavailable') {
-    waterComp = component({ value: null, unit: 'm', level: 'unknown', resolution: null, source: null, caveat: 'Mapped water was not available for this location.' });
-  } else if (ev.water === null) {
-    sub.water = 0;
-    waterComp = component({ value: null, unit: 'm', level: 'very_low', resolution: null, source: null, caveat: 'No mapped watercourse or water body within 2 km.' });
-  } else {
-    sub.water = waterSubScore(ev.water.distance_m, ev.water.kind);
-    waterComp = component({
-      value: round(ev.water.distance_m, 1),
-      unit: 'm',
-      level: levelOf(sub.water),
-      resolution: null,
-      source: ev.water.source,
-      caveat: `Straight-line distance to the nearest mapped ${ev.water.kind.replace('_', ' ')}${ev.water.name ? ` (${ev.water.name})` : ''}; unmapped drains and pipes are not included.`,
-    });
-  }
+  let water: WaterFinding;
+  if (ev.water === 'unavailable') water = { code: 'unavailable' };
+  else if (ev.water === null) water = { code: 'none_within_2km', sub: (sub.water = 0) };
+  else water = { code: 'found', water: ev.water, sub: (sub.water = waterSubScore(ev.water.distance_m, ev.water.kind)) };
 
-  // Design rainfall (acts through the indicative flood height).
-  const rainComp = ev.rainfall
-    ? component({
-        value: ev.rainfall.depth_mm,
-        unit: 'mm',
-        level: levelOf(Math.min(100, ev.rainfall.depth_mm)),
-        resolution: ev.rainfall.resolution_m,
-        source: ev.rainfall.source,
-        caveat: '1 % AEP 1-hour design rainfall depth; it scales the indicative flood height of the terrain term rather than adding its own term.',
-      })
-    : component({ value: null, unit: 'mm', level: 'unknown', resolution: null, source: null, caveat: `No design-rainfall raster was available; ${DEFAULT_I1H_MM} mm (1 % AEP, 1 hour) was assumed for the terrain term.` });
+  const study: StudyFinding = ev.study ? { code: 'modelled', depth_m: ev.study.depth_m, sub: (sub.study = studySubScore(ev.study.depth_m)) } : { code: 'none' };
 
-  // Flood study.
-  let studyComp: ScoreComponent<number | null>;
-  if (ev.study) {
-    sub.study = studySubScore(ev.study.depth_m);
-    studyComp = component({
-      value: round(ev.study.depth_m, 3),
-      unit: 'm',
-      level: levelOf(sub.study),
-      resolution: ev.study.resolution_m,
-      source: ev.study.source,
-      caveat: ev.study.depth_m > 0 ? 'Official 1 % AEP modelled peak depth at the address from a flood study.' : 'A flood study covers the address and models it dry in the 1 % AEP event; rarer floods can still reach it.',
-    });
-  } else {
-    studyComp = component({ value: null, unit: 'm', level: 'unknown', resolution: null, source: null, caveat: studyLibraryCaveat(ev.studyLibrary) });
-  }
-
-  // Official overlay.
   const verifiedHits = ev.overlays.hits.filter((h) => h.verified && h.kind !== 'flood_evidence' && ev.overlays.official.overlay_basis.sources.some((s) => s.source === h.source && s.used_in_score));
   const basis = ev.overlays.official.overlay_basis.status;
-  let overlayComp: ScoreComponent<string | null>;
-  let floodway = false;
+  let overlay: OverlayFinding;
   if (verifiedHits.length > 0) {
     const best = Math.max(...verifiedHits.map((h) => OVERLAY_SCORES[h.kind as keyof typeof OVERLAY_SCORES]));
-    floodway = verifiedHits.some((h) => h.kind === 'floodway');
     sub.overlay = best;
-    const top = verifiedHits.find((h) => OVERLAY_SCORES[h.kind as keyof typeof OVERLAY_SCORES] === best)!;
-    overlayComp = component({ value: top.code ?? top.label ?? top.kind, unit: null, level: levelOf(best), resolution: null, source: top.source, caveat: 'A verified flood overlay covers the address; the mapped layer is authoritative over this score.' });
+    overlay = { code: 'verified_hit', top: verifiedHits.find((h) => OVERLAY_SCORES[h.kind as keyof typeof OVERLAY_SCORES] === best)!, sub: best, floodway: verifiedHits.some((h) => h.kind === 'floodway') };
   } else if (ev.overlays.official.official_layer === 'hit') {
-    overlayComp = component({ value: 'evidence_required', unit: null, level: 'unknown', resolution: null, source: ev.overlays.hits.find((h) => h.verified)?.source ?? null, caveat: 'An evidence-required flood control covers the address: a neutral trigger, not a severity; it does not change the score.' });
+    overlay = { code: 'evidence_required', source: ev.overlays.hits.find((h) => h.verified)?.source ?? null };
   } else if (basis === 'verified_statewide') {
-    sub.overlay = 0;
-    overlayComp = component({ value: 'no_hit', unit: null, level: 'very_low', resolution: null, source: ev.overlays.official.overlay_basis.sources.find((s) => s.used_in_score && s.coverage === 'complete')?.source ?? null, caveat: 'Statewide verified flood-overlay mapping was checked and does not cover the address; it lowers the score but does not cap it (overlays map the designated 1 % AEP extent, not overland flow or rarer floods).' });
-  } else {
-    overlayComp = component({ value: null, unit: null, level: 'unknown', resolution: null, source: null, caveat: basis === 'no_source' ? 'No flood overlay is published for this state.' : 'Overlay mapping here is partial or unverified; a miss proves nothing and is not scored.' });
-  }
+    overlay = { code: 'statewide_no_hit', source: ev.overlays.official.overlay_basis.sources.find((s) => s.used_in_score && s.coverage === 'complete')?.source ?? null, sub: (sub.overlay = 0) };
+  } else overlay = { code: basis === 'no_source' ? 'no_source' : 'partial_or_unverified' };
 
   let num = 0;
   let den = 0;
@@ -309,34 +258,14 @@ export function scoreFlood(ev: FloodEvidence): FloodScore {
   }
   let score: number | null = den > 0 ? num / den : null;
   let floor: number | null = null;
-  const mapped = verifiedHits.length > 0 || (ev.study !== null && ev.study.depth_m > 0);
-  if (mapped) floor = floodway ? FLOODWAY_FLOOR : MAPPED_FLOOR;
+  const mapped = overlay.code === 'verified_hit' || (ev.study !== null && ev.study.depth_m > 0);
+  if (mapped) floor = overlay.code === 'verified_hit' && overlay.floodway ? FLOODWAY_FLOOR : MAPPED_FLOOR;
   if (score !== null && floor !== null) score = Math.max(score, floor);
   if (score === null && floor !== null) score = floor;
-  const value = score === null ? null : clampScore(score);
+  return { score, floor: floor !== null && score === floor ? floor : null, sub, weights: FLOOD_WEIGHTS, floodHeight, rainfallMm, terrain, water, study, overlay };
+}
 
-  const out: FloodScore = {
-    score: value,
-    level: levelOf(value),
-    official_layer: ev.overlays.official.official_layer,
-    official_layer_note: ev.overlays.official.official_layer_note,
-    overlay_basis: ev.overlays.official.overlay_basis,
-    nearest_drainage: hand && hand.ok ? hand.drainage : null,
-    components: { hand: handComp, water_distance: waterComp, design_rainfall: rainComp, study_depth: studyComp, official_overlay: overlayComp },
-    method: {
-      weights: FLOOD_WEIGHTS,
-      sub_scores: Object.fromEntries(Object.entries(sub).map(([k, v]) => [k, round(v!, 1)])),
-      indicative_flood_height_m: floodHeight === null ? null : round(floodHeight, 2),
-      floor: floor !== null && score === floor ? floor : null,
-      channel_threshold_km2: hand && hand.ok ? hand.threshold_km2 : null,
-      analysis_half_width_m: hand && hand.ok ? (hand.analysis_half_width_m ?? null) : null,
-      burned_watercourses: !!(hand && hand.ok && hand.burned),
-    },
-    completeness: ev.degraded.length > 0 ? 'partial' : 'full',
-    degraded_components: [...ev.degraded],
-    caveat: 'Screening estimate from terrain, mapped water, design rainfall, flood studies and verified overlays; it is not a flood certificate, and where a mapped layer disagrees the mapped layer is authoritative.',
-  };
-  if (ev.study) out.flood_depth = { value_m: round(ev.study.depth_m, 3), aep: '1%', source: ev.study.source, resolution_m: ev.study.resolution_m };
-  if (ev.hazard) out.hazard_class = { value: ev.hazard.class, source: ev.hazard.source, note: `${ev.hazard.class} (AIDR 2017 hazard vulnerability class, level ${HAZARD_LEVEL[ev.hazard.class]}) as modelled by the study; evidence only, not converted to a depth.` };
-  return out;
+/** Scores the evidence: {@link weighFlood}, worded and rounded by {@link describeFlood}. */
+export function scoreFlood(ev: FloodEvidence): FloodScore {
+  return describeFlood(ev, weighFlood(ev));
 }

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { NearestDrainage } from '../../../../engine/hydro/hand-at-point.js';
 import type { FloodOverlayHit } from '../../../../engine/scores/flood/flood-overlays.js';
-import { FLOOD_WEIGHTS, indicativeFloodHeight, scoreFlood, studyLibraryCaveat, studySubScore, terrainSubScore, waterSubScore, type FloodEvidence } from '../../../../engine/scores/flood/flood-score.js';
+import { FLOOD_WEIGHTS, indicativeFloodHeight, scoreFlood, studySubScore, terrainSubScore, waterSubScore, type FloodEvidence } from '../../../../engine/scores/flood/flood-score.js';
+import { studyLibraryCaveat } from '../../../../engine/scores/flood/flood-describe.js';
 import { officialLayer, type OverlaySourceInfo } from '../../../../engine/scores/flood/official-layer.js';
 
 const drainage = (areaKm2: number): NearestDrainage => ({ lon: 145, lat: -37.8, elevation_m: 10, distance_m: 40, bearing_deg: 90, compass: 'E', contributing_area_km2: areaKm2, channel_source: 'modelled', catchment_truncated: false });
