@@ -22,6 +22,8 @@
  *    within 100 m, its effective slope from the DEM and its distance: never from the score.
  */
 import { component, clampScore, levelOf, type Level, type ScoreComponent } from '../component.js';
+import { BUSHFIRE_DISCLAIMER, BUSHFIRE_LEVEL_LABEL, BUSHFIRE_WORDS, tenth, thousandth } from './bushfire-describe.js';
+export { BUSHFIRE_DISCLAIMER } from './bushfire-describe.js';
 import { cellSizeMetres } from '../../raster/sample.js';
 import { resolveLayer, type MissingLayer, type RasterInput } from '../layer-input.js';
 import { regionalSlope } from '../../raster/terrain-slope.js';
@@ -53,8 +55,6 @@ export const TERRAIN_RADIUS_M = 250;
 export const OFFICIAL_FLOOR = 40;
 
 /** The spec 1 disclaimer, carried on every result. */
-export const BUSHFIRE_DISCLAIMER =
-  'Pre-screening only. This is not a certified BAL assessment, cannot be used for building approval and carries no accuracy SLA. BAL must not be inferred from the 0-100 score.';
 
 /** Who the subject is: a resolved address (on its parcel or not) or a bare coordinate. */
 export type SubjectIdentity = { kind: 'address'; address: string; parcelId?: string | null; onParcel: boolean } | { kind: 'coordinate' };
@@ -144,14 +144,6 @@ export interface BushfireScore {
   caveat: string;
 }
 
-const LEVEL_LABEL: Record<Level, string> = {
-  very_low: 'Very low bushfire exposure (screening estimate)',
-  low: 'Low bushfire exposure (screening estimate)',
-  moderate: 'Moderate bushfire exposure (screening estimate)',
-  high: 'High bushfire exposure (screening estimate)',
-  very_high: 'Very high bushfire exposure (screening estimate)',
-  unknown: 'Not assessed: vegetation data did not answer',
-};
 
 function coverageOf(l: { status: string }): BushfireCoverageStatus {
   return l.status === 'available' ? 'returned' : l.status === 'unavailable' ? 'unavailable' : 'not_integrated';
@@ -166,7 +158,7 @@ function officialLookup(layers: BushfireLayers, subject: BushfireSubject): { sta
       status: 'none',
       layer: null,
       reason: (o as MissingLayer | undefined)?.reason ?? null,
-      basis: { kind: 'no_official_mapping_held', state, state_coverage: null, source: null, hits: [], note: `No official bushfire-prone-area overlay is held for ${state ?? 'an undetermined state'}; nothing is inferred in its place.` },
+      basis: { kind: 'no_official_mapping_held', state, state_coverage: null, source: null, hits: [], note: BUSHFIRE_WORDS.noOfficialMapping(state) },
     };
   }
   if (o.status === 'unavailable') {
@@ -174,17 +166,13 @@ function officialLookup(layers: BushfireLayers, subject: BushfireSubject): { sta
       status: 'unavailable',
       layer: null,
       reason: o.reason ?? null,
-      basis: { kind: 'official_lookup_unavailable', state, state_coverage: null, source: null, hits: [], note: `The official overlay lookup for ${state} failed${o.reason ? ` (${o.reason})` : ''}; retry. The modelled score does not stand in for it.` },
+      basis: { kind: 'official_lookup_unavailable', state, state_coverage: null, source: null, hits: [], note: BUSHFIRE_WORDS.officialLookupFailed(state, o.reason ?? null) },
     };
   }
   const layer = o as OfficialOverlayLayer;
   const hits = layer.index.containing(subject.lon, subject.lat).map((id) => ({ category: overlayCategory(layer.properties[id]), source: layer.source, properties: layer.properties[id] }));
   const status: OfficialZoneStatus = hits.length ? 'hit' : layer.coverage === 'complete' ? 'checked_no_hit' : 'checked_partial_coverage';
-  const note = hits.length
-    ? `The subject lies in ${hits.map((h) => h.category.replace(/_/g, ' ')).join(' and ')} mapped by ${layer.source}.`
-    : layer.coverage === 'complete'
-      ? `${state}'s overlay was checked and does not cover the subject.`
-      : `Only partial overlay coverage is held for ${state}; a miss proves nothing.`;
+  const note = hits.length ? BUSHFIRE_WORDS.officialHit(hits.map((h) => h.category), layer.source) : layer.coverage === 'complete' ? BUSHFIRE_WORDS.officialChecked(state) : BUSHFIRE_WORDS.officialPartial(state);
   return { status, layer, reason: null, basis: { kind: 'official_mapping', state, state_coverage: layer.coverage, source: layer.source, hits, note } };
 }
 
@@ -200,7 +188,7 @@ interface VegCandidate {
 function indicativeBal(cands: VegCandidate[], dem: RasterInput, subject: BushfireSubject, fdi: TableFdi, fdiBasis: string, tol: { d: number; deg: number }): IndicativeBal | 'method_1_not_applicable' {
   const demLayer = resolveLayer(dem).layer;
   const assumptions: string[] = [];
-  if (!demLayer) assumptions.push('No DEM answered: effective slope assumed upslope/flat, range widened to a 15-20 degree downslope.');
+  if (!demLayer) assumptions.push(BUSHFIRE_WORDS.noDemAssumption);
   let nominal = 0, lo = 0, hi = 0;
   let determining: IndicativeBal['determining_vegetation'] = null;
   let notApplicable = false;
@@ -221,7 +209,7 @@ function indicativeBal(cands: VegCandidate[], dem: RasterInput, subject: Bushfir
     const balHi = method1Bal(fdi, c.vegClass, slopeClassOf(slopeHi), Math.max(0, c.distance - tol.d));
     const r = balRank(bal);
     if (r > nominal || (r === nominal && determining && c.distance < determining.distance_m)) {
-      if (r > 0) determining = { veg_class: c.vegClass, distance_m: Math.round(c.distance * 10) / 10, effective_slope_deg: slopeDeg === null ? null : Math.round(slopeDeg * 10) / 10, slope_class: slopeClassOf(nominalSlope), source: c.source };
+      if (r > 0) determining = { veg_class: c.vegClass, distance_m: tenth(c.distance), effective_slope_deg: slopeDeg === null ? null : tenth(slopeDeg), slope_class: slopeClassOf(nominalSlope), source: c.source };
     }
     nominal = Math.max(nominal, r);
     lo = Math.max(lo, rank(balLo));
@@ -231,8 +219,8 @@ function indicativeBal(cands: VegCandidate[], dem: RasterInput, subject: Bushfir
   lo = Math.min(lo, nominal);
   const anyClassified = cands.some((c) => c.vegClass !== 'low_threat');
   const confidence: IndicativeBal['confidence'] = !anyClassified ? 'high' : !demLayer || hi - lo >= 2 ? 'low' : 'moderate';
-  if (!anyClassified) assumptions.push(`No classified vegetation within ${ASSESSMENT_DISTANCE_M + tol.d} m of the subject.`);
-  assumptions.push(`Distances measured to the mapped vegetation edge with a ${tol.d} m positional tolerance; slope tolerance ${tol.deg} degrees.`);
+  if (!anyClassified) assumptions.push(BUSHFIRE_WORDS.noClassifiedVegetation(ASSESSMENT_DISTANCE_M + tol.d));
+  assumptions.push(BUSHFIRE_WORDS.tolerances(tol.d, tol.deg));
   return {
     bal: BAL_BANDS[nominal],
     range: [BAL_BANDS[lo], BAL_BANDS[hi]],
@@ -252,11 +240,7 @@ export function bushfireScore(layers: BushfireLayers, subject: BushfireSubject, 
   const tol = { d: options.vegetationToleranceM ?? 10, deg: options.slopeToleranceDeg ?? 2 };
   const stateFdi = fdiForState(subject.state);
   const fdi: TableFdi = options.fdi ?? stateFdi ?? 100;
-  const fdiBasis = options.fdi
-    ? `FDI ${options.fdi} supplied by the caller`
-    : stateFdi
-      ? `AS 3959-2009 Table 2.1 for ${subject.state!.toUpperCase()}${['NSW', 'VIC'].includes(subject.state!.toUpperCase()) ? ' (the higher of the state\'s values: fire weather districts and alpine areas are not resolved)' : ''}`
-      : 'State undetermined: FDI 100, the highest table, used as the conservative default';
+  const fdiBasis = BUSHFIRE_WORDS.fdiBasis(options.fdi ? { kind: 'caller', fdi: options.fdi } : stateFdi ? { kind: 'table', state: subject.state!.toUpperCase() } : { kind: 'default' });
 
   // 1. Official mapping.
   const official = officialLookup(layers, subject);
@@ -334,11 +318,11 @@ export function bushfireScore(layers: BushfireLayers, subject: BushfireSubject, 
   const vegSource = fuelNearest?.source ?? (veg.status === 'available' ? veg.source : null);
   const sources = [...new Set([official.layer?.source, vegSource, ...cands.map((c) => c.source), dem.layer?.source, historyNearest?.source ?? (fh.status === 'available' ? fh.source : undefined)].filter((s): s is string => !!s))].sort();
   const level = levelOf(score);
-  const missing = (what: string, status: string, reason?: string | null) => `${what} ${status.replace('_', ' ')}${reason ? `: ${reason}` : ''}.`;
+  const missing = BUSHFIRE_WORDS.missing;
   return {
     score,
     level,
-    label: LEVEL_LABEL[level],
+    label: BUSHFIRE_LEVEL_LABEL[level],
     disclaimer: BUSHFIRE_DISCLAIMER,
     official_zone_status: official.status,
     overlay_basis: official.basis,
@@ -346,8 +330,8 @@ export function bushfireScore(layers: BushfireLayers, subject: BushfireSubject, 
     indicative_bal: ib,
     delivery_contract: {
       subject_identity: identity.kind === 'address'
-        ? { kind: identity.onParcel ? 'resolved_address_on_parcel' : 'resolved_address_not_on_parcel', resolved_address_on_parcel: identity.onParcel, address: identity.address, parcel_id: identity.parcelId ?? null, note: identity.onParcel ? 'Screened at a resolved address point on its cadastral parcel.' : 'Screened at a resolved address point that is not on a matched parcel.' }
-        : { kind: 'coordinate_only', resolved_address_on_parcel: false, address: null, parcel_id: null, note: 'Screened at an arbitrary coordinate, not a resolved address on a parcel; a BAL applies to a building site.' },
+        ? { kind: identity.onParcel ? 'resolved_address_on_parcel' : 'resolved_address_not_on_parcel', resolved_address_on_parcel: identity.onParcel, address: identity.address, parcel_id: identity.parcelId ?? null, note: BUSHFIRE_WORDS.subject(identity.onParcel ? 'on_parcel' : 'not_on_parcel') }
+        : { kind: 'coordinate_only', resolved_address_on_parcel: false, address: null, parcel_id: null, note: BUSHFIRE_WORDS.subject('coordinate') },
       preliminary_bal: { included: ib !== null, status: balStatus },
       official_and_modelled_kept_separate: true,
       bal_derived_from_score: false,
@@ -362,39 +346,31 @@ export function bushfireScore(layers: BushfireLayers, subject: BushfireSubject, 
         caveat: official.basis.note,
       }),
       vegetation_fuel: component({
-        value: fuel === null ? null : Math.round(fuel * 1000) / 1000,
+        value: fuel === null ? null : thousandth(fuel),
         unit: 'share',
         level: fuel === null ? 'unknown' : levelOf(fuel * 100),
         resolution: null,
         source: vegSource,
-        caveat: fuel === null
-          ? missing('Vegetation', veg.status, (veg as MissingLayer).reason)
-          : fuelNearest
-            ? `Nearest weighted fuel: ${fuelNearest.vegClass.replace('_', '/')} at ${Math.round(fuelNearest.distance)} m; mapped vegetation edges, not a site survey.`
-            : `No classified vegetation within ${FUEL_REACH_M} m in the mapped layer.`,
+        caveat: fuel === null ? missing('Vegetation', veg.status, (veg as MissingLayer).reason) : BUSHFIRE_WORDS.fuel(fuelNearest, FUEL_REACH_M),
       }),
       terrain_slope: component({
-        value: terrain ? Math.round(terrain.meanSlopeDeg * 10) / 10 : null,
+        value: terrain ? tenth(terrain.meanSlopeDeg) : null,
         unit: 'deg',
         level: terrain ? levelOf(t * 100) : 'unknown',
         resolution: demRes,
         source: dem.layer?.source ?? null,
-        caveat: terrain ? `Mean slope within ${TERRAIN_RADIUS_M} m from the DEM.` : missing('DEM', dem.layer ? 'unavailable' : dem.status, dem.reason ?? (dem.layer ? 'no elevations around the subject' : null)),
+        caveat: terrain ? BUSHFIRE_WORDS.slope(TERRAIN_RADIUS_M) : missing('DEM', dem.layer ? 'unavailable' : dem.status, dem.reason ?? (dem.layer ? 'no elevations around the subject' : null)),
       }),
       fire_history: component({
-        value: history === null ? null : Math.round(history * 1000) / 1000,
+        value: history === null ? null : thousandth(history),
         unit: 'share',
         level: history === null ? 'unknown' : levelOf(history * 100),
         resolution: null,
         source: historyNearest?.source ?? (fh.status === 'available' ? fh.source : null),
-        caveat: history === null
-          ? missing('Fire history', fh.status, (fh as MissingLayer).reason)
-          : historyNearest
-            ? `Nearest mapped bushfire ${Math.round(historyNearest.distance)} m away${historyNearest.year ? ` (${historyNearest.year})` : ''}; prescribed burns are not counted.`
-            : `No mapped bushfire within ${FIRE_HISTORY_REACH_M} m; the record is incomplete before satellite mapping.`,
+        caveat: history === null ? missing('Fire history', fh.status, (fh as MissingLayer).reason) : BUSHFIRE_WORDS.history(historyNearest, FIRE_HISTORY_REACH_M),
       }),
     },
     sources,
-    caveat: `${BUSHFIRE_DISCLAIMER} The score is modelled from mapped vegetation, terrain and fire history; the official overlay status is reported separately.`,
+    caveat: BUSHFIRE_WORDS.scoreCaveat,
   };
 }
