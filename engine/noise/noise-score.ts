@@ -6,6 +6,7 @@
  * aircraft components mixed in separately, and the 0-100 score (noise-score-scale.ts). Inputs ship as
  * ScoreComponent objects (engine/scores/component.ts).
  */
+import { latLng, metres, NOISE_WORDS, relationTerms } from './noise-describe.js';
 import type { Geometry, Position } from 'geojson';
 import { assertLonLat } from '../geo/window.js';
 import { bearingDegrees, compass8, type Compass8 } from '../geo/distance.js';
@@ -156,14 +157,6 @@ function closestApproach(g: Geometry, lon: number, lat: number): { lon: number; 
   return best;
 }
 
-function latLng(lon: number, lat: number): ClosestPoint {
-  return { lat: Math.round(lat * 1e6) / 1e6, lng: Math.round(lon * 1e6) / 1e6 };
-}
-
-function metres(d: number): number {
-  return Math.round(d * 10) / 10;
-}
-
 function inferState(network: NoiseNetwork, lon: number, lat: number): string | null {
   const near = network.loggerIndex.nearest(lon, lat, 1, 50_000)[0];
   return near ? network.loggers[near.id].state : null;
@@ -173,15 +166,13 @@ function inferState(network: NoiseNetwork, lon: number, lat: number): string | n
 function kindComponent(kind: 'road' | 'rail' | 'tram', ev: PointEvaluation, network: NoiseNetwork, relation: TransferRelation | null): ScoreComponent<number | null> {
   const e: PeriodEnergies = ev[kind];
   const supplied = kind === 'road' ? network.layers.roads : network.layers.rail;
-  const label = kind === 'road' ? 'road traffic' : kind === 'rail' ? 'train' : 'tram';
   const loudest = loudestNoiseFeature(ev, (f) => network.features[f].kind === kind);
   const physics = energyToDb(e.den);
   const calibrated = kind === 'road' && relation !== null;
   const lden = calibrated ? transferredLden(relation, e.den, 0).roadDb : physics;
   const max = network.receiver.maxDistanceM;
-  if (!supplied) return component({ value: null, unit: 'dB', level: 'unknown', resolution: null, source: null, caveat: `no ${kind === 'road' ? 'road' : 'rail'} layer was supplied; ${label} noise was not assessed` });
-  if (!loudest) return component({ value: null, unit: 'dB', level: 'very_low', resolution: null, source: null, caveat: `no ${label} source within ${max} m in the supplied network` });
-  const emission = kind === 'road' ? 'CoRTN (DoT 1988) emission' : 'Schall 03 (1990) emission';
+  if (!supplied) return component({ value: null, unit: 'dB', level: 'unknown', resolution: null, source: null, caveat: NOISE_WORDS.kindNotSupplied(kind) });
+  if (!loudest) return component({ value: null, unit: 'dB', level: 'very_low', resolution: null, source: null, caveat: NOISE_WORDS.kindNoneInRange(kind, max) });
   const f = network.features[loudest.feature];
   return component({
     value: reportDb(lden),
@@ -189,9 +180,7 @@ function kindComponent(kind: 'road' | 'rail' | 'tram', ev: PointEvaluation, netw
     level: levelOf(noiseScoreFromLden(lden)),
     resolution: null,
     source: f.source || null,
-    caveat: calibrated
-      ? `${label} Lden by the transfer path: the physics road Lden (${emission}, CoRTN propagation) of ${reportDb(physics)} dB through the relation calibrated on road noise at loggers beside counters; rail, tram and aircraft are added to it unscaled; loudest: ${f.name || f.id}`
-      : `${label} Lden by the physics path (${emission}, CoRTN propagation${kind === 'road' ? '' : ' without ground term'})${kind === 'road' ? '' : '; never scaled by the road-calibrated transfer relation'}; loudest: ${f.name || f.id}`,
+    caveat: NOISE_WORDS.kindLevel(kind, calibrated, reportDb(physics), f.name || f.id),
   });
 }
 
@@ -230,7 +219,7 @@ export function noiseScore(network: NoiseNetwork, lon: number, lat: number, opti
     };
   } else if (ev.aircraft) {
     const b = ev.aircraft.band;
-    dominant = { kind: 'aircraft', id: b.airport || 'anef', name: `${b.airport || 'airport'} ANEF ${b.anefMin}${b.anefMax === null ? '+' : `-${b.anefMax}`}`, lden_db: reportDb(ev.aircraft.ldenDb), distance_m: null, direction: null, closest_point: null, crowd_sourced: false, source: b.source };
+    dominant = { kind: 'aircraft', id: b.airport || 'anef', name: NOISE_WORDS.anefSourceName(b), lden_db: reportDb(ev.aircraft.ldenDb), distance_m: null, direction: null, closest_point: null, crowd_sourced: false, source: b.source };
   }
 
   // Measured sources near the subject (no crowd-sourced rows).
@@ -272,7 +261,7 @@ export function noiseScore(network: NoiseNetwork, lon: number, lat: number, opti
   const ldenOut = reportDb(lden);
   const score = noiseScoreFromLden(ldenOut); // from the reported level, so the two always agree
   const aircraftComponent: ScoreComponent<number | null> = !network.layers.anef
-    ? component({ value: null, unit: 'dB', level: 'unknown', resolution: null, source: null, caveat: 'no ANEF contour layer was supplied; aircraft noise was not assessed' })
+    ? component({ value: null, unit: 'dB', level: 'unknown', resolution: null, source: null, caveat: NOISE_WORDS.aircraftNotAssessed })
     : ev.aircraft
       ? component({
           value: reportDb(ev.aircraft.ldenDb),
@@ -280,9 +269,9 @@ export function noiseScore(network: NoiseNetwork, lon: number, lat: number, opti
           level: levelOf(noiseScoreFromLden(ev.aircraft.ldenDb)),
           resolution: null,
           source: ev.aircraft.band.source || null,
-          caveat: `inside the ANEF ${ev.aircraft.band.anefMin}${ev.aircraft.band.anefMax === null ? '+' : `-${ev.aircraft.band.anefMax}`} band of ${ev.aircraft.band.airport || 'the airport'}; converted as ANEF ${ev.aircraft.anef} + 35 dB (DOTARS 2000, App. A.2), a planning-grade approximation`,
+          caveat: NOISE_WORDS.aircraftInside(ev.aircraft.band, ev.aircraft.anef),
         })
-      : component({ value: null, unit: 'dB', level: 'very_low', resolution: null, source: null, caveat: 'outside the lowest published ANEF contour; aircraft exposure is below it, not zero' });
+      : component({ value: null, unit: 'dB', level: 'very_low', resolution: null, source: null, caveat: NOISE_WORDS.aircraftOutside });
 
   let defaulted = 0;
   const sourceIds = new Set<string>();
@@ -312,8 +301,7 @@ export function noiseScore(network: NoiseNetwork, lon: number, lat: number, opti
     transfer:
       decision.relation && decision.counter
         ? {
-            a: Math.round(decision.relation.a * 100) / 100,
-            b: Math.round(decision.relation.b * 1000) / 1000,
+            ...relationTerms(decision.relation.a, decision.relation.b),
             fit: decision.relation.fit,
             n_pairs: decision.relation.n,
             loo_rmse_db: decision.relation.looRmseDb === null ? null : reportDb(decision.relation.looRmseDb),
@@ -335,11 +323,11 @@ export function noiseScore(network: NoiseNetwork, lon: number, lat: number, opti
     components: { road: kindComponent('road', ev, network, decision.relation), rail: kindComponent('rail', ev, network, null), tram: kindComponent('tram', ev, network, null), aircraft: aircraftComponent },
     defaults_used: {
       count: defaulted,
-      note: defaulted ? `${defaulted} of the ${ev.features.length} sources within ${r.maxDistanceM} m lacked traffic data and took class or mode defaults (flagged per source in \`defaulted\`)` : null,
+      note: NOISE_WORDS.defaultsNote(defaulted, ev.features.length, r.maxDistanceM),
     },
     source_ids: [...sourceIds].sort(),
     model: {
-      method: 'CoRTN (UK DoT 1988) road emission and propagation, L10 - 3 dB to LAeq; Schall 03 (1990) rail and tram emission; aircraft from ANEF + 35 dB; Lden by Directive 2002/49/EC Annex I',
+      method: NOISE_WORDS.method,
       receiver_height_m: r.heightM,
       ground_cover: r.groundCover,
       max_distance_m: r.maxDistanceM,
