@@ -20,6 +20,7 @@
  * Checks that could not answer (a layer failed to load or a read failed) are `degraded` in `coverage`, and
  * the result's `delivery_contract.cacheable` is false so the long-lived score cache never pins it.
  */
+import { tenThousandth, WALK_DISCLAIMER, WALK_WORDS, wholeMetres } from './walkability-describe.js';
 import { component, clampScore, levelOf, type Level, type ScoreComponent } from '../component.js';
 import { distanceMetres, metresPerDegree } from '../../geo/distance.js';
 import { radiusBox } from '../../vector/metric-search.js';
@@ -153,7 +154,7 @@ export interface WalkabilityScore {
   caveat: string;
 }
 
-const DISCLAIMER = 'Walkability is a straight-line screening result, not a route-network score or isochrone.';
+const DISCLAIMER = WALK_DISCLAIMER;
 
 function checkStatusOf(status: 'available' | MissingLayer['status']): CheckStatus {
   return status === 'available' ? 'answered' : status === 'unavailable' ? 'degraded' : 'not_integrated';
@@ -341,8 +342,8 @@ export function computeWalkability(ix: WalkabilityIndexes, lon: number, lat: num
       weight,
       rank_weights: weights,
       counted,
-      nearest_m: nid >= 0 ? Math.round(nearestD[c]) : null,
-      nearest_adjusted_m: topCount[c] > 0 && Number.isFinite(topAdj[base]) && topAdj[base] < DECAY_LIMIT_M ? Math.round(topAdj[base]) : null,
+      nearest_m: nid >= 0 ? wholeMetres(nearestD[c]) : null,
+      nearest_adjusted_m: topCount[c] > 0 && Number.isFinite(topAdj[base]) && topAdj[base] < DECAY_LIMIT_M ? wholeMetres(topAdj[base]) : null,
       nearest_index: nid >= 0 ? nid : null,
       ...(ix.labels && nid >= 0 ? { nearest_name: ix.labels.names[nid] || null, nearest_id: ix.labels.ids[nid] ?? null } : {}),
       barrier_penalised: penalised,
@@ -353,9 +354,7 @@ export function computeWalkability(ix: WalkabilityIndexes, lon: number, lat: num
         level: levelOf(score),
         resolution: null,
         source: answered ? (nearestSource ?? set?.sources[0] ?? null) : null,
-        caveat: answered
-          ? `Straight-line metres to delivered ${cat.replace('_', ' ')} points, adjusted for slope and barriers; opening hours, quality and entrances are not known.`
-          : `The ${set?.name ?? cat} data did not answer (${set?.reason ?? set?.status ?? 'not held'}); the category is left out of the score.`,
+        caveat: WALK_WORDS.category(cat, answered, set),
       }),
     };
   }
@@ -382,7 +381,7 @@ export function computeWalkability(ix: WalkabilityIndexes, lon: number, lat: num
   // Coverage and the delivery contract.
   const setCoverage = ix.sets.map((s) => ({ name: s.name, status: checkStatusOf(s.status), sources: s.sources, reason: s.reason }));
   const amenityStatus: CheckStatus = setCoverage.some((s) => s.status === 'degraded') ? 'degraded' : setCoverage.some((s) => s.status === 'answered') ? 'answered' : 'not_integrated';
-  const crossingReason = cr.index ? null : `crossing points ${cr.status === 'degraded' ? 'unavailable' : 'not held'}${cr.reason ? ` (${cr.reason})` : ''}: barriers were not checked`;
+  const crossingReason = cr.index ? null : WALK_WORDS.crossingsMissing(cr.status, cr.reason ?? null);
   const motorwayCheck = { status: worse(mw.status, cr.status), source: mw.source, reason: mw.reason ?? (mw.index ? crossingReason : null), penalised_amenities: penalisedByKind[0] };
   const waterCheck = { status: worse(wt.status, cr.status), source: wt.source, reason: wt.reason ?? (wt.index ? crossingReason : null), penalised_amenities: penalisedByKind[1] };
   const coverage: WalkabilityScore['coverage'] = {
@@ -405,13 +404,9 @@ export function computeWalkability(ix: WalkabilityIndexes, lon: number, lat: num
       categories: WALK_CATEGORIES,
       bands: WALK_BANDS_M.map((b, i) => ({ band_m: b, minutes: WALK_BAND_MINUTES[i] })),
       walking_speed_m_per_min: WALKING_SPEED_M_PER_MIN,
-      distance_decay: 'Full points to 400 m, piecewise linear to 60 % at 800 m, 30 % at 1,200 m and none from 2,400 m (Walk Score 2010 end points; curve between is ours).',
-      weighting: 'Rank weights per category after Walk Score (2010): grocery 3; cafe/restaurant 1.25, 0.75, 0.45, 0.25, 0.25; public transport 1, 0.5; pharmacy, health, park, library/community and school 1 each.',
-      adjustments: [
-        `Regional slope: distances times Tobler's walking-time factor for the mean DEM gradient within ${SLOPE_RADIUS_M} m.`,
-        `Motorway: +${BARRIER_PENALTY_M} m when the straight line crosses a motorway with no crossing point within ${CROSSING_TOLERANCE_M} m.`,
-        `Major water: +${BARRIER_PENALTY_M} m when the straight line crosses major water with no crossing point within ${CROSSING_TOLERANCE_M} m.`,
-      ],
+      distance_decay: WALK_WORDS.distanceDecay,
+      weighting: WALK_WORDS.weighting,
+      adjustments: WALK_WORDS.adjustments(SLOPE_RADIUS_M, BARRIER_PENALTY_M, CROSSING_TOLERANCE_M),
       not_included: ['route_network', 'crossing_calculation', 'travel_time', 'isochrones'],
     },
     coverage,
@@ -424,16 +419,16 @@ export function computeWalkability(ix: WalkabilityIndexes, lon: number, lat: num
     },
     category_scores: categoryScores,
     scenarios,
-    adjustments: { slope_factor: Math.round(f * 10000) / 10000, regional_gradient: slope ? Math.round(slope.gradient * 10000) / 10000 : null, barrier_penalty_m: BARRIER_PENALTY_M, crossing_tolerance_m: CROSSING_TOLERANCE_M },
+    adjustments: { slope_factor: tenThousandth(f), regional_gradient: slope ? tenThousandth(slope.gradient) : null, barrier_penalty_m: BARRIER_PENALTY_M, crossing_tolerance_m: CROSSING_TOLERANCE_M },
     osm_amenity_categories: WALK_CATEGORIES.filter((_, c) => crowdUsed[c] === 1),
     components: {
       regional_slope: component({
-        value: slope ? Math.round(slope.gradient * 10000) / 10000 : null,
+        value: slope ? tenThousandth(slope.gradient) : null,
         unit: 'gradient',
         level: slope ? levelOf(Math.min(100, slope.gradient * 500)) : 'unknown',
         resolution: slope?.resolution ?? null,
         source: slopeSource,
-        caveat: slope ? 'Mean terrain gradient within 1,200 m; the slope of any particular street can differ.' : 'No regional slope: distances were not adjusted for terrain.',
+        caveat: WALK_WORDS.slope(!!slope),
       }),
       motorway_barrier: component({
         value: checkMotorway ? penalisedByKind[0] : null,
@@ -441,7 +436,7 @@ export function computeWalkability(ix: WalkabilityIndexes, lon: number, lat: num
         level: 'unknown',
         resolution: null,
         source: checkMotorway ? mw.source : null,
-        caveat: checkMotorway ? 'Amenities whose straight line crosses a motorway with no crossing point within 200 m; not a route check.' : `Motorway check did not run: ${motorwayCheck.reason ?? motorwayCheck.status}.`,
+        caveat: WALK_WORDS.motorway(checkMotorway, motorwayCheck.reason ?? motorwayCheck.status),
       }),
       major_water_barrier: component({
         value: checkWater ? penalisedByKind[1] : null,
@@ -449,11 +444,11 @@ export function computeWalkability(ix: WalkabilityIndexes, lon: number, lat: num
         level: 'unknown',
         resolution: null,
         source: checkWater ? wt.source : null,
-        caveat: checkWater ? 'Amenities whose straight line crosses major water with no crossing point within 200 m; not a route check.' : `Major-water check did not run: ${waterCheck.reason ?? waterCheck.status}.`,
+        caveat: WALK_WORDS.majorWater(checkWater, waterCheck.reason ?? waterCheck.status),
       }),
     },
     sources,
-    caveat: `${DISCLAIMER} Counts are of delivered amenity points; amenities missing from the source data are not counted.${degraded.length ? ` Degraded checks: ${degraded.join(', ')}.` : ''}`,
+    caveat: WALK_WORDS.scoreCaveat(degraded),
   };
   if (options.includeGeometry) result.walking_areas = walkingAreas(lon, lat);
   return result;
