@@ -4,12 +4,11 @@
  * the published rounding (metres to 0.1, coordinates to 1e-6 degrees, the transfer relation's a to 0.01
  * and b to 0.001; decibels by reportDb, decibels.ts). Each takes the facts and returns the text.
  */
-import type { ClosestPoint } from './noise-score.js';
 
 /** Metres to 0.1. */
 export const metres = (d: number): number => Math.round(d * 10) / 10;
 /** A point to 1e-6 degrees (about 0.1 m). */
-export const latLng = (lon: number, lat: number): ClosestPoint => ({ lat: Math.round(lat * 1e6) / 1e6, lng: Math.round(lon * 1e6) / 1e6 });
+export const latLng = (lon: number, lat: number): { lat: number; lng: number } => ({ lat: Math.round(lat * 1e6) / 1e6, lng: Math.round(lon * 1e6) / 1e6 });
 /** The transfer relation's slope and offset as published. */
 export const relationTerms = (a: number, b: number): { a: number; b: number } => ({ a: Math.round(a * 100) / 100, b: Math.round(b * 1000) / 1000 });
 

@@ -357,7 +357,7 @@ export const ROUTES: readonly Route[] = [
       keyed: false,
       tag: 'Service',
       summary: `Guide: ${guide}`,
-      description: `The repository's docs/${guide}.md as an HTML page (links between guides stay on this server); 404 when the installed package holds no docs.`,
+      description: `The repository's docs/${guide}.md as an HTML page (links between guides stay on this server); the package ships the guides.`,
       handler: { kind: 'docs', guide },
     }),
   ),

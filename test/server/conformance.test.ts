@@ -5,6 +5,7 @@
 // gives for that status and media type. An operation or documented status without a case fails the suite (so
 // an endpoint cannot land undocumented or untested), as does a case whose status the document does not list.
 // HEAD is checked wherever GET is: the GET's status and headers, and no body.
+import { GUIDES, guidePath } from '../../server/openapi/guide-pages.js';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ajv2020 } from '../helpers/ajv.js';
@@ -247,7 +248,7 @@ add('GET /map/point', 422, 'a latitude past 90', () => ({ path: '/map/point?lat=
 add('GET /map/point', 404, 'a server not on the sample world', () => ({ path: '/map/point?lat=-37.7516&lng=144.9874', server: 'keyedTiles' }), { code: 'not_found' });
 add('GET /playground', 200, 'the page', () => ({ path: '/playground' }));
 add('GET /playground', 404, 'a server with the playground off', () => ({ path: '/playground', server: 'bare' }), { code: 'not_found' });
-for (const path of ['/healthz', '/api/v1/openapi.json', '/api/v1/docs']) add(`GET ${path}`, 200, 'the page', () => ({ path }));
+for (const path of ['/healthz', '/api/v1/openapi.json', '/api/v1/docs', ...GUIDES.map(guidePath)]) add(`GET ${path}`, 200, 'the page', () => ({ path }));
 
 // Every keyed operation without a key (401); every operation with a method its path does not answer (405);
 // every keyless GET and every keyed operation with an unknown query parameter (422); every body past its limit (413).
