@@ -14,8 +14,8 @@ import type { ContoursRequest } from '../surfaces/contours/contours-surface.js';
 import type { PackedContoursLayer } from '../surfaces/contours/contours-layer.js';
 import type { HeatSurface, HeatSurfaceTaskInput } from '../surfaces/heat/heat-surface.js';
 import type { ReportJob } from '../childcare/report/report.js';
-import type { TileId } from '../tiles/tile-math.js';
 import type { ContourTile, ContourTileInput } from '../tiles/contour-tiles.js';
+import type { TerrainTileInput } from '../tiles/terrain-tiles.js';
 
 /** Input of the `grid-stats` task: a Float32 grid, transferred, copied or shared. */
 export interface GridStatsInput {
@@ -30,11 +30,7 @@ export interface GridStatsOutput {
   grid?: Grid<Float32Array>;
 }
 
-/** Input of the `terrain-tile` task: the tile and the DEMs to sample, first wins. */
-export interface TerrainTileInput {
-  tile: TileId;
-  dems: string[];
-}
+export type { TerrainTileInput } from '../tiles/terrain-tiles.js';
 
 /** The engine's task map. Later modules add their tasks here. */
 export type TaskMap = {

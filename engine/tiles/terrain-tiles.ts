@@ -9,6 +9,13 @@
 import { encode } from 'fast-png';
 import { tileLat, tileLon, type TileId } from './tile-math.js';
 
+
+/** Input of the `terrain-tile` task: the tile and the DEMs to sample, first wins. */
+export interface TerrainTileInput {
+  tile: TileId;
+  dems: string[];
+}
+
 /** Pixels per side. */
 export const TERRAIN_TILE_SIZE = 256;
 /** The zooms served: from a metro area (z10) to about 4 m pixels (z15) over 5 m DEMs; clients overzoom past it. */
