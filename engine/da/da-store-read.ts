@@ -55,21 +55,6 @@ export interface DaPageRequest {
   after?: { lodged: string; id: number };
 }
 
-/** What one upsert did to one record. */
-export type UpsertOutcome = 'added' | 'changed' | 'refreshed' | 'unchanged';
-
-/** The result of {@link DaStore.upsert}. */
-export interface UpsertResult {
-  added: number;
-  /** Content changed (status, dates, description, coordinates, ...). */
-  changed: number;
-  /** Only when it was seen changed (`date_fetched`, `observed_at`). */
-  refreshed: number;
-  unchanged: number;
-  /** Per input record, in input order: the id it has in the store and what happened. */
-  outcomes: { id: number; outcome: UpsertOutcome; previous?: DaRecord }[];
-}
-
 /** A council as /councils reports it. */
 export interface CouncilSummary {
   name: string;

@@ -136,6 +136,16 @@ export function expectedColumns(t: TableDef, d: Dialect): { name: string; type: 
 /** What a reconcile changed, as statements run (for logs and tests). */
 export type ReconcileLog = string[];
 
+/** The ALTERs that bring a live table's columns (`live`) to the description: renames, then additions. */
+function columnChanges(t: TableDef, live: ReadonlySet<string>, d: Dialect): string[] {
+  return t.columns
+    .filter((c) => !live.has(c.name))
+    .map((c) => {
+      const old = c.renamedFrom?.[d];
+      return old && live.has(old) ? `ALTER TABLE ${t.name} RENAME COLUMN ${old} TO ${c.name}` : `ALTER TABLE ${t.name} ADD COLUMN ${columnSql(c, d)}`;
+    });
+}
+
 /**
  * Brings a SQLite database to the description (see the module comment), in the caller's transaction or
  * none. Returns the statements run beyond the idempotent CREATEs.
@@ -145,10 +155,7 @@ export function sqliteReconcile(db: Database.Database, tables: readonly TableDef
   for (const t of tablesFor(tables, 'sqlite')) {
     const live = new Set((db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(t.name) as string[]));
     if (live.size) {
-      for (const c of t.columns) {
-        if (live.has(c.name)) continue;
-        const old = c.renamedFrom?.sqlite;
-        const sql = old && live.has(old) ? `ALTER TABLE ${t.name} RENAME COLUMN ${old} TO ${c.name}` : `ALTER TABLE ${t.name} ADD COLUMN ${columnSql(c, 'sqlite')}`;
+      for (const sql of columnChanges(t, live, 'sqlite')) {
         db.exec(sql);
         log.push(sql);
       }
@@ -179,10 +186,7 @@ export async function postgresReconcile(client: PgQueryable, tables: readonly Ta
   for (const t of tablesFor(tables, 'postgres')) {
     const live = new Set((await client.query<{ column_name: string }>(`SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1`, [t.name])).rows.map((r) => r.column_name));
     if (live.size) {
-      for (const c of t.columns) {
-        if (live.has(c.name)) continue;
-        const old = c.renamedFrom?.postgres;
-        const sql = old && live.has(old) ? `ALTER TABLE ${t.name} RENAME COLUMN ${old} TO ${c.name}` : `ALTER TABLE ${t.name} ADD COLUMN ${columnSql(c, 'postgres')}`;
+      for (const sql of columnChanges(t, live, 'postgres')) {
         await client.query(sql);
         log.push(sql);
       }

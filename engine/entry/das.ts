@@ -19,7 +19,7 @@ export { CONTENT_COLUMNS, DA_DERIVATION_VERSION, UPSERT_KEY, compareWithStored, 
 export type { DaRow } from '../da/da-schema.js';
 export { DaStore } from '../da/da-store.js';
 export { DA_TABLES } from '../da/da-tables.js';
-export type { DaFilter, DaNearbyFilter, DaReader, DaService, DaWriter, UpsertOutcome, UpsertResult } from '../da/da-store.js';
+export type { DaFilter, DaNearbyFilter, DaReader, DaService, DaWriter, ReplicatedValues, UpsertOutcome, UpsertResult } from '../da/da-store.js';
 export { daStoreFromDirectory, daTablesOfDirectory, rowsFingerprint, tableDrafts } from '../da/da-sync.js';
 export type { DaTable } from '../da/da-sync.js';
 export { DA_CATEGORIES_SCHEMA, DA_COUNCILS_SCHEMA, DA_DETAIL_SCHEMA, DA_LIST_SCHEMA, DA_NEARBY_SCHEMA, DA_STATS_SCHEMA } from '../da/listing-schema.js';

@@ -63,22 +63,6 @@ export class EngineTiles {
     this.handTiles = d.handTiles;
   }
 
-  private stateAt(lon: number, lat: number): StateCode | null {
-    return this.d.stateAt(lon, lat);
-  }
-
-  private storeAt(lon: number, lat: number): DataStore {
-    return this.d.storeAt(lon, lat);
-  }
-
-  private das(): DaReader {
-    return this.d.das();
-  }
-
-  private dataRevision(): number {
-    return this.d.dataRevision();
-  }
-
   private tileCache?: TtlCache;
 
   private bounds?: [number, number, number, number];
@@ -144,7 +128,7 @@ export class EngineTiles {
     if (z < spec.minzoom) throw invalidArgument('z', `the ${layer} layer starts at zoom ${spec.minzoom}${layer === 'contours' ? ' (a coarser tile would be computed over too much ground)' : ''}; z=${z} is too coarse`);
     if (z > spec.maxzoom) throw invalidArgument('z', `the ${layer} layer goes to zoom ${spec.maxzoom}; z=${z} is beyond it`);
     this.tileCache ??= new TtlCache(20_000, 64 * 1024 * 1024);
-    const key = `${layer === 'das' ? `r${this.dataRevision()}` : 's'}|${layer}/${z}/${x}/${y}`;
+    const key = `${layer === 'das' ? `r${this.d.dataRevision()}` : 's'}|${layer}/${z}/${x}/${y}`;
     const hit = this.tileCache.get<{ bytes: Uint8Array | null; sources: string[] }>(key);
     if (hit) return hit.value;
     let out: { bytes: Uint8Array | null; sources: string[] };
@@ -158,13 +142,13 @@ export class EngineTiles {
     if (layer === 'contours') {
       const [w, s, e, n] = tileBounds(t);
       const lon = (w + e) / 2, lat = (s + n) / 2;
-      const state = this.stateAt(lon, lat);
-      const made = await this.pool.run('contour-tile', { tile: t, state, sources: contourSourcesFor(this.storeAt(lon, lat), state, lon, lat) });
+      const state = this.d.stateAt(lon, lat);
+      const made = await this.pool.run('contour-tile', { tile: t, state, sources: contourSourcesFor(this.d.storeAt(lon, lat), state, lon, lat) });
       out = { bytes: made.bytes, sources: made.source ? [made.source] : [] };
     } else if (layer === 'hand') {
       // From the HAND tiles the flood score reads (the same DEMs and burned watercourses, so the same files).
       const [w, s, e, n] = tileBounds(t);
-      const state = this.stateAt((w + e) / 2, (s + n) / 2);
+      const state = this.d.stateAt((w + e) / 2, (s + n) / 2);
       const lattice = handTileLattice(t);
       let values: Float32Array | null = null;
       const used: string[] = [];
@@ -181,13 +165,13 @@ export class EngineTiles {
       out = { bytes: values ? encodeTile('hand', handTileFeatures(t, values), t) : null, sources: this.store.catalogue.sources.filter((src) => src.paths.includes('scores.flood.terrain') && src.files.some((f) => used.some((u) => u.endsWith(f.path)))).map((src) => src.id) };
     } else if (layer === 'noise') {
       const [w, s, e, n] = tileBounds(t);
-      const state = this.stateAt((w + e) / 2, (s + n) / 2);
+      const state = this.d.stateAt((w + e) / 2, (s + n) / 2);
       const net = state ? await this.d.noiseNetwork(state) : null;
       const features = net ? await noiseTileFeatures(net, this.pool, t) : [];
       out = { bytes: encodeTile('noise', features, t), sources: [] };
     } else {
       // By window, a map tile reads only its own layer's files within the tile.
-      const v = vectorTile({ store: this.windows ? this.windows.storeForBox(tileReadBox(t), spec.paths) : this.store, das: () => this.das() }, layer, t);
+      const v = vectorTile({ store: this.windows ? this.windows.storeForBox(tileReadBox(t), spec.paths) : this.store, das: () => this.d.das() }, layer, t);
       out = { bytes: v.bytes, sources: v.sources.map((s) => s.id) };
     }
     this.tileCache.set(key, out, 24 * 3600_000);
@@ -214,7 +198,7 @@ export class EngineTiles {
     const hit = this.tileCache.get<{ bytes: Uint8Array; sources: string[] }>(key);
     if (hit) return hit.value;
     const [w, s, e, n] = tileBounds(t);
-    const state = this.stateAt((w + e) / 2, (s + n) / 2);
+    const state = this.d.stateAt((w + e) / 2, (s + n) / 2);
     const rasters = state ? this.store.rastersFor('scores.flood.terrain', state) : [];
     const sources = [...new Set(rasters.map((r) => r.source.id))];
     const disk = this.tileDisk();

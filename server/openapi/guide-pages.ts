@@ -35,7 +35,7 @@ export function servedHref(href: string): string | null {
   const [path, anchor] = href.split('#');
   const file = path.split('/').pop() ?? '';
   const hash = anchor ? `#${anchor}` : '';
-  if (/^(\.\.\/)?README\.md$/.test(path) || path === '../README.md') return `/api/v1/docs${hash}`;
+  if (/^(\.\.\/)?README\.md$/.test(path)) return `/api/v1/docs${hash}`;
   if (!path.includes('/') || path.startsWith('./')) {
     const g = guideOf(file);
     if (g) return `${guidePath(g)}${hash}`;

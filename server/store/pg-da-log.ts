@@ -12,7 +12,7 @@
 import type pg from 'pg';
 import { expectedColumns } from '../../engine/entry/data.js';
 import { DA_DERIVATION_VERSION, DA_TABLES, compareWithStored, CONTENT_COLUMNS, recordOfRow, rowValues, type DaRow, eventOf, EVENT_RETENTION_MS, newEventId, type DaEvent, type DaEventType, daListingItem, parseDaRows, type DaDraft } from '../../engine/entry/das.js';
-import type { UpsertOutcome, UpsertResult } from '../../engine/entry/das.js';
+import type { ReplicatedValues, UpsertOutcome, UpsertResult } from '../../engine/entry/das.js';
 import type { DaEventSource } from './sqlite-webhook-store.js';
 import { inTransaction, storeError } from './pg-connect.js';
 
@@ -26,7 +26,7 @@ const CHUNK = 5000;
 const COLUMN_TYPES: Record<string, string> = Object.fromEntries(expectedColumns(DA_TABLES.find((t) => t.name === 'das')!, 'postgres').map((c) => [c.name, c.type]));
 
 /** A record as replicated: its id and every content column. */
-export type ReplicatedRow = Record<(typeof CONTENT_COLUMNS)[number], string | number | null> & { id: number; seq: number };
+export type ReplicatedRow = ReplicatedValues & { seq: number };
 
 const keyOf = (state: unknown, council: unknown, ref: unknown) => `${state}\u0000${String(council).toLowerCase()}\u0000${ref}`;
 

@@ -3,6 +3,7 @@
 // count alike), a query's memory is bounded, a report with a 100,000-character field renders in seconds beside
 // a normal one (and a poisoned record breaks none), the playground's public key reads the DA listing only,
 // CSV cells are safe under any list separator, and the small ones.
+import { needs } from '../helpers/skip.js';
 import { engineInternals } from '../../engine/internals.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -127,7 +128,7 @@ async function peakChildRss(work: Promise<unknown>): Promise<number> {
 
 describe('SQL: memory is bounded', () => {
   it('two amplifying queries fail fast as query_too_large, each process under its limit, the server unmoved', async (ctx) => {
-    if (process.platform !== 'linux') ctx.skip('it reads each SQL process\'s peak memory from /proc, which only Linux has');
+    needs(ctx, process.platform === 'linux' ? '' : 'it reads each SQL process\'s peak memory from /proc, which only Linux has');
     await warm();
     const [a, b] = [await sqlKey(), await sqlKey()];
     const before = process.memoryUsage().rss;
