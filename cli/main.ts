@@ -24,6 +24,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'sample-world', summary: 'generate the synthetic sample world (a dataset directory)', load: async () => (await import('./commands/sample-world.js')).sampleWorldCommand },
   { name: 'catalogue', summary: 'start, add sources to, check and show a dataset catalogue', load: async () => (await import('./commands/catalogue.js')).catalogueCommand },
   { name: 'realdata', summary: 'build a real-data catalogue (inner Melbourne, Bendigo, Merewether) and look up real points', load: async () => (await import('./commands/realdata.js')).realdataCommand },
+  { name: 'batch', summary: 'look up every address of a CSV or JSON lines file, without a server', load: async () => (await import('./commands/batch.js')).batchCommand },
   { name: 'lookup', summary: 'the property payload for one address or point, as JSON', load: async () => (await import('./commands/lookup.js')).lookupCommand },
   { name: 'samples', summary: 'regenerate the canned /api/v1/property/sample responses', load: async () => (await import('./commands/samples.js')).samplesCommand },
   { name: 'sandbox', summary: 'print the twelve never-metered sandbox addresses', load: async () => (await import('./commands/sandbox.js')).sandboxCommand },

@@ -185,6 +185,9 @@ export interface BillingIdentity {
   addressKey: string;
   label: string | null;
   sandbox: boolean;
+  /** The resolved point (a batch orders its lookups by it). */
+  lon: number;
+  lat: number;
 }
 
 /**
@@ -195,7 +198,7 @@ export interface BillingIdentity {
 export async function propertyIdentity(deps: PropertyDeps, rawSubject: PropertySubject): Promise<BillingIdentity> {
   const subject = resolveSubject(deps.windows?.at ?? deps.store, deps.addresses, validateSubject(rawSubject), resolveOptions({}));
   const sandbox = subject.address ? (await deps.sandboxIds()).has(subject.address.id) : false;
-  return { addressKey: subject.addressKey, label: subject.address?.text ?? null, sandbox };
+  return { addressKey: subject.addressKey, label: subject.address?.text ?? null, sandbox, lon: subject.lon, lat: subject.lat };
 }
 
 /** The store a lookup of `s` reads: the dataset, its point's window, or a window around a large parcel or radius. */

@@ -19,7 +19,11 @@ export interface CsvRow {
 
 /** Parses CSV text into rows of fields. Blank lines are skipped. */
 export function parseCsv(text: string, separator = ','): CsvRow[] {
-  const rows: CsvRow[] = [];
+  return [...csvRows(text, separator)];
+}
+
+/** The rows of CSV text one at a time (a large file's rows are never all held at once). */
+export function* csvRows(text: string, separator = ','): Generator<CsvRow> {
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const n = text.length;
   const sep = separator.charCodeAt(0);
@@ -28,14 +32,17 @@ export function parseCsv(text: string, separator = ','): CsvRow[] {
   let rowLine = 1;
   let field = '';
   let fieldStarted = false;
-  const endRow = () => {
+  /** The row just ended, or null for a blank line. */
+  const endRow = (): CsvRow | null => {
+    let row: CsvRow | null = null;
     if (fieldStarted || fields.length > 0) {
       fields.push(field);
-      if (!(fields.length === 1 && fields[0] === '')) rows.push({ line: rowLine, fields });
+      if (!(fields.length === 1 && fields[0] === '')) row = { line: rowLine, fields };
     }
     fields = [];
     field = '';
     fieldStarted = false;
+    return row;
   };
   while (i < n) {
     const c = text.charCodeAt(i);
@@ -80,7 +87,8 @@ export function parseCsv(text: string, separator = ','): CsvRow[] {
       continue;
     }
     if (c === 13 || c === 10) {
-      endRow();
+      const row = endRow();
+      if (row) yield row;
       if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
       i++;
       line++;
@@ -97,8 +105,8 @@ export function parseCsv(text: string, separator = ','): CsvRow[] {
     fieldStarted = true;
     i = j;
   }
-  endRow();
-  return rows;
+  const last = endRow();
+  if (last) yield last;
 }
 
 /** Quotes a value for CSV output when it contains a separator, quote or newline. */
