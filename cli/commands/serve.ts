@@ -5,6 +5,7 @@ import { startServer } from '../../server/http-server.js';
 import { issueDevelopmentKeys } from '../../server/keys/dev-keys.js';
 import { describePostgres, isPostgresUrl } from '../../server/store/pg-connect.js';
 import { WebhookDispatcher } from '../../server/webhooks/webhook-dispatcher.js';
+import { BatchRunner } from '../../server/batch/batch-runner.js';
 import { SqlRunner } from '../../engine/entry/das.js';
 import { JsonLinesLog, SILENT_LOG } from '../../server/request-log.js';
 import { defaultStorePath, openStack } from '../../server/stack.js';
@@ -40,6 +41,9 @@ export const serveCommand: Command = {
     '                     (the playground\'s per-client limit); see deploy/nginx/propintel.conf',
     '  --no-warm          do not build models and HAND tiles in the background at start (first lookups build them)',
     '  --no-webhooks      do not deliver webhooks from this process (run `propintel webhooks run` for that instead)',
+    '  --no-batch         do not work batch jobs in this process (another replica on the shared database does)',
+    '  --batch-lease-ms N how long a batch chunk stays this process\'s without renewal (default 60000); a chunk',
+    '                     held by a process that died is taken over after it',
     '  --report-concurrency N  childcare reports rendered at once (default 2); past that, 429 with Retry-After',
     '  --allow-private-webhooks  let subscriptions use http and private, loopback or link-local addresses',
     '                     (tests and local development only: it lifts the SSRF protection)',
@@ -67,6 +71,8 @@ export const serveCommand: Command = {
       'trust-proxy': { type: 'boolean' },
       'no-warm': { type: 'boolean' },
       'no-webhooks': { type: 'boolean' },
+      'no-batch': { type: 'boolean' },
+      'batch-lease-ms': { type: 'string' },
       'allow-private-webhooks': { type: 'boolean' },
       'report-concurrency': { type: 'string' },
     });
@@ -92,6 +98,9 @@ export const serveCommand: Command = {
     const allowPrivate = !!values['allow-private-webhooks'];
     // Webhook deliveries run in this process unless another one (`propintel webhooks run`) does them.
     const dispatcher = values['no-webhooks'] ? undefined : new WebhookDispatcher({ store: stack.store.webhooks(), das: stack.events, allowPrivate, log: (line) => io.stderr(`${line}\n`) });
+    // Batch jobs are worked here (and by every other replica on a shared database) unless --no-batch.
+    const batchLeaseMs = numberFlag('batch-lease-ms', values['batch-lease-ms'], 60_000, { min: 100, max: 3_600_000, integer: true });
+    const batchRunner = values['no-batch'] ? undefined : new BatchRunner({ store: stack.store, service: stack.engine, leaseMs: batchLeaseMs, allowPrivate, log: (line) => io.stderr(`${line}\n`) });
     // The SQL endpoint's mirror of the DA table sits beside the store, so restarts sync it incrementally.
     const sql = new SqlRunner({ mirror: stack.sqlMirror, das: () => stack.engine.das() });
     let server;
@@ -106,6 +115,7 @@ export const serveCommand: Command = {
         log: values.quiet ? { ...SILENT_LOG, error: (e) => log.error(e) } : log,
         ...stack.serverOptions,
         webhooks: { dispatcher, allowPrivate, ...stack.serverOptions.webhooks },
+        batch: { runner: batchRunner },
         sql,
         reportConcurrency,
       });
@@ -114,6 +124,7 @@ export const serveCommand: Command = {
       throw err;
     }
     dispatcher?.start();
+    batchRunner?.start();
     const lines = [`propintel listening on ${server.url} (${server.api.transport}) with ${catalogue.name} (${catalogue.sources.length} sources in ${dir})`, `  store: ${shared ? describePostgres(db) : db}`, `  reference: ${server.url}/api/v1/docs`, `  map: ${server.url}/map`];
     if (catalogue.synthetic && !values['no-dev-keys']) {
       const keys = await issueDevelopmentKeys(stack.store, new Date(), { revokePrevious: !shared });
@@ -169,6 +180,7 @@ export const serveCommand: Command = {
     const signal = await shutdown;
     io.stderr(`propintel: ${signal}, finishing ${server.api.inFlight} request(s) in flight and shutting down\n`);
     await server.close();
+    await batchRunner?.stop(); // a chunk in hand is handed back for the next start or another replica
     await dispatcher?.stop();
     sql.close();
     closing = true;

@@ -41,6 +41,8 @@ export const ERROR_STATUS = {
   subscription_disabled: 409,
   payload_too_large: 413,
   uri_too_long: 414,
+  // 415: a batch upload that is neither CSV nor JSON lines.
+  unsupported_media_type: 415,
   // 422: a bad parameter or body (named in `parameter`), or a subject that does not resolve.
   invalid_parameter: 422,
   unknown_parameter: 422,
@@ -170,6 +172,7 @@ export const STATUS_TEXT: Record<number, string> = {
   409: 'Conflict',
   413: 'Payload Too Large',
   414: 'URI Too Long',
+  415: 'Unsupported Media Type',
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
   500: 'Internal Server Error',

@@ -77,7 +77,7 @@ export interface ApiResponse {
    * A streamed body (a file download): chunks made one at a time as the transport can send them, with
    * backpressure, so memory stays flat whatever the size; `body` is then ignored. Sent chunked (no length).
    */
-  stream?: () => Iterator<Buffer>;
+  stream?: () => Iterator<Buffer> | AsyncIterator<Buffer>;
 }
 
 
@@ -145,6 +145,8 @@ export interface ApiOptions {
    * through any replica is seen by the next request to every replica. Default none.
    */
   beforeRequest?: () => MaybePromise<void>;
+  /** Batch jobs: the local worker to wake when one is created (server/batch/batch-runner.ts); default none. */
+  batch?: { runner?: { wake(): void } };
 }
 
 /** Whether the client went away; `signal` is made on demand (server/transport/lazy-abort.ts). */

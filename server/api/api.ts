@@ -23,6 +23,7 @@ import { SILENT_LOG, type RequestLog } from '../request-log.js';
 import type { ApiKeyRecord } from '../store/store.js';
 import { ApiError, toApiError } from './api-error.js';
 import { clientClosed, isLoopback, JSON_TYPE, type AbortSource, type ApiContext, type ApiOptions, type ApiRequest, type ApiResponse } from './api-types.js';
+import { BatchRoutes } from './batch-routes.js';
 import { ChildcareRoutes } from './childcare-routes.js';
 import { DaRoutes } from './da-routes.js';
 import { MAX_REQUEST_TARGET } from './limits.js';
@@ -35,13 +36,14 @@ import { ROUTES, withHead, type Route } from './routes.js';
 import { SqlMcpRoutes } from './sql-mcp-routes.js';
 import { TileRoutes } from './tile-routes.js';
 
-export { MAX_REQUEST_BODY, MAX_REQUEST_TARGET, SMALL_BODY } from './limits.js';
+export { BATCH_MAX_BODY, bodyLimit, MAX_REQUEST_BODY, MAX_REQUEST_TARGET, SMALL_BODY } from './limits.js';
 export { DEFAULT_REPORT_CONCURRENCY, REPORT_RETRY_AFTER_S, type AbortSource, type ApiOptions, type ApiRequest, type ApiResponse } from './api-types.js';
 
 const DA_ID_PATH = /^(\/api)?\/v1\/das\/([^/]+)$/;
 const TILE_PATH = /^\/api\/v1\/tiles\/([^/]+)\/([^/]+)\/([^/]+)\/([^/]+)\.(mvt|png)$/;
 const TILEJSON_PATH = /^\/api\/v1\/tiles\/([^/]+)\.json$/;
 const WEBHOOK_ID_PATH = /^(\/api)?\/v1\/webhooks\/([^/]+)(\/test|\/deliveries)?$/;
+const BATCH_ID_PATH = /^(\/api)?\/v1\/batch\/([^/]+)(\/results)?$/;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /** The API. */
@@ -63,6 +65,7 @@ export class Api {
   private readonly trustProxy: boolean;
   private readonly beforeRequest: ApiOptions['beforeRequest'];
   private readonly property: PropertyRoutes;
+  private readonly batch: BatchRoutes;
   private readonly daRoutes: DaRoutes;
   private readonly childcare: ChildcareRoutes;
   private readonly sqlMcp: SqlMcpRoutes;
@@ -94,6 +97,7 @@ export class Api {
     this.beforeRequest = options.beforeRequest;
     this.property = new PropertyRoutes(ctx, options.responseCacheBytes ?? 128 * 1024 * 1024);
     this.daRoutes = new DaRoutes(ctx, options.webhooks);
+    this.batch = new BatchRoutes(ctx, { allowPrivate: options.webhooks?.allowPrivate, resolve: options.webhooks?.resolve, ...options.batch });
     this.childcare = new ChildcareRoutes(ctx, options.reportConcurrency);
     this.sqlMcp = new SqlMcpRoutes(ctx, options.sql);
     this.tiles = new TileRoutes(ctx);
@@ -176,7 +180,11 @@ export class Api {
       // The paths with a parameter: /v1/das/{id} and /v1/webhooks/{id}[/test|/deliveries] (and under /api).
       const m = DA_ID_PATH.exec(req.path);
       const w = m ? null : WEBHOOK_ID_PATH.exec(req.path);
-      if (m) {
+      const b = m || w ? null : BATCH_ID_PATH.exec(req.path);
+      if (b) {
+        route = this.routes.get(`${b[1] ?? ''}/v1/batch/{id}${b[3] ?? ''}`);
+        daId = strictDecode(b[2]) ?? b[2];
+      } else if (m) {
         route = this.routes.get(`${m[1] ?? ''}/v1/das/{id}`);
         daId = strictDecode(m[2]) ?? m[2];
       } else if (w) {
@@ -211,6 +219,13 @@ export class Api {
       return chain(this.authenticate(req), (key) => {
         onKey(key.id);
         return this.daRoutes.webhook(req, op, daId, key, client);
+      });
+    }
+    if (h.kind === 'batch') {
+      const op = h.ops[req.method === 'HEAD' ? 'GET' : req.method]!;
+      return chain(this.authenticate(req), (key) => {
+        onKey(key.id);
+        return this.batch.request(req, op, daId, key);
       });
     }
     if (h.kind === 'property') {

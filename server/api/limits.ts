@@ -13,3 +13,17 @@ export const SMALL_BODY = 64 * 1024;
  * request (a full property query is under 600 bytes) and below where the transport itself gives up.
  */
 export const MAX_REQUEST_TARGET = 8192;
+
+/**
+ * The body limit of a batch upload (`POST /v1/batch`): 128 MiB, about a million rows of an address and a
+ * few carried columns. The rows themselves are limited to a million (propintel/batch's MAX_BATCH_ROWS).
+ */
+export const BATCH_MAX_BODY = 128 * 1024 * 1024;
+
+/** The batch upload paths, which read up to {@link BATCH_MAX_BODY}. */
+export const BATCH_PATHS: readonly string[] = ['/v1/batch', '/api/v1/batch'];
+
+/** The most body bytes read for a request to `path`: {@link BATCH_MAX_BODY} for a batch upload, else {@link MAX_REQUEST_BODY}. */
+export function bodyLimit(path: string): number {
+  return BATCH_PATHS.includes(path) ? BATCH_MAX_BODY : MAX_REQUEST_BODY;
+}

@@ -15,6 +15,7 @@ import { DA_EVENT_TYPES, DA_CATEGORIES, DA_LIMITS, DA_CATEGORIES_SCHEMA, DA_COUN
 import { DA_PARAMETERS } from '../api/da-handlers.js';
 import { SQL_DOCUMENT_SCHEMA } from '../api/sql-handler.js';
 import { STATES } from '../../engine/entry/data.js';
+import { BATCH_SCHEMAS, batchOperation } from './batch-openapi.js';
 import { CHILDCARE_ANALYSIS_SCHEMA, CHILDCARE_FEED_SCHEMA, CHILDCARE_GEOJSON_SCHEMA, CHILDCARE_SCHEMA_SCHEMA, CHILDCARE_SITE_SCHEMA } from '../../engine/entry/childcare.js';
 
 /** The interface description's own version (spec 9: "versioned 1.0.0"). */
@@ -448,7 +449,9 @@ export function openApiDocument(): Obj {
   const paths: Obj = {};
   for (const r of ROUTES) {
     const h = r.handler;
-    if (h.kind === 'webhooks') {
+    if (h.kind === 'batch') {
+      paths[r.path] = Object.fromEntries(Object.entries(h.ops).map(([method, op]) => [method.toLowerCase(), batchOperation(r, method, op!, operation(r), { errorResponse, jsonError, notAllowed })]));
+    } else if (h.kind === 'webhooks') {
       paths[r.path] = Object.fromEntries(Object.entries(h.ops).map(([method, op]) => [method.toLowerCase(), webhookOperation(r, method, op!, operation(r))]));
     } else if (h.kind === 'sql' || h.kind === 'mcp') paths[r.path] = { post: sqlOrMcpOperation(r, operation(r)) };
     else if (h.kind === 'childcare' && r.methods?.includes('POST')) {
@@ -520,6 +523,7 @@ export function openApiDocument(): Obj {
     servers: [{ url: '/', description: 'This server' }],
     tags: [
       { name: 'Property', description: 'Keyed, metered lookups.' },
+      { name: 'Batch', description: 'Portfolio lookups: a file of addresses (CSV or JSON lines, up to 1,000,000 rows) looked up in the background, resumable and metered once per unique address; status, streamed results (CSV, JSON lines, GeoJSON) and cancel. Every path answers at /v1 and /api/v1.' },
       { name: 'Samples', description: 'Keyless canned responses and the sandbox list.' },
       { name: 'DA listing', description: 'Development applications: list and filter, radius search, one record with its summary, categories, councils and statistics. Every path answers at /v1 and /api/v1. Keys with the DA listing have a daily request limit (Australia/Melbourne day) reported in RateLimit headers.' },
       { name: 'Webhooks', description: 'Standard Webhooks subscriptions to new and changed DAs, with a ping and the delivery log. Every path answers at /v1 and /api/v1.' },
@@ -544,6 +548,7 @@ export function openApiDocument(): Obj {
         },
         Usage: USAGE_SCHEMA,
         ...WEBHOOK_SCHEMAS,
+        ...BATCH_SCHEMAS,
         Error: { type: 'object', required: ['error', 'message'], properties: { error: { type: 'string', description: 'snake_case code' }, message: { type: 'string' }, parameter: { type: 'string' }, candidates: { type: 'array', items: { type: 'object' } } }, additionalProperties: true },
         QuotaExceeded: {
           type: 'object',

@@ -14,19 +14,20 @@ import type pg from 'pg';
 import { postgresReconcile, type TableDef } from '../../engine/entry/data.js';
 import { DA_DERIVATION_VERSION, DA_TABLES } from '../../engine/entry/das.js';
 import { EngineError } from '../../engine/index.js';
-import { KEY_TABLES, WEBHOOK_TABLES } from './tables.js';
+import { BATCH_TABLES, KEY_TABLES, WEBHOOK_TABLES } from './tables.js';
 
 /** The advisory lock key of migrations (any fixed number: 'prop' in ASCII). */
 const MIGRATION_LOCK = 0x70726f70;
 
 /**
  * The schema versions: 1 wrote the tables by hand; 2 renders them from their one description (tables.ts and
- * the engine's DA_TABLES), which renamed `request_counts.win` to `time_window`.
+ * the engine's DA_TABLES), which renamed `request_counts.win` to `time_window`; 3 added the batch jobs and
+ * their chunks (BATCH_TABLES).
  */
-export const PG_SCHEMA_VERSION = 2;
+export const PG_SCHEMA_VERSION = 3;
 
 /** Every table the PostgreSQL store keeps, from the one description both dialects render. */
-export const PG_TABLES: readonly TableDef[] = [...KEY_TABLES, ...WEBHOOK_TABLES, ...DA_TABLES];
+export const PG_TABLES: readonly TableDef[] = [...KEY_TABLES, ...WEBHOOK_TABLES, ...BATCH_TABLES, ...DA_TABLES];
 
 /** What is not a table: the meter's charge as one server-side function. */
 const FUNCTIONS = `

@@ -18,6 +18,7 @@ import { connectPostgres, describePostgres, storeError, type PgConnectOptions } 
 import { PgDaLog } from './pg-da-log.js';
 import { migrate } from './pg-schema.js';
 import { PgWebhookStore } from './pg-webhook-store.js';
+import { PgBatchStore } from './pg-batch-store.js';
 
 interface KeyRow {
   id: string;
@@ -56,6 +57,7 @@ export interface PgStoreOptions extends PgConnectOptions {
 export class PgStore implements ServerStore {
   private readonly caches = new Map<string, TtlCache>();
   private webhookStore: PgWebhookStore | null = null;
+  private batchStore: PgBatchStore | null = null;
   private requestsCounted = 0;
   private closed = false;
   private readonly keyCache = new Map<string, { record: ApiKeyRecord | undefined; at: number }>();
@@ -230,6 +232,11 @@ export class PgStore implements ServerStore {
    * network round trip. The server (server/stack.ts) gives each replica a local SQLite file for them instead,
    * which also survives the replica's restarts.
    */
+  /** Batch jobs and their chunks, shared by every replica. */
+  batches(): PgBatchStore {
+    return (this.batchStore ??= new PgBatchStore(this.pool, this.where));
+  }
+
   cache(namespace: string): Cache {
     let c = this.caches.get(namespace);
     if (!c) this.caches.set(namespace, (c = new TtlCache(this.options.memoryEntries ?? 2000, this.options.memoryBytes ?? 64 * 1024 * 1024)));

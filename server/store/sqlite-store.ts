@@ -12,6 +12,7 @@ import { sqliteReconcile } from '../../engine/entry/data.js';
 import { TtlCache, type Cache } from '../../engine/entry/runtime.js';
 import { KEY_TABLES } from './tables.js';
 import { WebhookStore } from './sqlite-webhook-store.js';
+import { SqliteBatchStore, type ChargeStep } from './sqlite-batch-store.js';
 import type { ApiKeyRecord, ChargeOutcome, LimitOutcome, ServerStore } from './store.js';
 
 /** The schema version this code reads and writes. */
@@ -74,6 +75,8 @@ function toRecord(r: KeyRow): ApiKeyRecord {
 /** The SQLite implementation of {@link ServerStore}. */
 export class SqliteStore implements ServerStore {
   private readonly stmts;
+  private readonly chargeStep: ChargeStep;
+  private batchStore: SqliteBatchStore | null = null;
   private readonly chargeTx: (keyId: string, periodKey: string, addressKey: string, quota: number, at: string) => ChargeOutcome;
   private readonly caches = new Map<string, Cache>();
   private readonly countTx: (bucket: string, window: string, limit: number, expiresAt: number) => LimitOutcome;
@@ -102,14 +105,16 @@ export class SqliteStore implements ServerStore {
       replaceSetting: db.prepare('UPDATE settings SET value = ? WHERE name = ? AND value = ?'),
     };
     this.stmts = s;
-    const charge = db.transaction((keyId: string, periodKey: string, addressKey: string, quota: number, at: string): ChargeOutcome => {
+    const chargeStep = (keyId: string, periodKey: string, addressKey: string, quota: number, at: string): ChargeOutcome => {
       const used = (s.used.get(keyId, periodKey) as number | undefined) ?? 0;
       if (s.seen.get(keyId, periodKey, addressKey)) return { outcome: 'repeat', used };
       if (used >= quota) return { outcome: 'quota_exceeded', used };
       s.addAddress.run(keyId, periodKey, addressKey, at);
       s.bump.run(keyId, periodKey);
       return { outcome: 'charged', used: used + 1 };
-    });
+    };
+    this.chargeStep = chargeStep;
+    const charge = db.transaction(chargeStep);
     this.chargeTx = (...args) => charge.immediate(...args);
     const count = db.transaction((bucket: string, window: string, limit: number, expiresAt: number): LimitOutcome => {
       const used = (s.requests.get(bucket, window) as number | undefined) ?? 0;
@@ -195,6 +200,11 @@ export class SqliteStore implements ServerStore {
   }
 
   /** Webhook subscriptions and deliveries, in this file (their tables are made on first use). */
+  /** Batch jobs and their chunks, in this file; a chunk's commit charges this meter in the same transaction. */
+  batches(): SqliteBatchStore {
+    return (this.batchStore ??= new SqliteBatchStore(this.db, this.chargeStep));
+  }
+
   webhooks(): WebhookStore {
     return (this.webhookStore ??= new WebhookStore(this.db));
   }

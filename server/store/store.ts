@@ -7,6 +7,7 @@
  * is read inside a lookup): a networked store would put an in-memory tier in front of it.
  */
 import type { WebhookRepository } from './sqlite-webhook-store.js';
+import type { BatchRepository } from './batch-store.js';
 import type { Cache } from '../../engine/entry/runtime.js';
 import type { StateCode } from '../../engine/entry/data.js';
 import type { PropertyBlock } from '../../engine/entry/property.js';
@@ -127,6 +128,8 @@ export interface SettingStore {
 export interface ServerStore extends KeyStore, UsageMeter, RequestLimiter, SettingStore {
   /** A persistent cache for the engine (layer lookups, scores and surfaces), one namespace each. */
   cache(namespace: string): Cache;
+  /** Batch jobs and their chunks (server/store/batch-store.ts). */
+  batches(): BatchRepository;
   /** Webhook subscriptions and deliveries (server/store/sqlite-webhook-store.ts). */
   webhooks(): WebhookRepository;
   /** Deletes every cached entry outside `keep` (namespaces of another dataset or engine version). */

@@ -86,3 +86,32 @@ export const WEBHOOK_TABLES: readonly TableDef[] = [
   },
   { name: 'webhook_meta', columns: [text('key'), text('value')], primaryKey: ['key'] },
 ];
+
+/**
+ * Batch jobs (POST /v1/batch) and their chunks: a chunk's input rows and, once looked up, its results, each
+ * gzipped JSON lines. A chunk is leased to one worker at a time (`owner`, `lease_until`); an expired lease is
+ * taken over, and a result is kept only from the chunk's current owner, so no row is done twice.
+ */
+export const BATCH_TABLES: readonly TableDef[] = [
+  {
+    name: 'batch_jobs',
+    columns: [
+      text('id'), text('key_id'), text('status'), text('created_at'), optText('started_at'), optText('finished_at'), { name: 'expires_at', type: 'bigint', nullable: true },
+      text('input_format'), { name: 'options', type: 'json' }, { name: 'columns', type: 'json' }, optText('callback_secret'),
+      int('rows_total'), { name: 'rows_done', type: 'integer', default: 0 }, { name: 'rows_failed', type: 'integer', default: 0 }, { name: 'rows_skipped', type: 'integer', default: 0 },
+      { name: 'charged', type: 'integer', default: 0 }, int('chunks_total'), { name: 'chunks_done', type: 'integer', default: 0 }, { name: 'error', type: 'json', nullable: true },
+      { name: 'first_done_at', type: 'bigint', nullable: true },
+    ],
+    primaryKey: ['id'],
+    indexes: [{ name: 'batch_jobs_key', columns: ['key_id', 'created_at'] }, { name: 'batch_jobs_expiry', columns: ['expires_at'] }],
+  },
+  {
+    name: 'batch_chunks',
+    columns: [
+      text('job_id'), int('seq'), int('first_row'), int('row_count'), { name: 'input', type: 'blob', nullable: true }, text('status'), optText('owner'),
+      { name: 'lease_until', type: 'bigint', default: 0 }, { name: 'attempts', type: 'integer', default: 0 }, { name: 'result', type: 'blob', nullable: true },
+    ],
+    primaryKey: ['job_id', 'seq'],
+    indexes: [{ name: 'batch_chunks_open', columns: ['status', 'lease_until'], where: "status IN ('pending', 'running')" }],
+  },
+];

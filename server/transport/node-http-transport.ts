@@ -4,7 +4,7 @@
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MAX_REQUEST_BODY, type Api, type ApiRequest, type ApiResponse } from '../api/api.js';
+import { bodyLimit, type Api, type ApiRequest, type ApiResponse } from '../api/api.js';
 import { LazyAbort } from './lazy-abort.js';
 import { drain, lastResort, listenAddress, runningServer, type RunningServer } from './running-server.js';
 
@@ -22,13 +22,24 @@ export async function startNodeHttpServer(api: Api, options: { port?: number; ho
       const pump = (): void => {
         for (;;) {
           if (res.destroyed) return;
-          let next: IteratorResult<Buffer>;
+          let step: IteratorResult<Buffer> | Promise<IteratorResult<Buffer>>;
           try {
-            next = chunks.next();
+            step = chunks.next();
           } catch {
             res.destroy();
             return;
           }
+          if (step instanceof Promise) {
+            // An asynchronous stream: continue when the chunk comes.
+            step.then((n) => {
+              if (res.destroyed) return;
+              if (n.done) return void res.end();
+              if (res.write(n.value)) pump();
+              else res.once('drain', pump);
+            }, () => res.destroy());
+            return;
+          }
+          const next = step;
           if (next.done) {
             res.end();
             return;
@@ -89,18 +100,19 @@ export async function startNodeHttpServer(api: Api, options: { port?: number; ho
       if (!res.writableFinished) abort.abort();
     });
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      // A request that may carry a body: read it all (up to MAX_REQUEST_BODY) before answering.
+      // A request that may carry a body: read it all (up to its path's bodyLimit) before answering.
       request.contentType = header(req.headers['content-type']);
       request.accept = header(req.headers.accept);
       request.mcpProtocolVersion = header(req.headers['mcp-protocol-version']);
       const chunks: Buffer[] = [];
       let size = 0;
+      const limit = bodyLimit(request.path);
       req.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (size <= MAX_REQUEST_BODY) chunks.push(chunk);
+        if (size <= limit) chunks.push(chunk);
       });
       req.on('end', () => {
-        if (size > MAX_REQUEST_BODY) request.bodyTooLarge = true;
+        if (size > limit) request.bodyTooLarge = true;
         else request.body = Buffer.concat(chunks);
         answer();
       });

@@ -4,7 +4,7 @@
  * AbortController, the whole response is written inside one `cork`, and no exception reaches uWS.
  */
 import type { HttpRequest, HttpResponse, us_listen_socket } from 'uWebSockets.js';
-import { MAX_REQUEST_BODY, type Api, type ApiRequest, type ApiResponse } from '../api/api.js';
+import { bodyLimit, type Api, type ApiRequest, type ApiResponse } from '../api/api.js';
 import { STATUS_TEXT } from '../api/api-error.js';
 import { uws } from '../uws.js';
 import { LazyAbort } from './lazy-abort.js';
@@ -58,17 +58,39 @@ export async function startUwsServer(api: Api, options: { port?: number; host?: 
       res.writeStatus(statusLine(out.status)).writeHeader('Content-Type', out.contentType);
       for (const k in out.headers) res.writeHeader(k, out.headers[k]);
     });
+    const cut = () => {
+      // The response has started: the client sees a cut-off body rather than a wrong one.
+      if (!aborted) res.cork(() => res.close());
+    };
     const pump = (): void => {
       for (;;) {
         if (aborted) return;
-        let next: IteratorResult<Buffer>;
+        let step: IteratorResult<Buffer> | Promise<IteratorResult<Buffer>>;
         try {
-          next = chunks.next();
+          step = chunks.next();
         } catch {
-          // The response has started: the client sees a cut-off body rather than a wrong one.
-          res.cork(() => res.close());
+          cut();
           return;
         }
+        if (step instanceof Promise) {
+          // An asynchronous stream (rows read from a database): continue when the chunk comes.
+          step.then((n) => {
+            if (aborted) return;
+            if (n.done) return res.cork(() => res.end());
+            let ok = true;
+            res.cork(() => {
+              ok = res.write(n.value);
+            });
+            if (ok) pump();
+            else
+              res.onWritable(() => {
+                setImmediate(pump);
+                return true;
+              });
+          }, cut);
+          return;
+        }
+        const next = step;
         if (next.done) {
           res.cork(() => res.end());
           return;
@@ -122,7 +144,7 @@ export async function startUwsServer(api: Api, options: { port?: number; host?: 
     const abort = new LazyAbort();
     let done = false;
     if (method !== 'GET' && method !== 'HEAD') {
-      // A request that may carry a body: read it all (up to MAX_REQUEST_BODY) before answering. uWS lends each
+      // A request that may carry a body: read it all (up to its path's bodyLimit) before answering. uWS lends each
       // chunk only for the callback, so it is copied.
       request.contentType = req.getHeader('content-type');
       request.accept = req.getHeader('accept');
@@ -133,11 +155,12 @@ export async function startUwsServer(api: Api, options: { port?: number; host?: 
       });
       const chunks: Buffer[] = [];
       let size = 0;
+      const limit = bodyLimit(request.path);
       res.onData((chunk, isLast) => {
         size += chunk.byteLength;
-        if (size <= MAX_REQUEST_BODY) chunks.push(Buffer.from(chunk.slice(0)));
+        if (size <= limit) chunks.push(Buffer.from(chunk.slice(0)));
         if (!isLast || done) return;
-        if (size > MAX_REQUEST_BODY) request.bodyTooLarge = true;
+        if (size > limit) request.bodyTooLarge = true;
         else request.body = Buffer.concat(chunks);
         const out = api.handle(request, abort);
         if (!(out instanceof Promise)) {

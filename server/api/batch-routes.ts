@@ -1,0 +1,154 @@
+/**
+ * Portfolio batch jobs (routes.ts, `/v1/batch...` and `/api/v1/batch...`): upload a file of addresses, poll
+ * its status, stream its results, cancel it. Keyed like the property endpoints and licensed the same way
+ * (the rows are looked up with the key's licence, and metered as single lookups are: each unique address once
+ * per billing period). The work itself is the batch worker's (server/batch/batch-runner.ts), in this server
+ * or any replica sharing its database.
+ */
+import { BATCH_CONTENT_TYPES, BATCH_DELIMITERS, BATCH_OUTPUT_FORMATS, type BatchInputFormat, type BatchOutputFormat } from '../../engine/entry/batch.js';
+import { checkLicence, resolveOptions, type PropertyLicence } from '../../engine/entry/property.js';
+import { batchDocument, batchResults, BATCH_RETENTION_MS, jobFromUpload, newBatchId } from '../batch/batch-jobs.js';
+import type { BatchJob } from '../store/batch-store.js';
+import type { ApiKeyRecord } from '../store/store.js';
+import { checkWebhookUrl, type Resolver } from '../webhooks/address-policy.js';
+import { newSecret } from '../webhooks/signature.js';
+import { ApiError, badParameter } from './api-error.js';
+import { JSON_TYPE, type ApiContext, type ApiRequest, type ApiResponse } from './api-types.js';
+import { BATCH_MAX_BODY } from './limits.js';
+import { decodeQuery, rejectUnknown } from './query.js';
+import { booleanText } from './query-values.js';
+import type { BatchOperation } from './routes.js';
+
+/** The query parameters of `POST /v1/batch`. */
+export const BATCH_CREATE_PARAMETERS = ['components', 'include_geometry', 'format', 'callback_url', 'delimiter'] as const;
+
+/** Content types of an upload, by input format. */
+export const BATCH_UPLOAD_TYPES: Record<BatchInputFormat, readonly string[]> = {
+  csv: ['text/csv', 'application/csv'],
+  jsonl: ['application/x-ndjson', 'application/jsonl', 'application/jsonlines', 'application/x-jsonlines', 'application/json-lines'],
+};
+
+/** What the batch routes need beyond the API's context. */
+export interface BatchRouteOptions {
+  /** The local worker, woken when a job is created (none: another process or replica works the jobs). */
+  runner?: { wake(): void };
+  /** Callback URLs may be http and private addresses (`--allow-private-webhooks`). */
+  allowPrivate?: boolean;
+  resolve?: Resolver;
+}
+
+const ok = (status: number, doc: unknown, headers: Record<string, string> = {}): ApiResponse => ({ status, contentType: JSON_TYPE, headers: { 'Cache-Control': 'no-store', ...headers }, body: JSON.stringify(doc) });
+
+const licenceOf = (key: ApiKeyRecord): PropertyLicence => ({ components: key.components, geometry: key.geometry });
+
+/** The batch routes of one API. */
+export class BatchRoutes {
+  constructor(
+    private readonly ctx: ApiContext,
+    private readonly options: BatchRouteOptions = {},
+  ) {}
+
+  request(req: ApiRequest, op: BatchOperation, id: string, key: ApiKeyRecord): Promise<ApiResponse> {
+    const base = req.path.startsWith('/api/') ? '/api/v1/batch' : '/v1/batch';
+    if (op === 'create') return this.create(req, key, base);
+    return this.existing(req, op, id, key, base);
+  }
+
+  private async create(req: ApiRequest, key: ApiKeyRecord, base: string): Promise<ApiResponse> {
+    const params = decodeQuery(req.query);
+    rejectUnknown(params, BATCH_CREATE_PARAMETERS, base);
+    const components = params.has('components') ? params.get('components')!.split(',').map((s) => s.trim()) : undefined;
+    if (components?.some((c) => c === '')) throw badParameter('components', `components must be a comma-separated list without empty items, got ${JSON.stringify(params.get('components'))}`);
+    let includeGeometry = false;
+    if (params.has('include_geometry')) {
+      const b = booleanText(params.get('include_geometry')!);
+      if (b === undefined) throw badParameter('include_geometry', `include_geometry must be 1, 0, true or false, got ${JSON.stringify(params.get('include_geometry')!.slice(0, 40))}`);
+      includeGeometry = b;
+    }
+    resolveOptions({ components, include_geometry: includeGeometry });
+    const refusal = checkLicence({ components, include_geometry: includeGeometry, licence: licenceOf(key), variant: 'full' });
+    if (refusal) throw new ApiError('not_licensed', refusal.message, { requested: refusal.requested, licensed_components: key.components, geometry_licence: key.geometry });
+    const delimiterText = params.get('delimiter');
+    const delimiter = delimiterText === undefined ? undefined : delimiterText === 'tab' ? '\t' : delimiterText;
+    if (delimiter !== undefined && !(BATCH_DELIMITERS as readonly string[]).includes(delimiter)) throw badParameter('delimiter', `delimiter must be one of , ; tab |, got ${JSON.stringify(delimiterText!.slice(0, 20))}`);
+
+    // The upload: its type, size and text.
+    const type = (req.contentType ?? '').split(';')[0].trim().toLowerCase();
+    const input = (Object.keys(BATCH_UPLOAD_TYPES) as BatchInputFormat[]).find((f) => BATCH_UPLOAD_TYPES[f].includes(type));
+    if (!input) {
+      throw new ApiError('unsupported_media_type', `upload the rows as text/csv (a header row with an address column, or lat and lng columns) or application/x-ndjson (JSON lines); got ${type ? JSON.stringify(type.slice(0, 80)) : 'no Content-Type'}`, { accepted: [...BATCH_UPLOAD_TYPES.csv, ...BATCH_UPLOAD_TYPES.jsonl] });
+    }
+    const format = (params.get('format') ?? (input === 'csv' ? 'csv' : 'jsonl')) as BatchOutputFormat;
+    if (!BATCH_OUTPUT_FORMATS.includes(format)) throw badParameter('format', `format must be csv, jsonl or geojson, got ${JSON.stringify(String(format).slice(0, 40))}`);
+    let callbackUrl: string | null = null;
+    if (params.has('callback_url')) {
+      const verdict = await checkWebhookUrl(params.get('callback_url'), { allowPrivate: !!this.options.allowPrivate, resolve: this.options.resolve });
+      if (!verdict.ok) throw badParameter('callback_url', verdict.message.replace(/^url/, 'callback_url'));
+      callbackUrl = verdict.url.href;
+    }
+    if (req.bodyTooLarge) throw new ApiError('payload_too_large', `the upload is larger than ${BATCH_MAX_BODY} bytes (128 MiB); split it into several jobs`, { limit: BATCH_MAX_BODY });
+    if (!req.body || req.body.length === 0) throw new ApiError('invalid_body', 'the upload is empty: send the rows as the request body');
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(req.body);
+    } catch {
+      throw new ApiError('invalid_body', 'the upload is not UTF-8 text');
+    }
+    const secret = callbackUrl ? newSecret() : null;
+    const now = this.ctx.clock();
+    let made: ReturnType<typeof jobFromUpload>;
+    try {
+      made = jobFromUpload(text, { format: input, delimiter: delimiter as (typeof BATCH_DELIMITERS)[number] | undefined }, {
+        id: newBatchId(),
+        key_id: key.id,
+        created_at: now.toISOString(),
+        callback_secret: secret,
+        options: { components: components ?? null, include_geometry: includeGeometry, format, callback_url: callbackUrl },
+      });
+    } catch (err) {
+      // A file that cannot be read as a whole: 422 invalid_body with the reader's message.
+      if ((err as { details?: { parameter?: string } }).details?.parameter === 'body') throw new ApiError('invalid_body', (err as Error).message);
+      throw err;
+    }
+    await this.ctx.store.batches().createJob(made.job, made.chunks);
+    this.options.runner?.wake();
+    const doc = batchDocument(made.job, now, base);
+    return ok(202, { ...doc, ...(secret ? { callback_secret: secret, callback_secret_note: 'The batch.completed webhook is signed with this secret (Standard Webhooks); it is shown only in this response.' } : {}) }, { Location: doc.url as string });
+  }
+
+  private async existing(req: ApiRequest, op: BatchOperation, id: string, key: ApiKeyRecord, base: string): Promise<ApiResponse> {
+    const params = decodeQuery(req.query);
+    rejectUnknown(params, op === 'results' ? ['format'] : [], `${base}/{id}${op === 'results' ? '/results' : ''}`);
+    const batches = this.ctx.store.batches();
+    const job = await batches.job(id);
+    // Another key's job is indistinguishable from none.
+    if (!job || job.key_id !== key.id) throw new ApiError('not_found', `no batch job ${JSON.stringify(id.slice(0, 80))} on this key (jobs are kept ${BATCH_RETENTION_MS / 86_400_000} days after they finish)`);
+    const now = this.ctx.clock();
+    if (op === 'get') return ok(200, batchDocument(job, now, base));
+    if (op === 'cancel') {
+      const after = (await batches.cancelJob(id, now, BATCH_RETENTION_MS)) ?? job;
+      return ok(200, batchDocument(after, now, base));
+    }
+    const format = (params.get('format') ?? job.options.format) as BatchOutputFormat;
+    if (!BATCH_OUTPUT_FORMATS.includes(format)) throw badParameter('format', `format must be csv, jsonl or geojson, got ${JSON.stringify(String(format).slice(0, 40))}`);
+    return this.results(job, format, key);
+  }
+
+  private results(job: BatchJob, format: BatchOutputFormat, key: ApiKeyRecord): ApiResponse {
+    const extension = format === 'jsonl' ? 'jsonl' : format === 'geojson' ? 'geojson' : 'csv';
+    const batches = this.ctx.store.batches();
+    return {
+      status: 200,
+      contentType: BATCH_CONTENT_TYPES[format],
+      headers: {
+        'Cache-Control': 'no-store',
+        'Content-Disposition': `attachment; filename="${job.id}.${extension}"`,
+        'Batch-Status': job.status,
+        'Batch-Rows-Done': String(job.rows_done),
+      },
+      body: '',
+      lengthUnknown: true,
+      stream: () => batchResults(batches, job, format, licenceOf(key))[Symbol.asyncIterator](),
+    };
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * Batch jobs as the API shows them: a new job made from an upload (its rows split into chunks and stored),
+ * the status document of `GET /v1/batch/{id}`, and the results of `/results` streamed from the stored
+ * chunks in input order (a chunk never looked up gives its rows the job's stop reason).
+ */
+import { randomBytes } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { BatchFileWriter, batchRows, collectColumns, type BatchInputOptions, type BatchOutputFormat, type BatchRow, type StoredBatchRow } from '../../engine/entry/batch.js';
+import type { PropertyLicence } from '../../engine/entry/property.js';
+import type { BatchJob, BatchJobOptions, BatchRepository, NewBatchChunk, StoredChunk } from '../store/batch-store.js';
+
+/** Rows per chunk: looked up together, in spatial order, and committed in one transaction. */
+export const BATCH_CHUNK_ROWS = 1000;
+/** How long a finished job and its results are kept: 7 days after it finishes. */
+export const BATCH_RETENTION_MS = 7 * 24 * 3600 * 1000;
+
+/** Gzipped JSON lines of `items`. */
+export function packLines(items: readonly unknown[]): Buffer {
+  return gzipSync(items.map((i) => JSON.stringify(i)).join('\n'), { level: 4 });
+}
+
+/** The items of {@link packLines}. */
+export function unpackLines<T>(buf: Buffer): T[] {
+  const text = gunzipSync(buf).toString('utf8');
+  return text ? text.split('\n').map((l) => JSON.parse(l) as T) : [];
+}
+
+/** A new job id: `batch_` and 20 hex digits. */
+export function newBatchId(): string {
+  return `batch_${randomBytes(10).toString('hex')}`;
+}
+
+/**
+ * Reads an upload into a job and its chunks (throws the engine's INVALID_ARGUMENT, parameter `body`, for a
+ * file that cannot be read as a whole; a bad row is only that row's `invalid`).
+ */
+export function jobFromUpload(text: string, input: BatchInputOptions, base: Pick<BatchJob, 'id' | 'key_id' | 'created_at' | 'callback_secret'> & { options: BatchJobOptions }): { job: BatchJob; chunks: NewBatchChunk[] } {
+  const chunks: NewBatchChunk[] = [];
+  let columns: string[] = [];
+  const seen = new Set<string>();
+  let rows: BatchRow[] = [];
+  let total = 0;
+  const flush = () => {
+    if (!rows.length) return;
+    chunks.push({ seq: chunks.length, first_row: rows[0].row, row_count: rows.length, input: packLines(rows) });
+    rows = [];
+  };
+  for (const r of batchRows(text, input, (c) => (columns = [...c]))) {
+    if (input.format === 'jsonl') collectColumns(columns, seen, r.cells);
+    rows.push(r);
+    total++;
+    if (rows.length >= BATCH_CHUNK_ROWS) flush();
+  }
+  flush();
+  const job: BatchJob = {
+    ...base,
+    status: 'queued',
+    started_at: null,
+    finished_at: null,
+    expires_at: null,
+    input_format: input.format,
+    columns,
+    rows_total: total,
+    rows_done: 0,
+    rows_failed: 0,
+    rows_skipped: 0,
+    charged: 0,
+    chunks_total: chunks.length,
+    chunks_done: 0,
+    error: null,
+    first_done_at: null,
+  };
+  return { job, chunks };
+}
+
+const FINISHED = new Set(['done', 'failed', 'cancelled']);
+
+/** The status document of a job at `now`. */
+export function batchDocument(job: BatchJob, now: Date, base = '/v1/batch'): Record<string, unknown> {
+  const finished = FINISHED.has(job.status);
+  const start = job.started_at ? Date.parse(job.started_at) : null;
+  const end = finished && job.finished_at ? Date.parse(job.finished_at) : now.getTime();
+  const seconds = start !== null ? Math.max(0.001, (end - start) / 1000) : null;
+  const rate = seconds !== null && job.rows_done > 0 ? Math.round((job.rows_done / seconds) * 10) / 10 : null;
+  const left = job.rows_total - job.rows_done;
+  return {
+    id: job.id,
+    status: job.status,
+    created_at: job.created_at,
+    started_at: job.started_at,
+    finished_at: job.finished_at,
+    expires_at: job.expires_at === null ? null : new Date(job.expires_at).toISOString(),
+    rows_total: job.rows_total,
+    rows_done: job.rows_done,
+    rows_failed: job.rows_failed,
+    rows_skipped: finished ? left : 0,
+    charged: job.charged,
+    rows_per_second: rate,
+    eta_seconds: finished ? 0 : rate ? Math.ceil(left / rate) : null,
+    input_format: job.input_format,
+    format: job.options.format,
+    components: job.options.components,
+    include_geometry: job.options.include_geometry,
+    callback_url: job.options.callback_url,
+    error: job.error,
+    url: `${base}/${job.id}`,
+    results_url: `${base}/${job.id}/results`,
+  };
+}
+
+/** The rows of a chunk never looked up, marked with why (the quota, a cancel, a revoked key). */
+function skippedRows(c: StoredChunk, job: BatchJob): StoredBatchRow[] {
+  const rows = c.input ? unpackLines<BatchRow>(c.input) : [];
+  const error = job.error?.error ?? 'cancelled';
+  const message = error === 'quota_exceeded' ? 'not looked up: the key reached its quota before this row (not charged)' : `not looked up: ${job.error?.message ?? 'the job stopped'}`;
+  return rows.map((r) => ({ row: r.row, cells: r.cells, status: 'error', error, message, address: null, confidence: null, lat: null, lng: null, address_key: null, sandbox: false, chargeable: false, not_charged_reason: null, payload: null, charged: false }));
+}
+
+/** Chunks read at a time while streaming results. */
+const PAGE = 4;
+
+/**
+ * The results file of `job` in `format`, a part at a time: every row of the finished chunks at the front of
+ * the job, in input order (a job still running gives the rows done so far, up to its first unfinished chunk).
+ */
+export async function* batchResults(batches: BatchRepository, job: BatchJob, format: BatchOutputFormat, licence: PropertyLicence): AsyncGenerator<Buffer> {
+  const writer = new BatchFileWriter({ format, columns: job.columns, components: job.options.components, licence, charged: true });
+  const finished = FINISHED.has(job.status);
+  yield Buffer.from(writer.header());
+  let seq = 0;
+  for (;;) {
+    const page = await batches.chunks(job.id, seq, PAGE);
+    for (const c of page) {
+      let rows: StoredBatchRow[];
+      if (c.status === 'done' && c.result) rows = unpackLines<StoredBatchRow>(c.result);
+      else if (c.status === 'skipped' || finished) rows = skippedRows(c, job);
+      else {
+        yield Buffer.from(writer.footer());
+        return;
+      }
+      yield Buffer.from(rows.map((r) => writer.row(r)).join(''));
+      seq = c.seq + 1;
+    }
+    if (page.length < PAGE) break;
+  }
+  yield Buffer.from(writer.footer());
+}

@@ -1,0 +1,185 @@
+/**
+ * The batch worker each server runs (and any number of replicas run against one PostgreSQL database): it
+ * claims a chunk (a lease, renewed while it works), looks its rows up in spatial order at the engine's
+ * width (propintel/batch's lookupRows), and commits the results with the meter's charges in one transaction.
+ * A chunk it loses (its lease taken over, the job cancelled) is dropped without writing; a chunk in hand when
+ * it stops is handed back at once; one it held when the process died is taken over when the lease runs out.
+ *
+ * Metering is the single lookup's: each unique address once per key per billing period (a repeat, a sandbox
+ * address, anything in the onboarding window and a payload whose core components failed are free). A charge
+ * the quota refuses marks that row `quota_exceeded` and stops the job; nothing past the quota is charged.
+ */
+import { hostname } from 'node:os';
+import { lookupRows, type BatchLookupService, type BatchRow, type BatchRowResult, type StoredBatchRow } from '../../engine/entry/batch.js';
+import { BillingPeriodCache, inOnboarding } from '../metering/billing-period.js';
+import type { BatchJob, ClaimedChunk } from '../store/batch-store.js';
+import type { ServerStore } from '../store/store.js';
+import { sendBatchCallback } from './batch-callback.js';
+import { BATCH_RETENTION_MS, batchDocument, packLines, unpackLines } from './batch-jobs.js';
+
+/** Options of {@link BatchRunner}. */
+export interface BatchRunnerOptions {
+  store: ServerStore;
+  service: BatchLookupService;
+  clock?: () => Date;
+  /** How long a claimed chunk is this worker's without renewal, ms (default 60,000; renewed every third of it). */
+  leaseMs?: number;
+  /** How long to wait when there is nothing to do, ms (default 1,000; a new job wakes it at once). */
+  idleMs?: number;
+  /** Lookups at once within a chunk (default 8). */
+  concurrency?: number;
+  /** Callback URLs may be private addresses (tests, a private deployment). */
+  allowPrivate?: boolean;
+  log?: (line: string) => void;
+  /** This worker's name in the leases (default host, process id and a random part). */
+  owner?: string;
+}
+
+/** The batch worker. */
+export class BatchRunner {
+  readonly owner: string;
+  private readonly clock: () => Date;
+  private readonly leaseMs: number;
+  private readonly periods = new BillingPeriodCache();
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wakeUp: (() => void) | null = null;
+  private current: { claim: ClaimedChunk; controller: AbortController } | null = null;
+  private lastExpiry = 0;
+  /** Chunks committed by this worker (for /metrics and tests). */
+  chunksDone = 0;
+
+  constructor(private readonly options: BatchRunnerOptions) {
+    this.clock = options.clock ?? (() => new Date());
+    this.leaseMs = options.leaseMs ?? 60_000;
+    this.owner = options.owner ?? `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  }
+
+  /** Starts working (idempotent). */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.work();
+  }
+
+  /** Wakes an idle worker (a job was just created). */
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  /** Stops: the chunk in hand is abandoned and handed back for another worker (or the next start). */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.current?.controller.abort();
+    this.wake();
+    await this.loop;
+  }
+
+  /** Works one chunk if there is one; false when there was none (tests drive the worker with it). */
+  async runOnce(): Promise<boolean> {
+    const batches = this.options.store.batches();
+    const now = this.clock().getTime();
+    if (now - this.lastExpiry > 3600_000) {
+      this.lastExpiry = now;
+      await batches.deleteExpired(now);
+    }
+    const claim = await batches.claimChunk(this.owner, this.leaseMs, now);
+    if (!claim) return false;
+    await this.work1(claim);
+    return true;
+  }
+
+  private async work(): Promise<void> {
+    while (this.running) {
+      let worked = false;
+      try {
+        worked = await this.runOnce();
+      } catch (err) {
+        this.options.log?.(`batch: ${(err as Error).message}`);
+      }
+      if (!worked && this.running) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, this.options.idleMs ?? 1000);
+          this.wakeUp = () => {
+            clearTimeout(t);
+            resolve();
+          };
+        });
+        this.wakeUp = null;
+      }
+    }
+  }
+
+  private async work1(claim: ClaimedChunk): Promise<void> {
+    const { store } = this.options;
+    const batches = store.batches();
+    const job = claim.job;
+    const key = await store.keyById(job.key_id);
+    if (!key || key.revoked_at) {
+      await batches.failJob(job.id, { error: 'key_revoked', message: 'the key that submitted the job was revoked; the rows not yet looked up were not' }, this.clock(), BATCH_RETENTION_MS);
+      return;
+    }
+    const controller = new AbortController();
+    this.current = { claim, controller };
+    // The lease renewed while the chunk is worked; lost (taken over, or the job stopped) -> stop and drop it.
+    const renew = setInterval(() => {
+      void Promise.resolve(batches.renewLease(job.id, claim.seq, this.owner, this.clock().getTime() + this.leaseMs)).then(
+        (mine) => mine || controller.abort(),
+        () => {},
+      );
+    }, Math.max(50, this.leaseMs / 3));
+    let results: BatchRowResult[];
+    try {
+      const rows = unpackLines<BatchRow>(claim.input);
+      results = await lookupRows(this.options.service, rows, {
+        property: { components: job.options.components ?? undefined, include_geometry: job.options.include_geometry, licence: { components: key.components, geometry: key.geometry } },
+        concurrency: this.options.concurrency ?? 8,
+        signal: controller.signal,
+      });
+    } finally {
+      clearInterval(renew);
+      this.current = null;
+    }
+    if (controller.signal.aborted) {
+      // Stopping, or the chunk is no longer ours: hand it back if it still is.
+      await batches.releaseChunk(job.id, claim.seq, this.owner);
+      return;
+    }
+    const now = this.clock();
+    const period = this.periods.get(now, key.period, key.effective_date);
+    const free = inOnboarding(now, key.onboarding_until);
+    const out = await batches.commitChunk({
+      jobId: job.id,
+      seq: claim.seq,
+      owner: this.owner,
+      now,
+      retentionMs: BATCH_RETENTION_MS,
+      keyId: key.id,
+      periodKey: period.key,
+      quota: key.quota,
+      charges: results.map((r) => (r.status === 'ok' && r.address_key && !r.sandbox && r.chargeable && !free ? r.address_key : null)),
+      encode: (outcomes) => {
+        const stored: StoredBatchRow[] = results.map((r, i) =>
+          outcomes[i] === 'quota_exceeded'
+            ? { ...r, status: 'error', error: 'quota_exceeded', message: `the key reached its quota of ${key.quota} unique addresses in billing period ${period.key}; this row would be a new one (not charged)`, payload: null, charged: false }
+            : { ...r, charged: outcomes[i] === 'charged' },
+        );
+        return { result: packLines(stored), failed: stored.filter((r) => r.status !== 'ok').length };
+      },
+    });
+    if (!out.committed) return;
+    this.chunksDone++;
+    if (out.job && (out.job.status === 'done' || out.job.status === 'failed')) this.completed(out.job);
+  }
+
+  /** The `batch.completed` webhook of a job this worker finished. */
+  private completed(job: BatchJob): void {
+    const url = job.options.callback_url;
+    if (!url || !job.callback_secret) return;
+    const body = JSON.stringify({ type: 'batch.completed', timestamp: this.clock().toISOString(), data: batchDocument(job, this.clock()) });
+    void sendBatchCallback({ url, secret: job.callback_secret, id: `msg_${job.id}`, body, allowPrivate: !!this.options.allowPrivate, clock: this.clock }).then((r) => {
+      if (!r.ok) this.options.log?.(`batch: ${job.id}: the batch.completed webhook to ${url} failed: ${r.error}`);
+    });
+  }
+}
