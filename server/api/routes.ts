@@ -120,30 +120,26 @@ const webhookRoutes = (): Route[] =>
     WEBHOOK_ROUTES.map((r): Route => ({ path: `${prefix}${r.path}`, keyed: true, methods: Object.keys(r.ops), tag: 'Webhooks', summary: r.summary, description: `${r.description}${WEBHOOK_NOTE}`, handler: { kind: 'webhooks', ops: r.ops } })),
   );
 
-const BATCH_NOTE =
-  ' Keyed like the property endpoints: the rows are looked up with the key\'s licence and metered as single lookups are (each unique address once per billing period; a row whose address was already charged this period is free, so re-submitting a file charges nothing more). Every path answers at /v1 and /api/v1.';
+const BATCH_NOTE = ' Keyed like the property endpoints: the rows are looked up with the key\'s licence and metered as single lookups are (each unique address once per billing period; a row whose address was already charged this period is free, so re-submitting a file charges nothing more). Every path answers at /v1 and /api/v1.';
 
 const BATCH_ROUTES: { path: string; ops: Partial<Record<string, BatchOperation>>; summary: string; description: string }[] = [
   {
     path: '/batch',
     ops: { POST: 'create' },
     summary: 'Submit a file of addresses for lookup',
-    description:
-      'The body is CSV (`Content-Type: text/csv`; a header row with an `address` column, or `lat` and `lng` columns; every column carried through to the results; the delimiter detected from the header or given) or JSON lines (`application/x-ndjson`; one object per line with `address`, or `lat` and `lng`), up to 1,000,000 rows and 128 MiB. Options as query parameters: `components`, `include_geometry`, the results\' `format` and a `callback_url` for a signed `batch.completed` webhook (Standard Webhooks, signed with the `callback_secret` this answer shows once). 202 with the job; its rows are looked up in the background, in spatial order, a chunk at a time. A file that cannot be read as a whole is 422 `invalid_body`; a bad row is only that row\'s `invalid` status.',
+    description: 'The body is CSV (`Content-Type: text/csv`; a header row with an `address` column, or `lat` and `lng` columns; every column carried through to the results; the delimiter detected from the header or given) or JSON lines (`application/x-ndjson`; one object per line with `address`, or `lat` and `lng`), up to 1,000,000 rows and 128 MiB. Options as query parameters: `components`, `include_geometry`, the results\' `format` and a `callback_url` for a signed `batch.completed` webhook (Standard Webhooks, signed with the `callback_secret` this answer shows once). 202 with the job; its rows are looked up in the background, in spatial order, a chunk at a time. A file that cannot be read as a whole is 422 `invalid_body`; a bad row is only that row\'s `invalid` status.',
   },
   {
     path: '/batch/{id}',
     ops: { GET: 'get', DELETE: 'cancel' },
     summary: 'A batch job\'s status; cancel it',
-    description:
-      'GET: status (`queued`, `running`, `done`, `failed`, `cancelled`), rows total, done, failed and skipped, unique addresses `charged`, rows per second and the time left. A job stops at the key\'s quota (`failed` with `error.error` `quota_exceeded`), never charging past it. DELETE cancels a queued or running job (rows not yet looked up are marked `cancelled`, not charged); a finished job is shown as it is. Jobs and their results are kept 7 days after they finish, then removed.',
+    description: 'GET: status (`queued`, `running`, `done`, `failed`, `cancelled`), rows total, done, failed and skipped, unique addresses `charged`, rows per second and the time left. A job stops at the key\'s quota (`failed` with `error.error` `quota_exceeded`), never charging past it. DELETE cancels a queued or running job (rows not yet looked up are marked `cancelled`, not charged); a finished job is shown as it is. Jobs and their results are kept 7 days after they finish, then removed.',
   },
   {
     path: '/batch/{id}/results',
     ops: { GET: 'results' },
     summary: 'A batch job\'s results, streamed',
-    description:
-      'Every input row once, in input order, with its carried columns, `status` (`ok`, `unresolved`, `outside_coverage`, `invalid`, `error`), `error` (the code a single lookup of the row answers with: `address_unresolvable`, `outside_coverage`, `invalid_subject`, `invalid_parameter`, `quota_exceeded`, `cancelled`, ...) and `error_message`, the resolved address, match confidence and point, whether the row was charged, and the components: flattened to named columns in CSV (`flood_score`, `flood_level`, `zone_code`, `bushfire_bal`, ...), whole in JSON lines and GeoJSON. `format` (csv, jsonl, geojson) defaults to the job\'s. While the job runs, the rows done so far (the leading finished chunks) are given.',
+    description: 'Every input row once, in input order, with its carried columns, `status` (`ok`, `unresolved`, `outside_coverage`, `invalid`, `error`), `error` (the code a single lookup of the row answers with: `address_unresolvable`, `outside_coverage`, `invalid_subject`, `invalid_parameter`, `quota_exceeded`, `cancelled`, ...) and `error_message`, the resolved address, match confidence and point, whether the row was charged, and the components: flattened to named columns in CSV (`flood_score`, `flood_level`, `zone_code`, `bushfire_bal`, ...), whole in JSON lines and GeoJSON. `format` (csv, jsonl, geojson) defaults to the job\'s. While the job runs, the rows done so far (the leading finished chunks) are given.',
   },
 ];
 

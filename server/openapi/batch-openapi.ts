@@ -49,7 +49,6 @@ export const BATCH_SCHEMAS: Obj = {
       url: { type: 'string' },
       results_url: { type: 'string' },
     },
-    additionalProperties: false,
   },
   BatchResultRow: {
     type: 'object',
@@ -120,7 +119,7 @@ export function batchOperation(route: Route, method: string, op: BatchOperation,
           description: `The results, streamed (chunked), every input row once in input order. CSV: ${CSV_COLUMNS} JSON lines: one BatchResultRow per line. GeoJSON: a FeatureCollection, one Point feature per row (null geometry when it did not resolve), one feature per line. Headers Batch-Status and Batch-Rows-Done say how far the job was when the download began.`,
           headers: { 'Batch-Status': { schema: { enum: [...BATCH_JOB_STATUSES] } }, 'Batch-Rows-Done': { schema: { type: 'integer' } }, 'Content-Disposition': { schema: { type: 'string' } } },
           content: {
-            'text/csv; charset=utf-8': { schema: { type: 'string' } },
+            'text/csv': { schema: { type: 'string' } },
             'application/x-ndjson': { schema: { type: 'string', description: 'One BatchResultRow (see components) per line.' } },
             'application/geo+json': { schema: { type: 'object', required: ['type', 'features'], properties: { type: { const: 'FeatureCollection' }, features: { type: 'array', items: { type: 'object', required: ['type', 'geometry', 'properties'], properties: { type: { const: 'Feature' } } } } } } },
           },

@@ -14,7 +14,7 @@ const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
 describe('server/api is a router and a module per product', () => {
   it('has the product route modules the router delegates to', () => {
     const routes = files.filter((f) => f.endsWith('-routes.ts')).sort();
-    expect(routes).toEqual(['childcare-routes.ts', 'da-routes.ts', 'ops-routes.ts', 'property-routes.ts', 'sql-mcp-routes.ts', 'tile-routes.ts']);
+    expect(routes).toEqual(['batch-routes.ts', 'childcare-routes.ts', 'da-routes.ts', 'ops-routes.ts', 'property-routes.ts', 'sql-mcp-routes.ts', 'tile-routes.ts']);
     const api = importGraph(root, ['server/api']).get('server/api/api.ts')!;
     for (const r of routes) expect(api, `api.ts delegates to ${r}`).toContain(`server/api/${r}`);
   });
