@@ -35,6 +35,8 @@ export interface BatchRouteOptions {
   /** Callback URLs may be http and private addresses (`--allow-private-webhooks`). */
   allowPrivate?: boolean;
   resolve?: Resolver;
+  /** Rows per chunk (default BATCH_CHUNK_ROWS, 1,000; tests make small chunks to see several). */
+  chunkRows?: number;
 }
 
 const ok = (status: number, doc: unknown, headers: Record<string, string> = {}): ApiResponse => ({ status, contentType: JSON_TYPE, headers: { 'Cache-Control': 'no-store', ...headers }, body: JSON.stringify(doc) });
@@ -104,7 +106,7 @@ export class BatchRoutes {
         created_at: now.toISOString(),
         callback_secret: secret,
         options: { components: components ?? null, include_geometry: includeGeometry, format, callback_url: callbackUrl },
-      });
+      }, this.options.chunkRows);
     } catch (err) {
       // A file that cannot be read as a whole: 422 invalid_body with the reader's message.
       if ((err as { details?: { parameter?: string } }).details?.parameter === 'body') throw new ApiError('invalid_body', (err as Error).message);

@@ -34,7 +34,7 @@ export function newBatchId(): string {
  * Reads an upload into a job and its chunks (throws the engine's INVALID_ARGUMENT, parameter `body`, for a
  * file that cannot be read as a whole; a bad row is only that row's `invalid`).
  */
-export function jobFromUpload(text: string, input: BatchInputOptions, base: Pick<BatchJob, 'id' | 'key_id' | 'created_at' | 'callback_secret'> & { options: BatchJobOptions }): { job: BatchJob; chunks: NewBatchChunk[] } {
+export function jobFromUpload(text: string, input: BatchInputOptions, base: Pick<BatchJob, 'id' | 'key_id' | 'created_at' | 'callback_secret'> & { options: BatchJobOptions }, chunkRows = BATCH_CHUNK_ROWS): { job: BatchJob; chunks: NewBatchChunk[] } {
   const chunks: NewBatchChunk[] = [];
   let columns: string[] = [];
   const seen = new Set<string>();
@@ -49,7 +49,7 @@ export function jobFromUpload(text: string, input: BatchInputOptions, base: Pick
     if (input.format === 'jsonl') collectColumns(columns, seen, r.cells);
     rows.push(r);
     total++;
-    if (rows.length >= BATCH_CHUNK_ROWS) flush();
+    if (rows.length >= chunkRows) flush();
   }
   flush();
   const job: BatchJob = {
