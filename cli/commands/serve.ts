@@ -44,6 +44,8 @@ export const serveCommand: Command = {
     '  --no-batch         do not work batch jobs in this process (another replica on the shared database does)',
     '  --batch-lease-ms N how long a batch chunk stays this process\'s without renewal (default 60000); a chunk',
     '                     held by a process that died is taken over after it',
+    '  --batch-chunk-rows N  rows of a new batch job per chunk (default 1000): looked up together in spatial order,',
+    '                     committed together, and redone together after a crash',
     '  --report-concurrency N  childcare reports rendered at once (default 2); past that, 429 with Retry-After',
     '  --allow-private-webhooks  let subscriptions use http and private, loopback or link-local addresses',
     '                     (tests and local development only: it lifts the SSRF protection)',
@@ -73,6 +75,7 @@ export const serveCommand: Command = {
       'no-webhooks': { type: 'boolean' },
       'no-batch': { type: 'boolean' },
       'batch-lease-ms': { type: 'string' },
+      'batch-chunk-rows': { type: 'string' },
       'allow-private-webhooks': { type: 'boolean' },
       'report-concurrency': { type: 'string' },
     });
@@ -115,7 +118,7 @@ export const serveCommand: Command = {
         log: values.quiet ? { ...SILENT_LOG, error: (e) => log.error(e) } : log,
         ...stack.serverOptions,
         webhooks: { dispatcher, allowPrivate, ...stack.serverOptions.webhooks },
-        batch: { runner: batchRunner },
+        batch: { runner: batchRunner, chunkRows: numberFlag('batch-chunk-rows', values['batch-chunk-rows'], 1000, { min: 1, max: 100_000, integer: true }) },
         sql,
         reportConcurrency,
       });
