@@ -9,7 +9,8 @@
  *
  * With --data the engine opens that dataset instead of the sample world (by window with --layer-file); with
  * --warm it runs engine.warm() (models, the address index, HAND tiles) before it is ready. The ready line
- * also carries `openMs` (process start to the stack open, before any warming) and `warmMs`.
+ * also carries `openMs` (process start to the stack open, before any warming) and `warmMs`. With
+ * --batch spatial|input it works batch jobs (a BatchRunner looking up each chunk in that order).
  */
 import { parseArgs } from 'node:util';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
@@ -17,6 +18,7 @@ import { STATES } from '../../engine/entry/data.js';
 import { startServer } from '../../server/http-server.js';
 import { createKey } from '../../server/keys/key-admin.js';
 import { openStack } from '../../server/stack.js';
+import { BatchRunner } from '../../server/batch/batch-runner.js';
 
 const { values } = parseArgs({
   options: {
@@ -29,6 +31,7 @@ const { values } = parseArgs({
     data: { type: 'string' },
     'layer-file': { type: 'string' },
     warm: { type: 'boolean' },
+    batch: { type: 'string' },
   },
 });
 const dir = values.data ?? defaultDataDir();
@@ -43,7 +46,9 @@ if (values.warm) {
 }
 // A key made by the caller (replicas share one, on their shared database), or a fresh one.
 const key = values.key ?? (await createKey(stack.store, { components: 'all', geometry: true, quota: 10_000_000 })).key;
-const server = await startServer({ ...stack.serverOptions, service: stack.engine, store: stack.store, port: 0, transport: values.transport === 'node' ? 'node' : 'uws' });
+const runner = values.batch ? new BatchRunner({ store: stack.store, service: stack.engine, order: values.batch === 'input' ? 'input' : 'spatial', idleMs: 100 }) : undefined;
+const server = await startServer({ ...stack.serverOptions, service: stack.engine, store: stack.store, port: 0, transport: values.transport === 'node' ? 'node' : 'uws', batch: { runner } });
+runner?.start();
 const sandbox = (await stack.engine.sandbox()).map((s) => s.address);
 // Distinct street addresses, not sandbox ones, spread over the states: first lookups for the cold rows.
 const want = Number(values.addresses);
@@ -58,6 +63,7 @@ for (let i = 1500; index && addresses.length < want; i += 37) {
 process.stdout.write(`${JSON.stringify({ url: server.url, key, sandbox, addresses, openMs, warmMs })}\n`);
 process.once('SIGTERM', async () => {
   await server.close(10_000);
+  await runner?.stop();
   await stack.close();
   process.exit(0);
 });

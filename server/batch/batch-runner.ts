@@ -28,6 +28,8 @@ export interface BatchRunnerOptions {
   idleMs?: number;
   /** Lookups at once within a chunk (default 8). */
   concurrency?: number;
+  /** The order of lookups within a chunk: `spatial` (default, Hilbert) or `input` (the benchmark's comparison). */
+  order?: 'spatial' | 'input';
   /** Callback URLs may be private addresses (tests, a private deployment). */
   allowPrivate?: boolean;
   log?: (line: string) => void;
@@ -135,6 +137,7 @@ export class BatchRunner {
       results = await lookupRows(this.options.service, rows, {
         property: { components: job.options.components ?? undefined, include_geometry: job.options.include_geometry, licence: { components: key.components, geometry: key.geometry } },
         concurrency: this.options.concurrency ?? 8,
+        order: this.options.order,
         signal: controller.signal,
       });
     } finally {
