@@ -230,8 +230,26 @@ export class AddressIndex {
     this.postings.close?.();
   }
 
+  /**
+   * The latest searches and their answers: a batch resolves each row's address before its lookup (to order
+   * the lookups in space), and the lookup resolves it again; the index never changes, so the answer is the
+   * same and is taken from here (copied: callers put it in payloads).
+   */
+  private readonly recent = new Map<string, AddressResolution>();
+
   /** Ranked search (see the module comment). */
   resolve(text: string, options: { limit?: number } = {}): AddressResolution {
+    const key = `${options.limit ?? 5}|${text}`;
+    let res = this.recent.get(key);
+    if (!res) {
+      res = this.search(text, options);
+      if (this.recent.size >= 512) this.recent.delete(this.recent.keys().next().value!);
+      this.recent.set(key, res);
+    }
+    return { ...res, warnings: [...res.warnings], candidates: res.candidates.map((c) => ({ ...c })) };
+  }
+
+  private search(text: string, options: { limit?: number }): AddressResolution {
     const limit = options.limit ?? 5;
     const q = parseQuery(text);
     const candidates = this.candidateIds(q);

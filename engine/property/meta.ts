@@ -60,20 +60,30 @@ function coverageNote(catalogue: Catalogue, block: string, state: StateCode | nu
 
 /** Every string in `value` that is a catalogue source id, with the top-level path (two levels) it sits under. */
 export function sourceIdsIn(value: unknown, ids: ReadonlySet<string>, path = '', out = new Map<string, Set<string>>()): Map<string, Set<string>> {
+  collectSourceIds(value, ids, path, path === '' ? 0 : path.split('.').length, out);
+  return out;
+}
+
+/** {@link sourceIdsIn} with the path's depth carried along (a payload is walked once per lookup: no splitting per key). */
+function collectSourceIds(value: unknown, ids: ReadonlySet<string>, path: string, depth: number, out: Map<string, Set<string>>): void {
   if (typeof value === 'string') {
     if (ids.has(value)) {
-      const set = out.get(value) ?? new Set<string>();
+      let set = out.get(value);
+      if (!set) out.set(value, (set = new Set<string>()));
       set.add(path);
-      out.set(value, set);
     }
   } else if (Array.isArray(value)) {
     // Coordinate and grid arrays hold numbers only: nothing to find there.
-    if (value.length === 0 || typeof value[0] === 'number' || (Array.isArray(value[0]) && typeof value[0][0] === 'number')) return out;
-    for (const v of value) sourceIdsIn(v, ids, path, out);
+    if (value.length === 0 || typeof value[0] === 'number' || (Array.isArray(value[0]) && typeof value[0][0] === 'number')) return;
+    for (const v of value) collectSourceIds(v, ids, path, depth, out);
   } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) if (k !== 'geometry' && k !== 'coordinates' && k !== 'values') sourceIdsIn(v, ids, path.split('.').length >= 2 ? path : path ? `${path}.${k}` : k, out);
+    const o = value as Record<string, unknown>;
+    for (const k in o) {
+      if (k === 'geometry' || k === 'coordinates' || k === 'values' || !Object.hasOwn(o, k)) continue;
+      if (depth >= 2) collectSourceIds(o[k], ids, path, depth, out);
+      else collectSourceIds(o[k], ids, path ? `${path}.${k}` : k, depth + 1, out);
+    }
   }
-  return out;
 }
 
 /** meta.attribution: every source whose data is in the response, with its licence and obligation. */
