@@ -109,6 +109,7 @@ let server: StartedServer;
 let dispatcher: WebhookDispatcher;
 const env: Record<string, string> = {};
 let webhook = '';
+let batch = '';
 
 /** A port nothing listens on. */
 const freePort = () =>
@@ -133,6 +134,11 @@ beforeAll(async () => {
   webhook = (await r.json()).id;
   // What the examples leave to the reader: a DA file to import, a catchment polygon.
   writeFileSync(join(work, 'FILE.csv'), 'council,council_reference,state,address,suburb,postcode,description,lodged,status\nReadme Council,RM/1,VIC,1 Example St,Northcote,3070,A single storey dwelling,2026-11-01,Lodged\n');
+  // A book of addresses for the batch examples, and a job for the ones that poll one.
+  writeFileSync(join(work, 'book.csv'), `ref,address\nA1,"${ADDRESS}"\nA2,"1 Nowhere Lane, Atlantis VIC 3999"\n`);
+  writeFileSync(join(work, 'book.jsonl'), `{"ref":"A1","address":"${ADDRESS}"}\n{"ref":"A2","lat":-37.75157,"lng":144.98738}\n`);
+  const job = await fetch(`${server.url}/v1/batch`, { method: 'POST', headers: { authorization: `Bearer ${env.P}`, 'content-type': 'text/csv' }, body: `address\n"${ADDRESS}"\n` });
+  batch = (await job.json()).id;
   writeFileSync(join(work, 'catchment.geojson'), JSON.stringify({ type: 'Polygon', coordinates: [[[150.99, -33.83], [151.02, -33.83], [151.02, -33.81], [150.99, -33.81], [150.99, -33.83]]] }));
 }, 120_000);
 
@@ -150,6 +156,7 @@ function runnable(ex: Example): string {
     .replaceAll('http://127.0.0.1:8080', server.url)
     .replaceAll('pi_...', env.P)
     .replaceAll('wh_...', webhook)
+    .replaceAll('batch_...', batch)
     .replaceAll('"..."', JSON.stringify(ADDRESS))
     .replaceAll('var/propintel.sqlite', join(work, 'store.sqlite'))
     .replaceAll('datasets/sample-world/', join(root, 'datasets', 'sample-world') + '/')
