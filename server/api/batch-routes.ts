@@ -98,9 +98,9 @@ export class BatchRoutes {
     }
     const secret = callbackUrl ? newSecret() : null;
     const now = this.ctx.clock();
-    let made: ReturnType<typeof jobFromUpload>;
+    let made: Awaited<ReturnType<typeof jobFromUpload>>;
     try {
-      made = jobFromUpload(text, { format: input, delimiter: delimiter as (typeof BATCH_DELIMITERS)[number] | undefined }, {
+      made = await jobFromUpload(text, { format: input, delimiter: delimiter as (typeof BATCH_DELIMITERS)[number] | undefined }, {
         id: newBatchId(),
         key_id: key.id,
         created_at: now.toISOString(),

@@ -125,7 +125,7 @@ describe('replicas on PostgreSQL', () => {
     const distinct = await addressesOf('NSW', 50, 4000);
     // 60 rows in chunks of 6: 50 distinct addresses and 10 repeats.
     const text = ['ref,address', ...Array.from({ length: 60 }, (_, i) => `"R${i + 1}","${distinct[i % 50]}"`)].join('\n');
-    const { job, chunks } = jobFromUpload(text, { format: 'csv' }, { id: newBatchId(), key_id: key.record.id, created_at: new Date().toISOString(), callback_secret: null, options: { components: ['scores.flood', 'planning'], include_geometry: false, format: 'jsonl', callback_url: null } }, 6);
+    const { job, chunks } = await jobFromUpload(text, { format: 'csv' }, { id: newBatchId(), key_id: key.record.id, created_at: new Date().toISOString(), callback_secret: null, options: { components: ['scores.flood', 'planning'], include_geometry: false, format: 'jsonl', callback_url: null } }, 6);
     expect(chunks).toHaveLength(10);
     const batches = (a.stack.store as PgStore).batches();
     await batches.createJob(job, chunks);
