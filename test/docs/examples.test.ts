@@ -49,6 +49,9 @@ const NOT_RUN: Record<string, string> = {
   "propintel das import feed.jsonl --db 'postgres://...'": 'needs a PostgreSQL server (test/server/replicas.test.ts)',
   "propintel webhooks run --db 'postgres://...'": 'needs a PostgreSQL server (test/server/replicas.test.ts)',
   'npx propintel sample-world --out metro --tiles vic --extent-km 60': 'writes a 0.9 GB world in about six minutes (`npm run bench -- scale` makes and uses it)',
+  'npx propintel batch book.csv --out flood.csv --components scores.flood,planning': 'the same command as the batch examples below, which are run (each loads the engine: a few seconds)',
+  'npx propintel batch book.csv --out results.csv --resume': 'continues the run above; test/cli/batch.test.ts resumes cut-off and killed runs and compares the files',
+  'npx propintel batch book.csv --out results.geojson': 'the same run in another format; test/cli/batch.test.ts and test/server/batch.test.ts check GeoJSON',
   'npx propintel serve --data metro --layer-file metro-layers/layers.sqlite': 'serves the 0.9 GB metro world above (`npm run bench -- scale`)',
 };
 

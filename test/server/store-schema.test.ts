@@ -14,7 +14,7 @@ import { DaStore } from '../../engine/da/da-store.js';
 import { PgStore } from '../../server/store/pg-store.js';
 import { PG_SCHEMA_VERSION, PG_TABLES } from '../../server/store/pg-schema.js';
 import { SqliteStore } from '../../server/store/sqlite-store.js';
-import { KEY_TABLES, WEBHOOK_TABLES } from '../../server/store/tables.js';
+import { BATCH_TABLES, KEY_TABLES, WEBHOOK_TABLES } from '../../server/store/tables.js';
 import { usePostgres } from '../helpers/postgres.js';
 import { needs } from '../helpers/skip.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -26,7 +26,7 @@ afterAll(async () => {
   for (const c of closing.reverse()) await c.close();
 });
 
-const ALL: readonly TableDef[] = [...KEY_TABLES, ...WEBHOOK_TABLES, ...DA_TABLES];
+const ALL: readonly TableDef[] = [...KEY_TABLES, ...WEBHOOK_TABLES, ...BATCH_TABLES, ...DA_TABLES];
 
 /** A SQLite table's columns as its catalogue reports them. */
 function sqliteColumns(db: Database.Database, table: string) {
@@ -80,7 +80,7 @@ describe('table descriptions render for both dialects', () => {
     expect(tablesFor(ALL, 'sqlite').map((x) => x.name).filter((n) => shared.includes(n)).sort()).toEqual(shared);
     expect(tablesFor(PG_TABLES, 'postgres').map((x) => x.name).sort()).toEqual(shared);
     // The families the issue names are all among them.
-    for (const name of ['api_keys', 'usage_counts', 'usage_addresses', 'request_counts', 'settings', 'webhooks', 'webhook_deliveries', 'webhook_attempts', 'das', 'da_events', 'das_sources']) {
+    for (const name of ['api_keys', 'usage_counts', 'usage_addresses', 'request_counts', 'settings', 'webhooks', 'webhook_deliveries', 'webhook_attempts', 'batch_jobs', 'batch_chunks', 'das', 'da_events', 'das_sources']) {
       expect(shared).toContain(name);
     }
   });
@@ -91,6 +91,7 @@ describe('SQLite: the live schema is the description', () => {
     const path = join(dir, 'new.sqlite');
     const store = SqliteStore.open(path);
     store.webhooks();
+    store.batches();
     const das = DaStore.open(path);
     const db = new Database(path, { readonly: true });
     try {
@@ -124,6 +125,7 @@ describe('SQLite: the live schema is the description', () => {
 
     const store = SqliteStore.open(path);
     store.webhooks();
+    store.batches();
     try {
       const key = store.keyById('k1')!;
       expect(key.label).toBe('old key');
