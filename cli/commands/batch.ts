@@ -33,8 +33,9 @@ const FLAGS = {
 const n = (v: number) => v.toLocaleString('en-AU');
 
 /** The progress line: rows, share, rows/s, time left. */
-export function progressLine(done: number, total: number, failed: number, elapsedS: number): string {
-  const rate = elapsedS > 0 ? done / elapsedS : 0;
+export function progressLine(done: number, total: number, failed: number, elapsedS: number, resumedAt = 0): string {
+  // The rate of this run: rows a resumed run found done are not counted in it.
+  const rate = elapsedS > 0 ? (done - resumedAt) / elapsedS : 0;
   const left = rate > 0 ? Math.ceil((total - done) / rate) : null;
   const eta = left === null ? '-' : left >= 3600 ? `${Math.floor(left / 3600)} h ${Math.round((left % 3600) / 60)} min` : left >= 120 ? `${Math.round(left / 60)} min` : `${left} s`;
   const width = 24;
@@ -107,6 +108,11 @@ export const batchCommand: Command = {
       if (values.resume && existsSync(out)) {
         const point = resumePoint(readFileSync(out, 'utf8'), format, writer.header());
         if (point.finished || point.rows >= total) {
+          // Every row is there; a GeoJSON file stopped before its closing bracket gets it now.
+          if (!point.finished && format === 'geojson') {
+            ftruncateSync(fd, point.keepBytes);
+            writeSync(fd, writer.footer(), point.keepBytes);
+          }
           io.stderr(`batch: ${out} already holds all ${n(total)} rows; nothing to do\n`);
           return EXIT_OK;
         }
@@ -119,7 +125,7 @@ export const batchCommand: Command = {
       const write = (s: string) => {
         pos += writeSync(fd, s, pos);
       };
-      if (start === 0) write(writer.header());
+      if (pos === 0) write(writer.header());
 
       const dir = resolve(values.data ?? defaultDataDir());
       if (!values.data) await ensureSampleWorld(dir, (line) => io.stderr(`${line}\n`));
@@ -133,7 +139,7 @@ export const batchCommand: Command = {
         const now = performance.now();
         if (!final && (done === total || now - lastShown < (tty ? 250 : 5000))) return;
         lastShown = now;
-        const line = progressLine(done, total, failed, (now - t0) / 1000);
+        const line = progressLine(done, total, failed, (now - t0) / 1000, start);
         io.stderr(tty && !final ? `\r${line}` : `${tty ? '\r' : ''}batch: ${line}\n`);
       };
       try {

@@ -21,6 +21,9 @@ export const BATCH_DELIMITERS = [',', ';', '\t', '|'] as const;
 /** Rows a batch may hold. */
 export const MAX_BATCH_ROWS = 1_000_000;
 
+/** Different keys JSON lines rows may name in all (each is a column of the results). */
+export const MAX_BATCH_COLUMNS = 1000;
+
 /** A cell as carried through: text from CSV; text, numbers, booleans or null from JSON lines. */
 export type BatchCell = string | number | boolean | null;
 
@@ -124,6 +127,7 @@ export function* batchRows(text: string, options: BatchInputOptions, onColumns: 
         const seen = new Set<string>();
         for (const h of header) {
           if (h === '') throw badInput('the header row has an empty column name');
+          if (CONTROL.test(h)) throw badInput(`the header row's column ${JSON.stringify(h.slice(0, 40))} holds a control character`);
           if (seen.has(h.toLowerCase())) throw badInput(`the header row names the column ${JSON.stringify(h)} twice`);
           seen.add(h.toLowerCase());
         }
@@ -149,10 +153,12 @@ export function* batchRows(text: string, options: BatchInputOptions, onColumns: 
     throw err;
   }
   if (!header) throw badInput('the file is empty: a CSV needs a header row (an address column, or lat and lng columns) and data rows');
+  if (n === 0) throw badInput('the file has a header row and no data rows');
 }
 
 function* jsonLines(text: string): Generator<BatchRow> {
   let n = 0;
+  const keys = new Set<string>();
   let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let line = 0;
   while (start < text.length) {
@@ -175,7 +181,13 @@ function* jsonLines(text: string): Generator<BatchRow> {
       continue;
     }
     const cells: Record<string, BatchCell> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) cells[k] = v === null || typeof v !== 'object' ? (v as BatchCell) : JSON.stringify(v);
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      if (CONTROL.test(k) || k === '') throw badInput(`line ${line} has a key ${JSON.stringify(k.slice(0, 40))} that is empty or holds a control character`);
+      cells[k] = v === null || typeof v !== 'object' ? (v as BatchCell) : JSON.stringify(v);
+    }
+    const fresh = Object.keys(cells).filter((k) => !keys.has(k));
+    for (const k of fresh) keys.add(k);
+    if (keys.size > MAX_BATCH_COLUMNS) throw badInput(`the rows name more than ${MAX_BATCH_COLUMNS} different keys (by line ${line}); the results carry each as a column`);
     const c = subjectColumns(Object.keys(cells));
     yield { row: n, cells, ...subjectOfCells(c.address ? cells[c.address] : undefined, c.lat ? cells[c.lat] : undefined, c.lng ? cells[c.lng] : undefined) };
   }

@@ -152,6 +152,10 @@ export async function lookupRows(service: BatchLookupService, rows: readonly Bat
   const unplaced: number[] = [];
   await eachLimited(rows.map((_, i) => i), width, async (i) => {
     const r = rows[i];
+    if (options.signal?.aborted) {
+      Object.assign(results[i], { status: 'error', error: 'cancelled', message: 'the batch was stopped before this row was looked up' });
+      return;
+    }
     if (!r.subject) {
       Object.assign(results[i], { status: 'invalid', error: r.problem?.error ?? 'invalid_parameter', message: r.problem?.message ?? 'the row has no subject' });
       return;

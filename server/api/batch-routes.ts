@@ -19,6 +19,9 @@ import { decodeQuery, rejectUnknown } from './query.js';
 import { booleanText } from './query-values.js';
 import type { BatchOperation } from './routes.js';
 
+/** What a job id looks like (anything else is no job, answered without asking the store). */
+const BATCH_ID = /^batch_[0-9a-f]{20}$/;
+
 /** The query parameters of `POST /v1/batch`. */
 export const BATCH_CREATE_PARAMETERS = ['components', 'include_geometry', 'format', 'callback_url', 'delimiter'] as const;
 
@@ -122,7 +125,7 @@ export class BatchRoutes {
     const params = decodeQuery(req.query);
     rejectUnknown(params, op === 'results' ? ['format'] : [], `${base}/{id}${op === 'results' ? '/results' : ''}`);
     const batches = this.ctx.store.batches();
-    const job = await batches.job(id);
+    const job = BATCH_ID.test(id) ? await batches.job(id) : undefined;
     // Another key's job is indistinguishable from none.
     if (!job || job.key_id !== key.id) throw new ApiError('not_found', `no batch job ${JSON.stringify(id.slice(0, 80))} on this key (jobs are kept ${BATCH_RETENTION_MS / 86_400_000} days after they finish)`);
     const now = this.ctx.clock();

@@ -23,7 +23,11 @@ export const BATCH_MAX_BODY = 128 * 1024 * 1024;
 /** The batch upload paths, which read up to {@link BATCH_MAX_BODY}. */
 export const BATCH_PATHS: readonly string[] = ['/v1/batch', '/api/v1/batch'];
 
-/** The most body bytes read for a request to `path`: {@link BATCH_MAX_BODY} for a batch upload, else {@link MAX_REQUEST_BODY}. */
-export function bodyLimit(path: string): number {
-  return BATCH_PATHS.includes(path) ? BATCH_MAX_BODY : MAX_REQUEST_BODY;
+/**
+ * The most body bytes read for a request to `path`: {@link BATCH_MAX_BODY} for a batch upload that carries
+ * credentials, else {@link MAX_REQUEST_BODY} (a request without a key is answered 401 whatever its body, so
+ * it never gets a large buffer held for it).
+ */
+export function bodyLimit(path: string, credentials: boolean): number {
+  return credentials && BATCH_PATHS.includes(path) ? BATCH_MAX_BODY : MAX_REQUEST_BODY;
 }

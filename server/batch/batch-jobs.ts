@@ -115,7 +115,13 @@ export function batchDocument(job: BatchJob, now: Date, base = '/v1/batch'): Rec
 
 /** The rows of a chunk never looked up, marked with why (the quota, a cancel, a revoked key). */
 function skippedRows(c: StoredChunk, job: BatchJob): StoredBatchRow[] {
-  const rows = c.input ? unpackLines<BatchRow>(c.input) : [];
+  let rows: Pick<BatchRow, 'row' | 'cells'>[];
+  try {
+    rows = c.input ? unpackLines<BatchRow>(c.input) : [];
+  } catch {
+    // Rows that cannot be read back (the reason the job stopped): each still has its line, without its cells.
+    rows = Array.from({ length: c.row_count }, (_, i) => ({ row: c.first_row + i, cells: {} }));
+  }
   const error = job.error?.error ?? 'cancelled';
   const message = error === 'quota_exceeded' ? 'not looked up: the key reached its quota before this row (not charged)' : `not looked up: ${job.error?.message ?? 'the job stopped'}`;
   return rows.map((r) => ({ row: r.row, cells: r.cells, status: 'error', error, message, address: null, confidence: null, lat: null, lng: null, address_key: null, sandbox: false, chargeable: false, not_charged_reason: null, payload: null, charged: false }));

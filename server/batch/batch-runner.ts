@@ -17,6 +17,9 @@ import type { ServerStore } from '../store/store.js';
 import { sendBatchCallback } from './batch-callback.js';
 import { BATCH_RETENTION_MS, batchDocument, packLines, unpackLines } from './batch-jobs.js';
 
+/** Tries a chunk gets before its rows are recorded as errors. */
+export const MAX_ATTEMPTS = 3;
+
 /** Options of {@link BatchRunner}. */
 export interface BatchRunnerOptions {
   store: ServerStore;
@@ -88,8 +91,34 @@ export class BatchRunner {
     }
     const claim = await batches.claimChunk(this.owner, this.leaseMs, now);
     if (!claim) return false;
-    await this.work1(claim);
+    try {
+      await this.work1(claim);
+    } catch (err) {
+      // The chunk failed as a whole (its rows unreadable, the store lost mid-commit): handed back at once for
+      // another try, and after MAX_ATTEMPTS its rows are recorded as errors so the job goes on.
+      this.options.log?.(`batch: ${claim.job.id} chunk ${claim.seq} (attempt ${claim.attempts}): ${(err as Error).message}`);
+      if (claim.attempts >= MAX_ATTEMPTS) await this.giveUp(claim, err);
+      else await Promise.resolve(batches.releaseChunk(claim.job.id, claim.seq, this.owner)).catch(() => {});
+    }
     return true;
+  }
+
+  /** Records every row of a chunk that failed MAX_ATTEMPTS times as `error` (nothing charged), or fails the job when even its rows cannot be read. */
+  private async giveUp(claim: ClaimedChunk, cause: unknown): Promise<void> {
+    const batches = this.options.store.batches();
+    const message = `this row's chunk failed ${claim.attempts} times: ${(cause as Error)?.message ?? String(cause)}`;
+    let rows: BatchRow[];
+    try {
+      rows = unpackLines<BatchRow>(claim.input);
+    } catch {
+      const job = await batches.failJob(claim.job.id, { error: 'internal_error', message }, this.clock(), BATCH_RETENTION_MS);
+      if (job) this.completed(job);
+      return;
+    }
+    const stored: StoredBatchRow[] = rows.map((r) => ({ row: r.row, cells: r.cells, status: 'error', error: 'internal_error', message, address: null, confidence: null, lat: null, lng: null, address_key: null, sandbox: false, chargeable: false, not_charged_reason: null, payload: null, charged: false }));
+    const now = this.clock();
+    const out = await batches.commitChunk({ jobId: claim.job.id, seq: claim.seq, owner: this.owner, now, retentionMs: BATCH_RETENTION_MS, keyId: claim.job.key_id, periodKey: '-', quota: 0, charges: rows.map(() => null), encode: () => ({ result: packLines(stored), failed: stored.length }) });
+    if (out.finished && out.job) this.completed(out.job);
   }
 
   private async work(): Promise<void> {
@@ -117,13 +146,15 @@ export class BatchRunner {
     const { store } = this.options;
     const batches = store.batches();
     const job = claim.job;
-    const key = await store.keyById(job.key_id);
-    if (!key || key.revoked_at) {
-      await batches.failJob(job.id, { error: 'key_revoked', message: 'the key that submitted the job was revoked; the rows not yet looked up were not' }, this.clock(), BATCH_RETENTION_MS);
-      return;
-    }
     const controller = new AbortController();
     this.current = { claim, controller };
+    const key = await store.keyById(job.key_id);
+    if (!key || key.revoked_at) {
+      this.current = null;
+      const failed = await batches.failJob(job.id, { error: 'key_revoked', message: 'the key that submitted the job was revoked; the rows not yet looked up were not' }, this.clock(), BATCH_RETENTION_MS);
+      if (failed?.status === 'failed') this.completed(failed);
+      return;
+    }
     // The lease renewed while the chunk is worked; lost (taken over, or the job stopped) -> stop and drop it.
     const renew = setInterval(() => {
       void Promise.resolve(batches.renewLease(job.id, claim.seq, this.owner, this.clock().getTime() + this.leaseMs)).then(
@@ -173,7 +204,7 @@ export class BatchRunner {
     });
     if (!out.committed) return;
     this.chunksDone++;
-    if (out.job && (out.job.status === 'done' || out.job.status === 'failed')) this.completed(out.job);
+    if (out.finished && out.job) this.completed(out.job);
   }
 
   /** The `batch.completed` webhook of a job this worker finished. */

@@ -127,6 +127,8 @@ export interface CommitOutcome {
   committed: boolean;
   /** The job after the commit. */
   job: BatchJob | undefined;
+  /** True when this commit finished the job (its last chunk, or the quota reached): the one to announce it. */
+  finished: boolean;
 }
 
 /** The store's batch side. */

@@ -9,7 +9,7 @@
 import type pg from 'pg';
 import type { BatchJob, BatchJobError, BatchRepository, ChunkCommit, ClaimedChunk, CommitOutcome, NewBatchChunk, StoredChunk } from './batch-store.js';
 import { inTransaction, storeError } from './pg-connect.js';
-import { quotaError } from './sqlite-batch-store.js';
+import { EMPTY_JOB_RETENTION_MS, quotaError } from './sqlite-batch-store.js';
 import type { ChargeOutcome } from './store.js';
 
 type JobRow = Omit<BatchJob, 'expires_at' | 'first_done_at'> & { expires_at: string | null; first_done_at: string | null };
@@ -34,6 +34,8 @@ export class PgBatchStore implements BatchRepository {
   }
 
   async createJob(job: BatchJob, chunks: readonly NewBatchChunk[]): Promise<void> {
+    // A job of no chunks has nothing to work: done at once.
+    if (chunks.length === 0) job = { ...job, status: 'done', started_at: job.created_at, finished_at: job.created_at, expires_at: Date.parse(job.created_at) + EMPTY_JOB_RETENTION_MS };
     await this.tx(async (c) => {
       await c.query(
         `INSERT INTO batch_jobs (id, key_id, status, created_at, started_at, finished_at, expires_at, input_format, options, columns, callback_secret, rows_total, rows_done, rows_failed, rows_skipped, charged, chunks_total, chunks_done, error, first_done_at)
@@ -79,7 +81,7 @@ export class PgBatchStore implements BatchRepository {
   }
 
   async renewLease(jobId: string, seq: number, owner: string, until: number): Promise<boolean> {
-    const r = await this.q("UPDATE batch_chunks SET lease_until = $1 WHERE job_id = $2 AND seq = $3 AND owner = $4 AND status = 'running'", [until, jobId, seq, owner]);
+    const r = await this.q("UPDATE batch_chunks c SET lease_until = $1 FROM batch_jobs j WHERE j.id = c.job_id AND j.status = 'running' AND c.job_id = $2 AND c.seq = $3 AND c.owner = $4 AND c.status = 'running'", [until, jobId, seq, owner]);
     return r.rowCount === 1;
   }
 
@@ -95,7 +97,7 @@ export class PgBatchStore implements BatchRepository {
          WHERE ch.job_id = $1 AND ch.seq = $2 AND ch.owner = $3 AND ch.status = 'running' AND j.status = 'running' FOR UPDATE OF ch`,
         [commit.jobId, commit.seq, commit.owner],
       );
-      if (!mine.rows.length) return { committed: false, job: await this.jobIn(c, commit.jobId) };
+      if (!mine.rows.length) return { committed: false, finished: false, job: await this.jobIn(c, commit.jobId) };
       const at = commit.now.toISOString();
       const outcomes: (ChargeOutcome | null)[] = [];
       for (const a of commit.charges) {
@@ -112,9 +114,10 @@ export class PgBatchStore implements BatchRepository {
       const expires = commit.now.getTime() + commit.retentionMs;
       const refused = outcomes.find((o) => o?.outcome === 'quota_exceeded');
       // Chunks other commits hold are passed over (SKIP LOCKED): they commit after this and find the job stopped.
-      if (refused) await this.stopIn(c, commit.jobId, 'failed', quotaError(commit, refused.used), at, expires, true);
-      else await c.query("UPDATE batch_jobs SET status = 'done', finished_at = $1, expires_at = $2 WHERE id = $3 AND status = 'running' AND chunks_done = chunks_total", [at, expires, commit.jobId]);
-      return { committed: true, job: await this.jobIn(c, commit.jobId) };
+      const finished = refused
+        ? await this.stopIn(c, commit.jobId, 'failed', quotaError(commit, refused.used), at, expires, true)
+        : (await c.query("UPDATE batch_jobs SET status = 'done', finished_at = $1, expires_at = $2 WHERE id = $3 AND status = 'running' AND chunks_done = chunks_total", [at, expires, commit.jobId])).rowCount === 1;
+      return { committed: true, finished, job: await this.jobIn(c, commit.jobId) };
     });
   }
 
@@ -122,14 +125,16 @@ export class PgBatchStore implements BatchRepository {
     return toJob((await c.query<JobRow>('SELECT * FROM batch_jobs WHERE id = $1', [id])).rows[0]);
   }
 
-  private async stopIn(c: pg.PoolClient, id: string, status: 'failed' | 'cancelled', error: BatchJobError, at: string, expires: number, skipLocked = false): Promise<void> {
+  /** Stops a queued or running job; true when it did (false: it had already finished). */
+  private async stopIn(c: pg.PoolClient, id: string, status: 'failed' | 'cancelled', error: BatchJobError, at: string, expires: number, skipLocked = false): Promise<boolean> {
     // The open chunks first (the order every transaction here takes its locks in: chunks, then the job).
     await c.query(
       `WITH l AS (SELECT seq FROM batch_chunks WHERE job_id = $1 AND status IN ('pending', 'running') ORDER BY seq FOR UPDATE${skipLocked ? ' SKIP LOCKED' : ''})
        UPDATE batch_chunks SET status = 'skipped', owner = NULL WHERE job_id = $1 AND seq IN (SELECT seq FROM l)`,
       [id],
     );
-    await c.query("UPDATE batch_jobs SET status = $1, error = $2, finished_at = $3, expires_at = $4 WHERE id = $5 AND status IN ('queued', 'running')", [status, JSON.stringify(error), at, expires, id]);
+    const r = await c.query("UPDATE batch_jobs SET status = $1, error = $2, finished_at = $3, expires_at = $4 WHERE id = $5 AND status IN ('queued', 'running')", [status, JSON.stringify(error), at, expires, id]);
+    return r.rowCount === 1;
   }
 
   failJob(id: string, error: BatchJobError, now: Date, retentionMs: number): Promise<BatchJob | undefined> {

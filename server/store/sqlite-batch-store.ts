@@ -18,6 +18,9 @@ interface JobRow extends Omit<BatchJob, 'options' | 'columns' | 'error'> {
 const toJob = (r: JobRow | undefined): BatchJob | undefined =>
   r && { ...r, options: JSON.parse(r.options), columns: JSON.parse(r.columns), error: r.error ? JSON.parse(r.error) : null };
 
+/** How long a job of no rows is kept (it never gets this far through the API, which refuses an empty file). */
+export const EMPTY_JOB_RETENTION_MS = 7 * 24 * 3600 * 1000;
+
 /** The charge of one address, run inside the caller's transaction (sqlite-store.ts's meter). */
 export type ChargeStep = (keyId: string, periodKey: string, addressKey: string, quota: number, at: string) => ChargeOutcome;
 
@@ -38,7 +41,7 @@ export class SqliteBatchStore implements BatchRepository {
         ORDER BY j.chunks_done, j.created_at, c.seq LIMIT 1`),
       lease: db.prepare("UPDATE batch_chunks SET status = 'running', owner = ?, lease_until = ?, attempts = attempts + 1 WHERE job_id = ? AND seq = ? RETURNING first_row, row_count, input, attempts"),
       start: db.prepare("UPDATE batch_jobs SET status = 'running', started_at = coalesce(started_at, ?) WHERE id = ? AND status = 'queued'"),
-      renew: db.prepare("UPDATE batch_chunks SET lease_until = ? WHERE job_id = ? AND seq = ? AND owner = ? AND status = 'running'"),
+      renew: db.prepare("UPDATE batch_chunks SET lease_until = ? WHERE job_id = ? AND seq = ? AND owner = ? AND status = 'running' AND (SELECT status FROM batch_jobs WHERE id = job_id) = 'running'"),
       release: db.prepare("UPDATE batch_chunks SET status = 'pending', owner = NULL, lease_until = 0 WHERE job_id = ? AND seq = ? AND owner = ? AND status = 'running'"),
       owned: db.prepare("SELECT 1 FROM batch_chunks c JOIN batch_jobs j ON j.id = c.job_id WHERE c.job_id = ? AND c.seq = ? AND c.owner = ? AND c.status = 'running' AND j.status = 'running'").pluck(),
       done: db.prepare("UPDATE batch_chunks SET status = 'done', result = ?, input = NULL, owner = NULL WHERE job_id = ? AND seq = ?"),
@@ -66,6 +69,8 @@ export class SqliteBatchStore implements BatchRepository {
     };
     this.tx = {
       create: db.transaction((job: BatchJob, chunks: readonly NewBatchChunk[]) => {
+        // A job of no chunks has nothing to work: done at once.
+        if (chunks.length === 0) job = { ...job, status: 'done', started_at: job.created_at, finished_at: job.created_at, expires_at: Date.parse(job.created_at) + EMPTY_JOB_RETENTION_MS };
         s.insertJob.run({ ...job, options: JSON.stringify(job.options), columns: JSON.stringify(job.columns), error: job.error ? JSON.stringify(job.error) : null });
         for (const c of chunks) s.insertChunk.run(job.id, c.seq, c.first_row, c.row_count, c.input);
       }),
@@ -77,7 +82,7 @@ export class SqliteBatchStore implements BatchRepository {
         return { job: toJob(s.job.get(next.job_id) as JobRow)!, seq: next.seq, ...c };
       }),
       commit: db.transaction((c: ChunkCommit): CommitOutcome => {
-        if (!s.owned.get(c.jobId, c.seq, c.owner)) return { committed: false, job: toJob(s.job.get(c.jobId) as JobRow | undefined) };
+        if (!s.owned.get(c.jobId, c.seq, c.owner)) return { committed: false, finished: false, job: toJob(s.job.get(c.jobId) as JobRow | undefined) };
         const at = c.now.toISOString();
         const outcomes = c.charges.map((a) => (a === null ? null : charge(c.keyId, c.periodKey, a, c.quota, at)));
         const { result, failed } = c.encode(outcomes.map((o) => o?.outcome ?? null));
@@ -86,9 +91,8 @@ export class SqliteBatchStore implements BatchRepository {
         s.count.run(c.charges.length, failed, charged, c.now.getTime(), c.jobId);
         const refused = outcomes.find((o) => o?.outcome === 'quota_exceeded');
         const expires = c.now.getTime() + c.retentionMs;
-        if (refused) stopJob(c.jobId, 'failed', quotaError(c, refused.used), at, expires);
-        else s.finish.run(at, expires, c.jobId);
-        return { committed: true, job: toJob(s.job.get(c.jobId) as JobRow) };
+        const finished = refused ? stopJob(c.jobId, 'failed', quotaError(c, refused.used), at, expires) : s.finish.run(at, expires, c.jobId).changes === 1;
+        return { committed: true, finished, job: toJob(s.job.get(c.jobId) as JobRow) };
       }),
       stop: db.transaction((id: string, status: 'failed' | 'cancelled', error: BatchJobError, now: Date, retentionMs: number) => {
         stopJob(id, status, error, now.toISOString(), now.getTime() + retentionMs);

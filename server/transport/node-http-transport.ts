@@ -106,7 +106,7 @@ export async function startNodeHttpServer(api: Api, options: { port?: number; ho
       request.mcpProtocolVersion = header(req.headers['mcp-protocol-version']);
       const chunks: Buffer[] = [];
       let size = 0;
-      const limit = bodyLimit(request.path);
+      const limit = bodyLimit(request.path, !!request.authorization);
       req.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size <= limit) chunks.push(chunk);

@@ -155,7 +155,7 @@ export async function startUwsServer(api: Api, options: { port?: number; host?: 
       });
       const chunks: Buffer[] = [];
       let size = 0;
-      const limit = bodyLimit(request.path);
+      const limit = bodyLimit(request.path, !!request.authorization);
       res.onData((chunk, isLast) => {
         size += chunk.byteLength;
         if (size <= limit) chunks.push(Buffer.from(chunk.slice(0)));

@@ -36,6 +36,7 @@ function inputFile(): string {
 }
 
 let input = '';
+const row0: StoredBatchRow = { row: 1, cells: {}, status: 'ok', error: null, message: null, address: 'x', confidence: 1, lat: -37, lng: 145, address_key: 'k', sandbox: false, chargeable: true, not_charged_reason: null, payload: {} };
 let full = '';
 let fullStderr = '';
 
@@ -79,6 +80,22 @@ describe('propintel batch', () => {
     const other = await runCli(['batch', input, '--out', out, '--components', 'scores', '--resume']);
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/cannot resume: the file does not start with this run's header/);
+  }, 240_000);
+
+  it('resumes from a file holding only its header, and closes a GeoJSON file stopped before its bracket', async () => {
+    const out = join(dir, 'header-only.csv');
+    writeFileSync(out, full.slice(0, full.indexOf('\r\n') + 2));
+    const r = await runCli(['batch', input, '--out', out, '--components', 'scores.flood,planning,hazards', '--resume', '--threads', '2']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(full);
+    // Every row there but the closing bracket (stopped between the last row and the footer).
+    const geo = join(dir, 'open.geojson');
+    const w = new BatchFileWriter({ format: 'geojson', columns: ['client', 'address', 'lat', 'lng'], components: null });
+    writeFileSync(geo, w.header() + Array.from({ length: 60 }, (_, i) => w.row({ ...row0, row: i + 1 })).join(''));
+    const g = await runCli(['batch', input, '--out', geo, '--resume']);
+    expect(g.code, g.stderr).toBe(0);
+    const doc = JSON.parse(readFileSync(geo, 'utf8'));
+    expect(doc.features.map((f: { properties: { row: number } }) => f.properties.row)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
   }, 240_000);
 
   it('resumes after the process is killed with -9', async () => {

@@ -253,6 +253,20 @@ describe('cancelling and partial downloads', () => {
     expect(await (await fetch(`${server.url}/v1/batch/${job.id}`, { method: 'DELETE', headers: auth(k.secret) })).json()).toMatchObject({ status: 'cancelled', rows_done: 8 });
   }, 120_000);
 
+  it('records a chunk that fails every time, and goes on', async () => {
+    const k = await key();
+    const job = await submit(k.secret, ['address', ...Array.from({ length: 12 }, () => `"${SANDBOX_VIC}"`)].join('\n'));
+    // The second chunk's stored rows made unreadable: each try fails, the third gives up on them.
+    const db = (stack.store as unknown as { db: { prepare(sql: string): { run(...a: unknown[]): unknown } } }).db;
+    db.prepare('UPDATE batch_chunks SET input = ? WHERE job_id = ? AND seq = 1').run(Buffer.from('not gzip'), job.id);
+    for (let i = 0; i < 6; i++) await runner.runOnce();
+    const done = await status(k.secret, job.id);
+    expect(done).toMatchObject({ status: 'failed', error: { error: 'internal_error' }, rows_done: 8 });
+    expect(done.error.message).toMatch(/failed 3 times/);
+    const out = jsonLines((await results(k.secret, job.id, 'jsonl')).text);
+    expect(out.slice(0, 8).every((r) => r.status === 'ok')).toBe(true);
+  }, 60_000);
+
   it('keeps jobs to their key', async () => {
     const a = await key();
     const b = await key();
@@ -269,6 +283,8 @@ describe('cancelling and partial downloads', () => {
       return { status: res.status, body: await res.json() };
     };
     expect(await post('')).toMatchObject({ status: 422, body: { error: 'invalid_body' } });
+    expect(await post('address\n')).toMatchObject({ status: 422, body: { error: 'invalid_body', message: 'the file has a header row and no data rows' } });
+    expect(await post('{"address":"x","a\\u0000b":1}\n', 'application/x-ndjson')).toMatchObject({ status: 422, body: { error: 'invalid_body' } });
     expect(await post('name,suburb\nx,y\n')).toMatchObject({ status: 422, body: { error: 'invalid_body', message: expect.stringMatching(/address column, or lat and lng columns/) } });
     expect(await post('address,Address\nx,y\n')).toMatchObject({ status: 422, body: { error: 'invalid_body', message: expect.stringMatching(/twice/) } });
     expect(await post('address\n"unterminated\n')).toMatchObject({ status: 422, body: { error: 'invalid_body', message: expect.stringMatching(/unterminated quoted field/) } });
