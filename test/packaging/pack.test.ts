@@ -42,7 +42,7 @@ describe('the packed package, installed into an empty project', () => {
     writeFileSync(
       join(project, 'entries.mjs'),
       `const out = {};
-for (const e of ['propintel', 'propintel/contours', 'propintel/hydro', 'propintel/noise', 'propintel/geo', 'propintel/property', 'propintel/das', 'propintel/childcare', 'propintel/tiles', 'propintel/scores', 'propintel/data', 'propintel/raster', 'propintel/runtime', 'propintel/errors', 'propintel/version']) out[e] = Object.keys(await import(e)).sort();
+for (const e of ['propintel', 'propintel/contours', 'propintel/hydro', 'propintel/noise', 'propintel/geo', 'propintel/property', 'propintel/das', 'propintel/childcare', 'propintel/tiles', 'propintel/scores', 'propintel/data', 'propintel/raster', 'propintel/runtime', 'propintel/errors', 'propintel/version', 'propintel/batch']) out[e] = Object.keys(await import(e)).sort();
 try { await import('propintel/dist/engine/engine.js'); out.internal = 'importable'; } catch (err) { out.internal = err.code; }
 console.log(JSON.stringify(out));`,
     );
@@ -61,6 +61,7 @@ console.log(JSON.stringify(out));`,
     expect(entries['propintel/data']).toEqual(expect.arrayContaining(['loadCatalogue', 'AddressIndex', 'STATES']));
     expect(entries['propintel/raster']).toEqual(expect.arrayContaining(['openRaster', 'writeGeoTiff']));
     expect(entries['propintel/runtime']).toEqual(expect.arrayContaining(['TtlCache', 'PACKAGE_ROOT']));
+    expect(entries['propintel/batch']).toEqual(expect.arrayContaining(['batchRows', 'lookupRows', 'BatchFileWriter', 'resumePoint', 'hilbertOrder']));
     expect(entries['propintel/errors']).toEqual(['ENGINE_ERROR_CODES', 'EngineError', 'isEngineError']);
     expect(entries['propintel/version']).toEqual(['PACKAGE_ROOT', 'VERSION']);
     expect(entries.internal).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
