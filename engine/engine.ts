@@ -103,6 +103,12 @@ export interface EngineOptions {
    * sharing the CPU and holding their raster windows together (64 at once halved throughput).
    */
   maxConcurrentLookups?: number;
+  /**
+   * Bytes the per-state models (noise network, walkability indexes, bushfire layers) may hold across states,
+   * by the engine's estimate; past it the least recently used state's models are dropped and built again,
+   * identical, when a lookup needs them. Default none: models are kept once built.
+   */
+  modelBudgetBytes?: number;
   /** Caches for layer lookups (7 days) and scores and surfaces (31 days); default in-memory LRU caches. */
   caches?: { layers?: Cache; scores?: Cache };
 }
@@ -135,6 +141,7 @@ export class Engine implements PropertyService {
 
   private constructor(readonly store: DataStore, readonly pool: EnginePool, private readonly options: EngineOptions, readonly windows?: WindowedData) {
     this.models = new StateModels(store);
+    this.models.budgetBytes = options.modelBudgetBytes ?? null;
     this.lookupSlots = new Semaphore(options.maxConcurrentLookups ?? Math.max(2, 2 * pool.threads));
     const tileDir = options.handTiles === false ? null : (options.handTiles ?? join(tmpdir(), 'propintel', 'hand-tiles'));
     this.handTiles = tileDir ? new HandTileStore({ dir: tileDir, compute: (input) => pool.run('hand-tile', input) }) : undefined;
@@ -267,14 +274,15 @@ export class Engine implements PropertyService {
    * state, each model built from them by state, the address index, the DA store's radius index, and the layer
    * and score caches' memory tiers.
    */
-  memoryReport(): Promise<MemoryReport> {
-    return this.memory.report({
+  async memoryReport(): Promise<MemoryReport> {
+    const report = await this.memory.report({
       files: this.store.files,
       models: this.models.built(),
       addressIndex: this.addressIndex,
       daIndexBytes: this.daStore?.memoryBytes() ?? null,
       caches: { layers: this.deps.layerCache, scores: this.deps.scoreCache, ...this.windowCaches() },
     });
+    return { ...report, budget: this.models.budget() };
   }
 
   /** With the layers read by window: the window cache and the shared parsed items, for the memory report. */

@@ -13,6 +13,7 @@ import type { AnefLayer } from './scores/aircraft-noise/anef-contours.js';
 import type { BushfireLayers } from './scores/bushfire/bushfire-layers.js';
 import type { ContaminationRegister } from './scores/contamination/contamination-register.js';
 import { shareWalkabilityIndexes, type SharedWalkabilityIndexes, type WalkabilityIndexes } from './scores/walkability/walkability-layers.js';
+import { estimateBytes } from './memory/estimate.js';
 
 /** The models built so far, by kind (the memory report walks them). */
 export interface BuiltModels {
@@ -26,6 +27,16 @@ export interface BuiltModels {
   anef?: AnefLayer;
 }
 
+/** What the per-state models hold against their budget (GET /metrics shows it). */
+export interface ModelBudget {
+  /** The budget, bytes (null: none; models are kept once built). */
+  budgetBytes: number | null;
+  /** Estimated bytes of the per-state models held now, by state ('' for no state). */
+  heldBytes: Record<string, number>;
+  /** States whose models were dropped to stay within the budget, in all. */
+  evictions: number;
+}
+
 /** The domain models of one dataset (see the file comment). */
 export class StateModels {
   private readonly noise = new Map<StateCode, Promise<NoiseNetwork | null>>();
@@ -35,6 +46,11 @@ export class StateModels {
   private readonly bushfire = new Map<string, BushfireLayers>();
   private contamination?: ContaminationRegister;
   private anef?: AnefLayer;
+  /** Estimated bytes of each state's models, in least recently used first order (a Map keeps insertion order). */
+  private readonly held = new Map<string, number>();
+  private evictions = 0;
+  /** Bytes the per-state models may hold across states; past it the least recently used state's are dropped. */
+  budgetBytes: number | null = null;
 
   /**
    * `wholeModels`: for a window of the on-disk layers (data/windowed-store.ts), the models of the whole
@@ -46,11 +62,15 @@ export class StateModels {
   /** The noise network of a state (built once; null when the state holds no roads). */
   noiseNetwork(state: StateCode): Promise<NoiseNetwork | null> {
     if (this.wholeModels) return this.wholeModels.noiseNetwork(state);
+    this.touch(state);
     let p = this.noise.get(state);
     if (!p) {
       p = Promise.resolve().then(() => {
         const n = noiseNetworkFor(this.store, state);
-        this.noiseBuilt.set(state, n);
+        if (this.noise.get(state) === p) {
+          this.noiseBuilt.set(state, n);
+          this.grew(state, n);
+        }
         return n;
       });
       this.noise.set(state, p);
@@ -61,18 +81,73 @@ export class StateModels {
   /** Walkability indexes of a state (built once); for no state, every input not integrated. */
   walkability(state: StateCode | null): WalkabilityIndexes {
     if (this.wholeModels) return this.wholeModels.walkability(state);
-    return once(this.walk, state ?? '', () => walkabilityIndexesFor(this.store, state));
+    return this.model(this.walk, state, () => walkabilityIndexesFor(this.store, state));
   }
 
   /** The walkability indexes of a state in shared buffers, for the workers (made once). */
   sharedWalkability(state: StateCode | null): SharedWalkabilityIndexes {
     if (this.wholeModels) return this.wholeModels.sharedWalkability(state);
-    return once(this.walkShared, state ?? '', () => shareWalkabilityIndexes(this.walkability(state)));
+    return this.model(this.walkShared, state, () => shareWalkabilityIndexes(this.walkability(state)));
   }
 
   /** Bushfire layers of a state (built once); for no state, every input not integrated. */
   bushfireLayers(state: StateCode | null): BushfireLayers {
-    return once(this.bushfire, state ?? '', () => bushfireLayersFor(this.store, state));
+    return this.model(this.bushfire, state, () => bushfireLayersFor(this.store, state));
+  }
+
+  /** What the per-state models hold against the budget. */
+  budget(): ModelBudget {
+    return { budgetBytes: this.budgetBytes, heldBytes: Object.fromEntries(this.held), evictions: this.evictions };
+  }
+
+  /** A state's model from `map`, built (and counted against the budget) on first use. */
+  private model<V>(map: Map<string, V>, state: StateCode | null, build: () => V): V {
+    const key = state ?? '';
+    this.touch(key);
+    let v = map.get(key);
+    if (v === undefined) {
+      map.set(key, (v = build()));
+      this.grew(key, v);
+    }
+    return v;
+  }
+
+  /** Marks `state` the most recently used. */
+  private touch(state: string): void {
+    const bytes = this.held.get(state);
+    if (bytes === undefined) return;
+    this.held.delete(state);
+    this.held.set(state, bytes);
+  }
+
+  /**
+   * Counts a model just built for `state` and, with a budget, drops the least recently used other states'
+   * models until the rest fit (the state in use is never dropped: its lookup needs it). A dropped state's
+   * models are built again, identical, when a lookup needs them.
+   */
+  private grew(state: string, model: unknown): void {
+    if (this.budgetBytes === null) return;
+    const bytes = estimateBytes(model);
+    this.held.delete(state);
+    this.held.set(state, (this.held.get(state) ?? 0) + bytes);
+    let total = 0;
+    for (const b of this.held.values()) total += b;
+    for (const [other, b] of this.held) {
+      if (total <= this.budgetBytes) break;
+      if (other === state) continue;
+      this.evict(other);
+      total -= b;
+    }
+  }
+
+  private evict(state: string): void {
+    this.held.delete(state);
+    this.noise.delete(state as StateCode);
+    this.noiseBuilt.delete(state as StateCode);
+    this.walk.delete(state);
+    this.walkShared.delete(state);
+    this.bushfire.delete(state);
+    this.evictions++;
   }
 
   /** The contaminated-land register of every held state (built once). */
@@ -93,9 +168,3 @@ export class StateModels {
   }
 }
 
-/** The value of `key` in `map`, built and kept on first use. */
-function once<K, V>(map: Map<K, V>, key: K, build: () => V): V {
-  let v = map.get(key);
-  if (v === undefined) map.set(key, (v = build()));
-  return v;
-}

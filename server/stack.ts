@@ -67,6 +67,8 @@ export interface StackOptions {
   layerFile?: string;
   /** With `layerFile`: megabytes of windows kept in memory (default 64). */
   windowCacheMb?: number;
+  /** Megabytes the per-state models may hold across states (engine option `modelBudgetBytes`); default none. */
+  modelBudgetMb?: number;
 }
 
 /** An engine and its store. */
@@ -84,8 +86,9 @@ export interface Stack {
 }
 
 /** The engine options of a layer file read by window, when the stack has one. */
-function windowOptions(options: StackOptions): Pick<EngineOptions, 'layerFile' | 'windowCacheBytes'> {
-  return options.layerFile ? { layerFile: options.layerFile, ...(options.windowCacheMb ? { windowCacheBytes: options.windowCacheMb * 1024 * 1024 } : {}) } : {};
+function windowOptions(options: StackOptions): Pick<EngineOptions, 'layerFile' | 'windowCacheBytes' | 'modelBudgetBytes'> {
+  const budget = options.modelBudgetMb ? { modelBudgetBytes: options.modelBudgetMb * 1024 * 1024 } : {};
+  return options.layerFile ? { layerFile: options.layerFile, ...(options.windowCacheMb ? { windowCacheBytes: options.windowCacheMb * 1024 * 1024 } : {}), ...budget } : budget;
 }
 
 /**

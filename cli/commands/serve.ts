@@ -34,6 +34,9 @@ export const serveCommand: Command = {
     '                     larger than memory: a metro area, a state, the country); FILE is written from the',
     '                     dataset on the first start (minutes for a million parcels) and reused after',
     '  --window-cache-mb N  with --layer-file: megabytes of windows kept in memory (default 64)',
+    '  --model-budget-mb N  megabytes the per-state models (noise network, walkability, bushfire layers) may hold',
+    '                     across states; past it the least recently used state\'s are dropped and rebuilt on',
+    '                     demand (default none: kept once built); /metrics shows what is held',
     '  --no-dev-keys      do not issue development keys (they are only ever issued for the synthetic sample world)',
     '  --quiet            no request log (errors are still logged)',
     '  --transport NAME   uws (default) or node (node:http, for comparison)',
@@ -67,6 +70,7 @@ export const serveCommand: Command = {
       threads: { type: 'string' },
       'layer-file': { type: 'string' },
       'window-cache-mb': { type: 'string' },
+      'model-budget-mb': { type: 'string' },
       'no-dev-keys': { type: 'boolean' },
       quiet: { type: 'boolean' },
       transport: { type: 'string' },
@@ -93,10 +97,11 @@ export const serveCommand: Command = {
     const poolSize = values['db-pool'] === undefined ? undefined : numberFlag('db-pool', values['db-pool'], 16, { min: 2, max: 1000, integer: true });
     const windowCacheMb = values['window-cache-mb'] === undefined ? undefined : numberFlag('window-cache-mb', values['window-cache-mb'], 64, { min: 16, max: 65536, integer: true });
     if (windowCacheMb !== undefined && !values['layer-file']) throw new UsageError('--window-cache-mb needs --layer-file');
+    const modelBudgetMb = values['model-budget-mb'] === undefined ? undefined : numberFlag('model-budget-mb', values['model-budget-mb'], 0, { min: 1, max: 1_048_576, integer: true });
     if (values['layer-file'] !== undefined && values['layer-file'].trim() === '') throw new UsageError('--layer-file needs a file path');
     const layerFile = values['layer-file'] ? resolve(values['layer-file']) : undefined;
     if (layerFile && !values.quiet) io.stdout(`Opening the layers by window from ${layerFile} (written from the dataset if absent or stale)\n`);
-    const stack = await openStack({ datasets: dir, db, threads, replicaDir: values['replica-dir'] ? resolve(values['replica-dir']) : undefined, poolSize, layerFile, windowCacheMb });
+    const stack = await openStack({ datasets: dir, db, threads, replicaDir: values['replica-dir'] ? resolve(values['replica-dir']) : undefined, poolSize, layerFile, windowCacheMb, modelBudgetMb });
     const log = new JsonLinesLog((t) => io.stdout(t));
     const allowPrivate = !!values['allow-private-webhooks'];
     // Webhook deliveries run in this process unless another one (`propintel webhooks run`) does them.

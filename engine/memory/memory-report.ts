@@ -6,7 +6,7 @@
  * costs little after the first; the walk yields to the event loop every 20,000 objects, so a first scrape
  * costs time, not requests.
  */
-import type { BuiltModels } from '../state-models.js';
+import type { BuiltModels, ModelBudget } from '../state-models.js';
 import { estimateAsync } from './estimate.js';
 
 /** Estimated bytes of one model of one state (`national` for data of no one state, `none` for no state). */
@@ -27,6 +27,8 @@ export interface CacheMemory {
 export interface MemoryReport {
   models: ModelMemory[];
   caches: CacheMemory[];
+  /** The per-state models against their byte budget (engine option `modelBudgetBytes`), when the engine says. */
+  budget?: ModelBudget;
 }
 
 /** What a report is made of: the engine hands over what it holds now. */
@@ -49,7 +51,9 @@ export class MemoryReporter {
   /** The report for what `sources` holds now. */
   async report(sources: MemorySources): Promise<MemoryReport> {
     const b = sources.models;
-    const key = [b.noise.size, b.walkability.size, b.bushfire.size, !!b.contamination, !!b.anef, !!sources.addressIndex].join('|');
+    // Which states' models are held, not only how many: a state's models dropped under the budget and another's
+    // built leave the counts as they were.
+    const key = [[...b.noise.keys()].join(','), [...b.walkability.keys()].join(','), [...b.bushfire.keys()].join(','), !!b.contamination, !!b.anef, !!sources.addressIndex].join('|');
     if (this.last?.key !== key) {
       this.walk ??= (async () => {
         const seen = new WeakSet<object>();

@@ -75,6 +75,12 @@ export class OpsRoutes {
     ]);
     if (report) {
       metric('propintel_model_memory_bytes', 'Estimated bytes the engine holds, by state and model (dataset files, then what each model adds).', 'gauge', report.models.map((m) => [{ state: m.state, model: m.model }, m.bytes]));
+      if (report.budget) {
+        const b = report.budget;
+        metric('propintel_model_budget_bytes', 'The byte budget of the per-state models (NaN: none; models are kept once built).', 'gauge', [[{}, b.budgetBytes ?? NaN]]);
+        metric('propintel_model_held_bytes', 'Estimated bytes of the per-state models held now, by state, counted against the budget.', 'gauge', Object.entries(b.heldBytes).map(([state, v]) => [{ state: state || 'none' }, v]));
+        metric('propintel_model_evictions_total', 'States whose models were dropped to stay within the budget.', 'counter', [[{}, b.evictions]]);
+      }
       metric('propintel_cache_entries', 'Entries in the memory tier of each engine cache.', 'gauge', report.caches.filter((c) => c.entries !== null).map((c) => [{ cache: c.cache }, c.entries!]));
       metric('propintel_cache_memory_bytes', 'Estimated bytes in the memory tier of each engine cache.', 'gauge', report.caches.filter((c) => c.bytes !== null).map((c) => [{ cache: c.cache }, c.bytes!]));
     }
