@@ -112,7 +112,12 @@ export function failureOf(err: unknown): { status: BatchRowStatus; error: string
   return { status: 'error', error: 'internal_error', message: `the lookup failed: ${err instanceof Error ? err.message : String(err)}` };
 }
 
-function emptyResult(r: BatchRow): BatchRowResult {
+/** The result of a row that was not looked up (status `error`, the code and message given). */
+export function failedRow(r: Pick<BatchRow, 'row' | 'cells'>, error: string, message: string): BatchRowResult {
+  return { ...emptyResult(r), error, message };
+}
+
+function emptyResult(r: Pick<BatchRow, 'row' | 'cells'>): BatchRowResult {
   return { row: r.row, cells: r.cells, status: 'error', error: null, message: null, address: null, confidence: null, lat: null, lng: null, address_key: null, sandbox: false, chargeable: false, not_charged_reason: null, payload: null };
 }
 

@@ -7,7 +7,7 @@
  */
 export { BATCH_DELIMITERS, BATCH_INPUT_FORMATS, MAX_BATCH_ROWS, batchRows, subjectOfCells } from '../batch/batch-input.js';
 export type { BatchCell, BatchInputFormat, BatchInputOptions, BatchRow, BatchRowProblem } from '../batch/batch-input.js';
-export { BATCH_ROW_STATUSES, failureOf, hilbertIndex, hilbertOrder, lookupRows } from '../batch/batch-run.js';
+export { BATCH_ROW_STATUSES, failedRow, failureOf, hilbertIndex, hilbertOrder, lookupRows } from '../batch/batch-run.js';
 export type { BatchLookupService, BatchRowResult, BatchRowStatus, LookupRowsOptions } from '../batch/batch-run.js';
 export { BATCH_CONTENT_TYPES, BATCH_CSV_FIELDS, BATCH_OUTPUT_FORMATS, BATCH_RESULT_COLUMNS, BatchFileWriter, collectColumns } from '../batch/batch-output.js';
 export type { BatchCsvField, BatchOutputFormat, BatchOutputOptions, StoredBatchRow } from '../batch/batch-output.js';

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { BatchFileWriter, batchRows, collectColumns, type BatchInputOptions, type BatchOutputFormat, type BatchRow, type StoredBatchRow } from '../../engine/entry/batch.js';
+import { BatchFileWriter, batchRows, collectColumns, failedRow, type BatchInputOptions, type BatchOutputFormat, type BatchRow, type StoredBatchRow } from '../../engine/entry/batch.js';
 import type { PropertyLicence } from '../../engine/entry/property.js';
 import type { BatchJob, BatchJobOptions, BatchRepository, NewBatchChunk, StoredChunk } from '../store/batch-store.js';
 
@@ -124,7 +124,7 @@ function skippedRows(c: StoredChunk, job: BatchJob): StoredBatchRow[] {
   }
   const error = job.error?.error ?? 'cancelled';
   const message = error === 'quota_exceeded' ? 'not looked up: the key reached its quota before this row (not charged)' : `not looked up: ${job.error?.message ?? 'the job stopped'}`;
-  return rows.map((r) => ({ row: r.row, cells: r.cells, status: 'error', error, message, address: null, confidence: null, lat: null, lng: null, address_key: null, sandbox: false, chargeable: false, not_charged_reason: null, payload: null, charged: false }));
+  return rows.map((r) => ({ ...failedRow(r, error, message), charged: false }));
 }
 
 /** Chunks read at a time while streaming results. */

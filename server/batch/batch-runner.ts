@@ -10,7 +10,7 @@
  * the quota refuses marks that row `quota_exceeded` and stops the job; nothing past the quota is charged.
  */
 import { hostname } from 'node:os';
-import { lookupRows, type BatchLookupService, type BatchRow, type BatchRowResult, type StoredBatchRow } from '../../engine/entry/batch.js';
+import { failedRow, lookupRows, type BatchLookupService, type BatchRow, type BatchRowResult, type StoredBatchRow } from '../../engine/entry/batch.js';
 import { BillingPeriodCache, inOnboarding } from '../metering/billing-period.js';
 import type { BatchJob, ClaimedChunk } from '../store/batch-store.js';
 import type { ServerStore } from '../store/store.js';
@@ -115,7 +115,7 @@ export class BatchRunner {
       if (job) this.completed(job);
       return;
     }
-    const stored: StoredBatchRow[] = rows.map((r) => ({ row: r.row, cells: r.cells, status: 'error', error: 'internal_error', message, address: null, confidence: null, lat: null, lng: null, address_key: null, sandbox: false, chargeable: false, not_charged_reason: null, payload: null, charged: false }));
+    const stored: StoredBatchRow[] = rows.map((r) => ({ ...failedRow(r, 'internal_error', message), charged: false }));
     const now = this.clock();
     const out = await batches.commitChunk({ jobId: claim.job.id, seq: claim.seq, owner: this.owner, now, retentionMs: BATCH_RETENTION_MS, keyId: claim.job.key_id, periodKey: '-', quota: 0, charges: rows.map(() => null), encode: () => ({ result: packLines(stored), failed: stored.length }) });
     if (out.finished && out.job) this.completed(out.job);

@@ -8,7 +8,7 @@
  */
 import type pg from 'pg';
 import type { BatchJob, BatchJobError, BatchRepository, ChunkCommit, ClaimedChunk, CommitOutcome, NewBatchChunk, StoredChunk } from './batch-store.js';
-import { inTransaction, storeError } from './pg-connect.js';
+import { PgRepository } from './pg-connect.js';
 import { EMPTY_JOB_RETENTION_MS, quotaError } from './sqlite-batch-store.js';
 import type { ChargeOutcome } from './store.js';
 
@@ -18,21 +18,7 @@ const toJob = (r: JobRow | undefined): BatchJob | undefined =>
   r && { ...r, expires_at: r.expires_at === null ? null : Number(r.expires_at), first_done_at: r.first_done_at === null ? null : Number(r.first_done_at) };
 
 /** The PostgreSQL {@link BatchRepository}. */
-export class PgBatchStore implements BatchRepository {
-  constructor(private readonly pool: pg.Pool, private readonly where: string) {}
-
-  private async q<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<pg.QueryResult<R>> {
-    try {
-      return await this.pool.query<R>(sql, params);
-    } catch (err) {
-      throw storeError(err, this.where);
-    }
-  }
-
-  private tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    return inTransaction(this.pool, this.where, fn);
-  }
-
+export class PgBatchStore extends PgRepository implements BatchRepository {
   async createJob(job: BatchJob, chunks: readonly NewBatchChunk[]): Promise<void> {
     // A job of no chunks has nothing to work: done at once.
     if (chunks.length === 0) job = { ...job, status: 'done', started_at: job.created_at, finished_at: job.created_at, expires_at: Date.parse(job.created_at) + EMPTY_JOB_RETENTION_MS };

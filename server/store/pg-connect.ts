@@ -95,3 +95,22 @@ export async function inTransaction<T>(pool: pg.Pool, where: string, fn: (c: pg.
     client.release();
   }
 }
+
+/** What a PostgreSQL repository shares: one statement, or one transaction, with failures as {@link StoreUnavailableError}. */
+export abstract class PgRepository {
+  constructor(protected readonly pool: pg.Pool, protected readonly where: string) {}
+
+  /** Runs one statement. */
+  protected async q<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<pg.QueryResult<R>> {
+    try {
+      return await this.pool.query<R>(sql, params);
+    } catch (err) {
+      throw storeError(err, this.where);
+    }
+  }
+
+  /** Runs `fn` in one transaction on one connection. */
+  protected tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, this.where, fn);
+  }
+}

@@ -10,7 +10,7 @@
  */
 import type pg from 'pg';
 import type { DeliveryAttempt, DeliveryState, NewDelivery, WebhookDelivery, WebhookRepository, WebhookSubscription } from './sqlite-webhook-store.js';
-import { inTransaction, storeError } from './pg-connect.js';
+import { PgRepository } from './pg-connect.js';
 
 interface SubscriptionRow extends Omit<WebhookSubscription, 'events' | 'filters'> {
   events: string;
@@ -22,22 +22,7 @@ const subscriptionOf = (r: SubscriptionRow): WebhookSubscription => ({ ...r, eve
 const DELIVERY_COLUMNS = 'id, webhook_id, event_id, type, body, state, attempts, next_attempt_at, created_at, last_status, last_error';
 
 /** The PostgreSQL {@link WebhookRepository}. */
-export class PgWebhookStore implements WebhookRepository {
-  constructor(private readonly pool: pg.Pool, private readonly where: string) {}
-
-  private async q<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<pg.QueryResult<R>> {
-    try {
-      return await this.pool.query<R>(sql, params);
-    } catch (err) {
-      throw storeError(err, this.where);
-    }
-  }
-
-  /** Runs `fn` in one transaction on one connection. */
-  private tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    return inTransaction(this.pool, this.where, fn);
-  }
-
+export class PgWebhookStore extends PgRepository implements WebhookRepository {
   async insertSubscription(sub: WebhookSubscription): Promise<void> {
     await this.q(
       `INSERT INTO webhooks (id, key_id, url, events, filters, secret, status, disabled_reason, created_at, after_event) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,

@@ -61,8 +61,8 @@ export interface WebhookDispatcherOptions {
   log?: (line: string) => void;
 }
 
-/** What one attempt got. */
-type AttemptResult = { status: number; retryAfter?: string } | { error: string };
+/** What one attempt got: the status answered (and Retry-After), or why there was none. */
+export type AttemptResult = { status: number; retryAfter?: string } | { error: string };
 
 /** Milliseconds a `Retry-After` value asks to wait (seconds or an HTTP date), or 0. */
 export function retryAfterMs(value: string | undefined, now: number): number {
@@ -320,51 +320,7 @@ export class WebhookDispatcher {
 
   /** Sends one attempt: the status answered (and Retry-After), or why there was none. */
   private post(sub: WebhookSubscription, d: WebhookDelivery, at: number): Promise<AttemptResult> {
-    let url: URL;
-    try {
-      url = new URL(sub.url);
-    } catch {
-      return Promise.resolve({ error: 'the subscription URL is not valid' });
-    }
-    const https = url.protocol === 'https:';
-    if (!https && !(this.allowPrivate && url.protocol === 'http:')) return Promise.resolve({ error: `${url.protocol} refused: webhooks go to https URLs` });
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    // An address literal skips DNS (and so the guarded lookup): judge it here.
-    if (!this.allowPrivate && isIP(host) && !isPublicAddress(host)) return Promise.resolve({ error: `${host} is not a public address: refused` });
-    const headers = {
-      'content-type': 'application/json',
-      'content-length': String(Buffer.byteLength(d.body)),
-      'user-agent': `propintel-webhooks/${VERSION}`,
-      ...webhookHeaders(sub.secret, d.event_id, d.body, new Date(at)),
-    };
-    return new Promise((resolve) => {
-      let settled = false;
-      const settle = (r: AttemptResult) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve(r);
-      };
-      const send = https ? httpsRequest : httpRequest;
-      const req = send(url, { method: 'POST', headers, agent: https ? this.agents.https : this.agents.http, lookup: guardedLookup(this.allowPrivate) as never }, (res: IncomingMessage) => {
-        const retryAfter = res.headers['retry-after'];
-        let read = 0;
-        // Read (and drop) the answer up to the cap, so a kept-alive connection can be reused; past it, hang up.
-        res.on('data', (chunk: Buffer) => {
-          read += chunk.length;
-          if (read > RESPONSE_CAP) res.destroy();
-        });
-        res.on('end', () => settle({ status: res.statusCode ?? 0, retryAfter }));
-        res.on('close', () => settle({ status: res.statusCode ?? 0, retryAfter }));
-        res.on('error', () => settle({ status: res.statusCode ?? 0, retryAfter }));
-      });
-      const timer = setTimeout(() => {
-        settle({ error: `no answer within ${this.timeoutMs / 1000} s` });
-        req.destroy();
-      }, this.timeoutMs);
-      req.on('error', (err: NodeJS.ErrnoException) => settle({ error: err.code ? `${err.code}: ${err.message}` : err.message }));
-      req.end(d.body);
-    });
+    return postSigned({ url: sub.url, secret: sub.secret, id: d.event_id, body: d.body, at: new Date(at), allowPrivate: this.allowPrivate, timeoutMs: this.timeoutMs, agents: this.agents });
   }
 
   /** Once an hour: drop events every subscription has seen (older than a week) and deliveries older than 30 days. */
@@ -376,4 +332,73 @@ export class WebhookDispatcher {
     await this.das().pruneEvents(cursor, new Date(now - 7 * 24 * HOUR));
     await this.store.pruneDeliveries(now - 30 * 24 * HOUR);
   }
+}
+
+/** One signed POST to send (a delivery's attempt, or a batch job's callback). */
+export interface SignedPost {
+  url: string;
+  secret: string;
+  /** The message id (`webhook-id`), the same on every attempt. */
+  id: string;
+  body: string;
+  at: Date;
+  /** http and private addresses allowed (`--allow-private-webhooks`). */
+  allowPrivate: boolean;
+  timeoutMs: number;
+  /** Keep-alive agents to reuse (default none). */
+  agents?: { http: HttpAgent; https: HttpsAgent };
+}
+
+/**
+ * Sends one Standard Webhooks POST: https only (http too with `allowPrivate`), to public addresses only (an
+ * address literal judged here, names at connect time by the guarded lookup), redirects never followed, the
+ * answer read and dropped up to a cap. Resolves with the status (and Retry-After) or why there was none.
+ */
+export function postSigned(p: SignedPost): Promise<AttemptResult> {
+  let url: URL;
+  try {
+    url = new URL(p.url);
+  } catch {
+    return Promise.resolve({ error: 'the URL is not valid' });
+  }
+  const https = url.protocol === 'https:';
+  if (!https && !(p.allowPrivate && url.protocol === 'http:')) return Promise.resolve({ error: `${url.protocol} refused: webhooks go to https URLs` });
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // An address literal skips DNS (and so the guarded lookup): judge it here.
+  if (!p.allowPrivate && isIP(host) && !isPublicAddress(host)) return Promise.resolve({ error: `${host} is not a public address: refused` });
+  const headers = {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(p.body)),
+    'user-agent': `propintel-webhooks/${VERSION}`,
+    ...webhookHeaders(p.secret, p.id, p.body, p.at),
+  };
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (r: AttemptResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(r);
+    };
+    const send = https ? httpsRequest : httpRequest;
+    const agent = p.agents ? (https ? p.agents.https : p.agents.http) : undefined;
+    const req = send(url, { method: 'POST', headers, agent, lookup: guardedLookup(p.allowPrivate) as never }, (res: IncomingMessage) => {
+      const retryAfter = res.headers['retry-after'];
+      let read = 0;
+      // Read (and drop) the answer up to the cap, so a kept-alive connection can be reused; past it, hang up.
+      res.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > RESPONSE_CAP) res.destroy();
+      });
+      res.on('end', () => settle({ status: res.statusCode ?? 0, retryAfter }));
+      res.on('close', () => settle({ status: res.statusCode ?? 0, retryAfter }));
+      res.on('error', () => settle({ status: res.statusCode ?? 0, retryAfter }));
+    });
+    const timer = setTimeout(() => {
+      settle({ error: `no answer within ${p.timeoutMs / 1000} s` });
+      req.destroy();
+    }, p.timeoutMs);
+    req.on('error', (err: NodeJS.ErrnoException) => settle({ error: err.code ? `${err.code}: ${err.message}` : err.message }));
+    req.end(p.body);
+  });
 }
