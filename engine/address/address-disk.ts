@@ -79,12 +79,19 @@ export function writeAddressIndexFile(path: string, records: Iterable<AddressRec
       for (const w of words) for (const d of new Set(deletions(w))) del.run(d, w);
     })();
     db.exec('CREATE INDEX dels_del ON dels (del)');
-    db.prepare('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?)').run('version', String(ADDRESS_FILE_VERSION), 'count', String(n));
+    // The points' extent, kept so that opening the file does not scan the R*Tree for it (300 ms at 700,000 points).
+    db.prepare('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?), (?, ?)').run('version', String(ADDRESS_FILE_VERSION), 'count', String(n), 'extent', JSON.stringify(pointsExtent(db)));
     db.exec('ANALYZE');
     return n;
   } finally {
     db.close();
   }
+}
+
+/** The lon/lat extent of the address points' R*Tree boxes. */
+function pointsExtent(db: Database.Database): [number, number, number, number] {
+  const e = db.prepare('SELECT min(minx) AS x0, min(miny) AS y0, max(maxx) AS x1, max(maxy) AS y1 FROM addr_points').get() as { x0: number | null; y0: number | null; x1: number | null; y1: number | null };
+  return [e.x0 ?? 0, e.y0 ?? 0, e.x1 ?? 0, e.y1 ?? 0];
 }
 
 /** A row of `addr`: the record without its formatted text, and its position. */
@@ -121,8 +128,9 @@ export class DiskPostings implements AddressPostings {
       box: db.prepare('SELECT p.i AS i, a.lon AS lon, a.lat AS lat FROM addr_points p JOIN addr a ON a.i = p.i WHERE p.minx <= ? AND p.maxx >= ? AND p.miny <= ? AND p.maxy >= ?'),
     };
     this.size = Number((db.prepare("SELECT value FROM meta WHERE key = 'count'").pluck().get() as string | undefined) ?? 0);
-    const e = db.prepare('SELECT min(minx) AS x0, min(miny) AS y0, max(maxx) AS x1, max(maxy) AS y1 FROM addr_points').get() as { x0: number | null; y0: number | null; x1: number | null; y1: number | null };
-    this.extent = [e.x0 ?? 0, e.y0 ?? 0, e.x1 ?? 0, e.y1 ?? 0];
+    // Files written before the extent was kept in meta scan for it.
+    const kept = db.prepare("SELECT value FROM meta WHERE key = 'extent'").pluck().get() as string | undefined;
+    this.extent = kept ? (JSON.parse(kept) as [number, number, number, number]) : pointsExtent(db);
   }
 
   item(i: number): Prepared {

@@ -75,6 +75,21 @@ describe('the on-disk address index', () => {
     expect(disk.byId('nope')).toBeUndefined();
   });
 
+  it('keeps the points\' extent in meta (opening does not scan the R*Tree), equal to the scan; a file without it still opens', () => {
+    const db = new Database(join(dir, 'addresses.sqlite'));
+    const scan = db.prepare('SELECT min(minx) AS x0, min(miny) AS y0, max(maxx) AS x1, max(maxy) AS y1 FROM addr_points').get() as Record<string, number>;
+    expect(JSON.parse(db.prepare("SELECT value FROM meta WHERE key = 'extent'").pluck().get() as string)).toEqual([scan.x0, scan.y0, scan.x1, scan.y1]);
+    db.prepare("DELETE FROM meta WHERE key = 'extent'").run();
+    db.close();
+    const older = openAddressIndexFile(join(dir, 'addresses.sqlite'), { cacheEntries: 100 });
+    try {
+      const r = records[17];
+      expect(older.nearest(r.lon + 0.001, r.lat, 500)).toEqual(memory.nearest(r.lon + 0.001, r.lat, 500));
+    } finally {
+      older.close();
+    }
+  });
+
   it('serves an engine: property lookups answer exactly as with the in-memory index, and a second engine reuses the file', async () => {
     const file = join(dir, 'engine', 'addresses.sqlite');
     const plain = await createEngine({ datasets: defaultDataDir(), threads: 1 });
