@@ -10,7 +10,7 @@
  * that fails is reported degraded, never a crashed lookup.
  */
 import { STATES, type StateCode } from './catalogue/states.js';
-import { openDataStore, type DataStore } from './data/dataset-store.js';
+import { openDataStore, type DataStore, type LoadedFile } from './data/dataset-store.js';
 import { EngineError, invalidArgument } from './errors.js';
 import type { NoiseNetwork } from './noise/noise-network.js';
 import { createEnginePool, type EnginePool } from './tasks/engine-pool.js';
@@ -35,8 +35,9 @@ import { openOrWriteAddressIndexFile } from './address/address-disk.js';
 import { addressRecordsFromRows } from './address/address-record.js';
 import { daStoreFromDataStore, daStoreFromTables, type DaService, type DaStore } from './da/index.js';
 import { TtlCache, type Cache } from './cache/ttl-cache.js';
-import { StateModels } from './state-models.js';
-import { openWindowedData, type WindowedData } from './data/windowed-store.js';
+import { NATIONAL_MODEL_PATHS, StateModels } from './state-models.js';
+import { openWindowedData, stateOfFile, type WindowedData } from './data/windowed-store.js';
+import { layerRead } from './data/lazy-layer.js';
 import { COVERING_REACH_M, ZONES_NEARBY_REACH_M } from './data/layer-policy.js';
 import { radiusBox } from './vector/metric-search.js';
 import { Semaphore } from './pool/semaphore.js';
@@ -142,6 +143,15 @@ export class Engine implements PropertyService {
   private constructor(readonly store: DataStore, readonly pool: EnginePool, private readonly options: EngineOptions, readonly windows?: WindowedData) {
     this.models = new StateModels(store);
     this.models.budgetBytes = options.modelBudgetBytes ?? null;
+    if (windows) {
+      // Whole layers read by state count against the state's share of the budget and go with its models.
+      // Those a national model keeps (the contamination register, the ANEF contours) are neither.
+      const national = (layer: LoadedFile) => layer.source.paths.some((p) => NATIONAL_MODEL_PATHS.includes(p));
+      windows.onLayerRead = (layer) => {
+        if (!national(layer)) this.models.counted(stateOfFile(layer.source, layer.file), layer);
+      };
+      this.models.onEvict = (state) => windows.unloadState(state, national);
+    }
     this.lookupSlots = new Semaphore(options.maxConcurrentLookups ?? Math.max(2, 2 * pool.threads));
     const tileDir = options.handTiles === false ? null : (options.handTiles ?? join(tmpdir(), 'propintel', 'hand-tiles'));
     this.handTiles = tileDir ? new HandTileStore({ dir: tileDir, compute: (input) => pool.run('hand-tile', input) }) : undefined;
@@ -275,8 +285,10 @@ export class Engine implements PropertyService {
    * and score caches' memory tiers.
    */
   async memoryReport(): Promise<MemoryReport> {
+    // Whole layers read by window only once read (walking one not read would read it).
+    const files = this.store.files.filter((f) => layerRead(f));
     const report = await this.memory.report({
-      files: this.store.files,
+      files,
       models: this.models.built(),
       addressIndex: this.addressIndex,
       daIndexBytes: this.daStore?.memoryBytes() ?? null,

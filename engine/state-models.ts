@@ -5,6 +5,7 @@
  * state-held models are every input not integrated (engine/property/inputs/domain-inputs.ts), never another
  * state's layers.
  */
+import type { PayloadPath } from './catalogue/payload-paths.js';
 import type { StateCode } from './catalogue/states.js';
 import type { DataStore } from './data/dataset-store.js';
 import type { NoiseNetwork } from './noise/noise-network.js';
@@ -14,6 +15,9 @@ import type { BushfireLayers } from './scores/bushfire/bushfire-layers.js';
 import type { ContaminationRegister } from './scores/contamination/contamination-register.js';
 import { shareWalkabilityIndexes, type SharedWalkabilityIndexes, type WalkabilityIndexes } from './scores/walkability/walkability-layers.js';
 import { estimateBytes } from './memory/estimate.js';
+
+/** The payload paths the national models are built from (their layers stay once read: the models hold them). */
+export const NATIONAL_MODEL_PATHS: readonly PayloadPath[] = ['scores.contamination', 'scores.aircraft_noise'];
 
 /** The models built so far, by kind (the memory report walks them). */
 export interface BuiltModels {
@@ -51,6 +55,8 @@ export class StateModels {
   private evictions = 0;
   /** Bytes the per-state models may hold across states; past it the least recently used state's are dropped. */
   budgetBytes: number | null = null;
+  /** Told when a state's models are dropped (the engine drops the state's whole layers read by window too). */
+  onEvict?: (state: string) => void;
 
   /**
    * `wholeModels`: for a window of the on-disk layers (data/windowed-store.ts), the models of the whole
@@ -112,6 +118,20 @@ export class StateModels {
     return v;
   }
 
+  /**
+   * Counts against `state`'s share of the budget what was read for it outside the models (a whole layer read
+   * from the layer file, lazy-layer.ts), as the most recently used; dropped with the state's models. Evicts
+   * nothing itself: the next model built does. Layers of no one state (`national`) are shared by every state and
+   * not counted.
+   */
+  counted(state: string, value: unknown): void {
+    if (this.budgetBytes === null || state === 'national') return;
+    const bytes = estimateBytes(value);
+    const before = this.held.get(state) ?? 0;
+    this.held.delete(state);
+    this.held.set(state, before + bytes);
+  }
+
   /** Marks `state` the most recently used. */
   private touch(state: string): void {
     const bytes = this.held.get(state);
@@ -127,9 +147,9 @@ export class StateModels {
    */
   private grew(state: string, model: unknown): void {
     if (this.budgetBytes === null) return;
-    const bytes = estimateBytes(model);
+    const bytes = estimateBytes(model) + (this.held.get(state) ?? 0);
     this.held.delete(state);
-    this.held.set(state, (this.held.get(state) ?? 0) + bytes);
+    this.held.set(state, bytes);
     let total = 0;
     for (const b of this.held.values()) total += b;
     for (const [other, b] of this.held) {
@@ -148,6 +168,7 @@ export class StateModels {
     this.walkShared.delete(state);
     this.bushfire.delete(state);
     this.evictions++;
+    this.onEvict?.(state);
   }
 
   /** The contaminated-land register of every held state (built once). */

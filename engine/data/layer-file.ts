@@ -25,7 +25,7 @@ import { EngineError } from '../errors.js';
 import { LruCache } from '../cache/lru-cache.js';
 
 /** The layout version of the file (meta.version); another version is written again. */
-export const LAYER_FILE_VERSION = 2; // 2: files.fields
+export const LAYER_FILE_VERSION = 3; // 2: files.fields; 3: whole layers stored too (read on first use)
 
 /** Reach classes, metres: an item is filed under the smallest class at least its file's reach. */
 export const REACH_CLASSES = [100, 250, 500, 1_000, 2_000, 2_500, 5_000, 10_000, 25_000] as const;

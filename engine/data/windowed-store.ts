@@ -20,7 +20,8 @@ import type { PayloadPath } from '../catalogue/payload-paths.js';
 import { EngineError } from '../errors.js';
 import { growByMetres } from '../vector/metric-search.js';
 import { datasetFingerprint } from '../catalogue/fingerprint.js';
-import { coordinateColumns, DataStore, loadedFileOf, readSourceFile, type LoadedFile } from './dataset-store.js';
+import { coordinateColumns, DataStore, loadedFileOf, readSourceFile, type FileContent, type LoadedFile } from './dataset-store.js';
+import { isLazyLayer, layerRead, lazyLayer, unloadLayer } from './lazy-layer.js';
 import { geometryBox, LayerFile, layerFileFingerprint, REACH_CLASSES, writeLayerFile } from './layer-file.js';
 import { filePolicy, STORED_PATHS, WINDOW_REACH_M } from './layer-policy.js';
 
@@ -56,6 +57,13 @@ export interface WindowedDataOptions {
 const KEY_DECIMALS = 6;
 /** Objects and indexes built from a window's JSON, per byte of JSON (measured: see bench/suites/scale.ts). */
 const OBJECT_FACTOR = 3;
+
+/** The state a file belongs to: its own, its source's when that covers one state, else `national`. */
+export function stateOfFile(source: CatalogueSource, file: SourceFile): string {
+  if (file.state) return file.state;
+  const states = Object.keys(source.coverage);
+  return states.length === 1 ? states[0] : 'national';
+}
 
 /** One slot per catalogue file, in catalogue order. */
 type Slot = { source: CatalogueSource; file: SourceFile; loaded: LoadedFile } | { source: CatalogueSource; file: SourceFile; id: number; kind: 'vector' | 'records'; columns: string[]; warnings?: string[] };
@@ -113,45 +121,79 @@ export class WindowedData {
       const c0 = performance.now();
       await writeLayerFile(options.file, fingerprint, async (w) => {
         for (const [id, { source, file, policy }] of jobs.entries()) {
-          if (policy.mode === 'named' || (policy.mode === 'whole' && (file.format ?? source.format) !== 'geotiff')) continue;
+          if (policy.mode === 'named') continue;
           const content = await readSourceFile(catalogue.dir, source, file);
           if (content.kind === 'raster') {
             w.addRaster({ id, source: source.id, path: file.path, info: content.info });
-          } else if (policy.mode === 'window' || policy.mode === 'stored') {
-            const reachM = policy.mode === 'window' ? policy.reachM : null;
-            if (content.kind === 'vector') {
-              w.addItems({ id, source: source.id, path: file.path, kind: 'vector', reachM, warnings: content.warnings }, content.features.map((f) => ({ data: f, box: geometryBox(f.geometry) })));
-            } else if (coordinateColumns(content.columns)) {
-              const cols = coordinateColumns(content.columns);
-              const box = (r: Record<string, unknown>): [number, number, number, number] | null => {
-                if (!cols || r[cols[0]] === '' || r[cols[0]] === null) return null;
-                const x = Number(r[cols[0]]), y = Number(r[cols[1]]);
-                return Number.isFinite(x) && Number.isFinite(y) ? [x, y, x, y] : null;
-              };
-              w.addItems({ id, source: source.id, path: file.path, kind: 'records', reachM, columns: content.columns, warnings: content.warnings }, content.rows.map((r) => ({ data: r, box: box(r) })));
-            }
-            // A record file without coordinates is held whole (nothing could place it in a window).
+            options.onProgress?.(`  ${file.path}: raster header`);
+            continue;
           }
-          options.onProgress?.(`  ${file.path}: ${content.kind === 'raster' ? 'raster header' : content.kind === 'records' && !coordinateColumns(content.columns) ? 'held whole (no coordinates)' : `${policy.mode === 'window' ? `by window (reach ${policy.reachM} m)` : 'stored (read whole by its index)'}`}`);
+          // Windowed when the policy says so and the items can be placed (a record file needs coordinates);
+          // otherwise stored without boxes: read whole, by the address index and the DA store ('stored') or
+          // on the first lookup that needs the layer (held whole).
+          const cols = content.kind === 'records' ? coordinateColumns(content.columns) : null;
+          const reachM = policy.mode === 'window' && (content.kind === 'vector' || cols) ? policy.reachM : null;
+          if (content.kind === 'vector') {
+            w.addItems({ id, source: source.id, path: file.path, kind: 'vector', reachM, warnings: content.warnings }, content.features.map((f) => ({ data: f, box: reachM === null ? null : geometryBox(f.geometry) })));
+          } else {
+            const box = (r: Record<string, unknown>): [number, number, number, number] | null => {
+              if (reachM === null || !cols || r[cols[0]] === '' || r[cols[0]] === null) return null;
+              const x = Number(r[cols[0]]), y = Number(r[cols[1]]);
+              return Number.isFinite(x) && Number.isFinite(y) ? [x, y, x, y] : null;
+            };
+            w.addItems({ id, source: source.id, path: file.path, kind: 'records', reachM, columns: content.columns, warnings: content.warnings }, content.rows.map((r) => ({ data: r, box: box(r) })));
+          }
+          options.onProgress?.(`  ${file.path}: ${reachM !== null ? `by window (reach ${reachM} m)` : policy.mode === 'stored' ? 'stored (read whole by its index)' : 'held whole (read on first use)'}`);
         }
       });
       convertMs = performance.now() - c0;
     }
     const layers = new LayerFile(options.file, { itemCacheBytes: options.itemCacheBytes });
     const entries = new Map(layers.entries.map((e) => [e.id, e]));
-    // Whole layers load as the in-memory store loads them; rasters come from the headers kept in the file.
-    const slots: Slot[] = await Promise.all(jobs.map(async ({ source, file, policy }, id): Promise<Slot> => {
+    // Rasters come from the headers kept in the file; windowed and stored files are read per window or by
+    // their index; whole layers are read from the file on first use (lazy-layer.ts). Nothing else is read.
+    let data: WindowedData | undefined;
+    const slots: Slot[] = jobs.map(({ source, file, policy }, id): Slot => {
       const e = entries.get(id);
-      if (e?.kind === 'raster' && e.raster) return { source, file, loaded: loadedFileOf(source, file, { kind: 'raster', path: join(catalogue.dir, file.path), info: e.raster }, true) };
-      if ((policy.mode === 'window' || policy.mode === 'stored') && e && e.kind !== 'raster') return { source, file, id, kind: e.kind, columns: e.columns ?? [], ...(e.warnings ? { warnings: e.warnings } : {}) };
       if (policy.mode === 'named') return { source, file, loaded: loadedFileOf(source, file, { kind: 'vector', features: [] }, true) };
-      if (e) throw new EngineError('INVALID_DATA', `${options.file}: the layer file does not hold ${file.path} as expected; delete it to have it written again`, { file: options.file });
-      return { source, file, loaded: loadedFileOf(source, file, await readSourceFile(catalogue.dir, source, file), true) };
-    }));
+      if (e?.kind === 'raster' && e.raster) return { source, file, loaded: loadedFileOf(source, file, { kind: 'raster', path: join(catalogue.dir, file.path), info: e.raster }, true) };
+      if (!e || e.kind === 'raster') throw new EngineError('INVALID_DATA', `${options.file}: the layer file does not hold ${file.path} as expected; delete it to have it written again`, { file: options.file });
+      const head = { kind: e.kind, columns: e.columns ?? [], ...(e.warnings ? { warnings: e.warnings } : {}) };
+      if (policy.mode === 'stored' || e.class !== null) return { source, file, id, ...head };
+      const content = (): FileContent => (e.kind === 'vector' ? { kind: 'vector', features: layers.allItems(id) as Feature<Geometry>[] } : { kind: 'records', columns: head.columns, rows: layers.allItems(id) as Record<string, unknown>[] });
+      return { source, file, loaded: lazyLayer(source, file, head, content, (layer) => data?.onLayerRead?.(layer)) };
+    });
     const base = DataStore.fromFiles(catalogue, slots.flatMap((s) => ('loaded' in s ? [s.loaded] : [])), performance.now() - t0);
-    return new WindowedData(base, slots, layers, performance.now() - t0, convertMs, options);
+    data = new WindowedData(base, slots, layers, performance.now() - t0, convertMs, options);
+    return data;
   }
 
+  /**
+   * Told when a whole layer is read from the layer file (on its first use, or again after it was dropped):
+   * the engine counts it against its state's share of the model budget.
+   */
+  onLayerRead?: (layer: LoadedFile) => void;
+
+  /**
+   * Drops the whole layers of `state` read so far (they are read again on next use), except `keep`'s (layers a
+   * national model holds on to: dropping them would only read them twice). Returns how many were dropped.
+   */
+  unloadState(state: string, keep: (layer: LoadedFile) => boolean = () => false): number {
+    let n = 0;
+    for (const s of this.slots) if ('loaded' in s && stateOfFile(s.source, s.file) === state && !keep(s.loaded) && unloadLayer(s.loaded)) n++;
+    return n;
+  }
+
+  /** The whole layers read from the layer file and held now, and how many could be. */
+  wholeLayers(): { read: number; total: number } {
+    let read = 0, total = 0;
+    for (const s of this.slots) {
+      if (!('loaded' in s) || !isLazyLayer(s.loaded)) continue;
+      total++;
+      if (layerRead(s.loaded)) read++;
+    }
+    return { read, total };
+  }
   /** The catalogue. */
   get catalogue(): Catalogue {
     return this.base.catalogue;

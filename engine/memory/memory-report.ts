@@ -43,6 +43,13 @@ export interface MemorySources {
   caches: Record<string, unknown>;
 }
 
+/** How many files of each state are held (whole layers read by window come and go with their state). */
+function filesKey(files: MemorySources['files']): string {
+  const n = new Map<string, number>();
+  for (const f of files) n.set(f.file.state ?? 'national', (n.get(f.file.state ?? 'national') ?? 0) + 1);
+  return [...n].map(([s, k]) => `${s}:${k}`).join(',');
+}
+
 /** Makes memory reports, remembering the model walk until a new model is built. */
 export class MemoryReporter {
   private last?: { key: string; models: ModelMemory[] };
@@ -53,7 +60,7 @@ export class MemoryReporter {
     const b = sources.models;
     // Which states' models are held, not only how many: a state's models dropped under the budget and another's
     // built leave the counts as they were.
-    const key = [[...b.noise.keys()].join(','), [...b.walkability.keys()].join(','), [...b.bushfire.keys()].join(','), !!b.contamination, !!b.anef, !!sources.addressIndex].join('|');
+    const key = [[...b.noise.keys()].join(','), [...b.walkability.keys()].join(','), [...b.bushfire.keys()].join(','), !!b.contamination, !!b.anef, !!sources.addressIndex, filesKey(sources.files)].join('|');
     if (this.last?.key !== key) {
       this.walk ??= (async () => {
         const seen = new WeakSet<object>();

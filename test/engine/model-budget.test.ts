@@ -1,10 +1,18 @@
 // The per-state models under a byte budget (issue 39): with a budget smaller than two states' models, a
 // lookup in a second state drops the first state's models, a lookup back in the first builds them again,
 // and every answer is identical to an engine's without a budget; the memory report says what is
-// held and how many states were dropped.
+// held and how many states were dropped. Read by window from a layer file, nothing of a state's whole layers
+// is read at open, a lookup reads only its state's, and a dropped state's whole layers go with its models and
+// are read again, identical.
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../datasets/sample-world.js';
 import { createEngine, type Engine } from '../../engine/engine.js';
+import { engineInternals } from '../../engine/internals.js';
+import { isLazyLayer, layerRead } from '../../engine/data/lazy-layer.js';
+import { stateOfFile } from '../../engine/data/windowed-store.js';
+import { NATIONAL_MODEL_PATHS } from '../../engine/state-models.js';
+import { tempDir } from '../helpers/tmp.js';
 
 let tight: Engine;
 let free: Engine;
@@ -70,4 +78,50 @@ describe('per-state models under a byte budget', () => {
       await roomy.close();
     }
   }, 120_000);
+
+  it('by window: reads no whole layer at open, only the state looked up, and drops a state\'s whole layers with its models', async () => {
+    const layerFile = join(tempDir('budget-layers-'), 'layers.sqlite');
+    const windowed = await createEngine({ datasets: defaultDataDir(), threads: 1, tileCache: false, layerFile, modelBudgetBytes: 1 });
+    try {
+      const w = engineInternals(windowed).windows!;
+      const read = () => {
+        const by: Record<string, number> = {};
+        for (const f of w.base.files) {
+          if (!isLazyLayer(f) || !layerRead(f) || f.source.paths.some((p) => NATIONAL_MODEL_PATHS.includes(p))) continue;
+          const st = stateOfFile(f.source, f.file);
+          if (st === 'national') continue; // shared by every state, never dropped
+          by[st] = (by[st] ?? 0) + 1;
+        }
+        return by;
+      };
+      expect(w.wholeLayers().read).toBe(0);
+      expect(w.wholeLayers().total).toBeGreaterThan(20);
+      const ids = ['VIC0000120', 'NSW0000120', 'VIC0000130'];
+      const answers = [];
+      for (const [k, id] of ids.entries()) {
+        const address = windowed.addresses().byId(id)!.text;
+        answers.push(await windowed.property({ address }));
+        // Only the state looked up holds whole layers (beyond what the national models keep).
+        expect(Object.keys(read()), id).toEqual([id.slice(0, 3)]);
+        expect((await windowed.memoryReport()).budget!.evictions).toBe(k);
+      }
+      // Read again after being dropped, the answers are those of an engine holding everything in memory.
+      for (const [k, id] of ids.entries()) {
+        const want = await free.property({ address: free.addresses().byId(id)!.text });
+        expect(comparable(answers[k].payload), id).toEqual(comparable(want.payload));
+      }
+    } finally {
+      await windowed.close();
+    }
+  }, 240_000);
 });
+
+/** A payload without what differs between two lookups of one subject (its clock and the request's own timing). */
+function comparable(p: unknown): unknown {
+  const v = stable(p) as Record<string, unknown>;
+  const meta = { ...(v.meta as Record<string, unknown>) };
+  delete meta.generated_at;
+  delete meta.request_id;
+  delete meta.timing;
+  return { ...v, meta };
+}
