@@ -51,6 +51,13 @@ import { computeSurfaces, type SurfacesContext } from './compute-surfaces.js';
 /** The time a childcare report may take to render, ms: past it the render is stopped and fails. */
 export const REPORT_TIMEOUT_MS = 15_000;
 
+/**
+ * The per-state byte budget of an engine reading by window, 256 MiB: a metro state's whole layers and models
+ * measure 13-15 MB on the four-state bench world (24 km a state), and about 320 MB on the 60 km world; the
+ * budget keeps a few large states, or every metro one, and a national server within its memory.
+ */
+export const DEFAULT_WINDOWED_MODEL_BUDGET = 256 * 1024 * 1024;
+
 /** Options for {@link createEngine}. */
 export interface EngineOptions {
   /** The dataset directory (with catalogue.json). */
@@ -107,7 +114,9 @@ export interface EngineOptions {
   /**
    * Bytes the per-state models (noise network, walkability indexes, bushfire layers) may hold across states,
    * by the engine's estimate; past it the least recently used state's models are dropped and built again,
-   * identical, when a lookup needs them. Default none: models are kept once built.
+   * identical, when a lookup needs them. Read by window (`layerFile`), a state's whole layers count with its
+   * models and go with them. Default {@link DEFAULT_WINDOWED_MODEL_BUDGET} by window; none in memory (the
+   * dataset is held whole anyway): models are kept once built.
    */
   modelBudgetBytes?: number;
   /** Caches for layer lookups (7 days) and scores and surfaces (31 days); default in-memory LRU caches. */
@@ -142,7 +151,7 @@ export class Engine implements PropertyService {
 
   private constructor(readonly store: DataStore, readonly pool: EnginePool, private readonly options: EngineOptions, readonly windows?: WindowedData) {
     this.models = new StateModels(store);
-    this.models.budgetBytes = options.modelBudgetBytes ?? null;
+    this.models.budgetBytes = options.modelBudgetBytes ?? (windows ? DEFAULT_WINDOWED_MODEL_BUDGET : null);
     if (windows) {
       // Whole layers read by state count against the state's share of the budget and go with its models.
       // Those a national model keeps (the contamination register, the ANEF contours) are neither.

@@ -4,7 +4,11 @@
  *
  *   node dist/bench/lib/scale-process.js convert WORLD LAYERFILE   write the layer file and the address index
  *   node dist/bench/lib/scale-process.js model WORLD LAYERFILE     open by window; build the whole-state models;
- *                                                                  what the layer file holds, per source
+ *                                                                  what the layer file holds, per source; the
+ *                                                                  memory report's bytes by state and model
+ *   node dist/bench/lib/scale-process.js open WORLD LAYERFILE      open by window, timed by part (modules loaded,
+ *                                                                  catalogue, fingerprint, layer file, layers,
+ *                                                                  address index)
  *
  * Each prints one JSON line of times (ms), sizes (MB) and memory (RSS, peak RSS, heap; MB).
  */
@@ -20,7 +24,18 @@ const addressFile = (layerFile: string) => `${layerFile.replace(/\.sqlite$/, '')
 
 const [mode, world, layerFile] = process.argv.slice(2);
 let out: Record<string, unknown>;
-if (mode === 'convert') {
+if (mode === 'open') {
+  // performance.now() counts from the process's start: this far, node started and loaded the engine's modules.
+  const modulesMs = performance.now();
+  const t0 = performance.now();
+  const engine = engineInternals(await createEngine({ datasets: world, layerFile, threads: 1, handTiles: false, tileCache: false }));
+  const engineMs = performance.now() - t0;
+  const t1 = performance.now();
+  engine.addresses();
+  const addressMs = performance.now() - t1;
+  out = { modulesMs, engineMs, parts: engine.windows!.openParts, addressMs, wholeLayers: engine.windows!.wholeLayers(), ...memory() };
+  await engine.close();
+} else if (mode === 'convert') {
   // Both files written afresh, so their times are measured (the address index is otherwise kept while the data is unchanged).
   for (const f of [layerFile, addressFile(layerFile)]) rmSync(f, { force: true });
   const t0 = performance.now();
@@ -50,9 +65,12 @@ if (mode === 'convert') {
   const parts = await engine.buildIndexes();
   const modelsMs = performance.now() - t1;
   const afterModels = memory();
+  const report = await engine.memoryReport();
+  const byState: Record<string, Record<string, number>> = {};
+  for (const r of report.models) (byState[r.state] ??= {})[r.model] = mb(r.bytes);
   const isWhole = (s: (typeof w.catalogue.sources)[number], f: (typeof s.files)[number]) => filePolicy(s, f).mode === 'whole' && (f.format ?? s.format) !== 'geotiff';
   out = {
-    openMs, base, afterOpen, afterModels, modelsMs, parts,
+    openMs, base, afterOpen, afterModels, modelsMs, parts, byState,
     layerFileMb: mb(statSync(layerFile).size), addressFileMb: mb(statSync(addressFile(layerFile)).size),
     wholeFiles, rasters, sources: w.catalogue.sources.length, files: w.catalogue.sources.reduce((n, s) => n + s.files.length, 0),
     held: rows.map((r) => ({ ...r, mode: policies.get(r.source) ?? '?' })),
@@ -60,6 +78,6 @@ if (mode === 'convert') {
   };
   await engine.close();
 } else {
-  throw new Error(`unknown mode ${mode}: convert or model`);
+  throw new Error(`unknown mode ${mode}: convert, model or open`);
 }
 process.stdout.write(`${JSON.stringify(out)}\n`);

@@ -35,26 +35,26 @@ const WORLD = join(ROOT, `world-vic-${EXTENT_KM}km`);
 const LAYERS = join(ROOT, `world-vic-${EXTENT_KM}km.layers`);
 const LAYER_FILE = join(LAYERS, 'layers.sqlite');
 
-/** True when `dir` holds the metro world written by this generator version. */
-function worldCurrent(dir: string): boolean {
+/** True when `dir` holds the world of `tiles` at `extentKm` written by this generator version. */
+export function worldCurrent(dir: string, tiles: readonly string[] = ['vic'], extentKm = EXTENT_KM): boolean {
   try {
     const doc = JSON.parse(readFileSync(join(dir, 'catalogue.json'), 'utf8')) as { generator?: { version?: string; seed?: number; extent_km?: number; tiles?: string[] } };
     const g = doc.generator;
-    return g?.version === expectedGeneratorVersion() && g.seed === DEFAULT_SEED && g.extent_km === EXTENT_KM && g.tiles?.join(',') === 'vic';
+    return g?.version === expectedGeneratorVersion() && g.seed === DEFAULT_SEED && g.extent_km === extentKm && g.tiles?.join(',') === tiles.join(',');
   } catch {
     return false;
   }
 }
 
 /** One JSON line from a bench/lib child process. */
-function child<T>(script: string, ...args: string[]): T {
+export function child<T>(script: string, ...args: string[]): T {
   const r = spawnSync(process.execPath, ['--max-old-space-size=6144', fileURLToPath(new URL(`../lib/${script}`, import.meta.url)), ...args], { encoding: 'utf8', maxBuffer: 16 << 20 });
   if (r.status !== 0) throw new Error(`${script} ${args[0]} failed: ${r.stderr.slice(-2000)}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as T;
 }
 
 /** `n` distinct street addresses (no unit) from the addresses.csv files under `dirs`, spread evenly over them. */
-function streetAddresses(dirs: string[], n: number): string[] {
+export function streetAddresses(dirs: string[], n: number): string[] {
   const per = Math.ceil(n / dirs.length);
   const out: string[] = [];
   for (const d of dirs) {
@@ -71,7 +71,7 @@ function streetAddresses(dirs: string[], n: number): string[] {
 }
 
 /** VmRSS and VmHWM of a process, MB. */
-function processMemory(pid: number): { rssMb: number; peakMb: number } {
+export function processMemory(pid: number): { rssMb: number; peakMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
   return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };

@@ -8,7 +8,7 @@
  *
  * A window is the point's own: each file's items within that file's reach of the point (so a lookup reads a
  * few dozen parcels, not a square kilometre of them). Windows are cached by point in a least-recently-used
- * cache bounded by bytes (the JSON read, times a factor for the objects and indexes built from it), and the
+ * cache bounded by bytes (the encoded items read, times a factor for the objects and indexes built from them), and the
  * parsed items in another (layer-file.ts), shared by the windows that overlap.
  */
 import { createHash } from 'node:crypto';
@@ -22,7 +22,7 @@ import { growByMetres } from '../vector/metric-search.js';
 import { datasetFingerprint } from '../catalogue/fingerprint.js';
 import { coordinateColumns, DataStore, loadedFileOf, readSourceFile, type FileContent, type LoadedFile } from './dataset-store.js';
 import { isLazyLayer, layerRead, lazyLayer, unloadLayer } from './lazy-layer.js';
-import { geometryBox, LayerFile, layerFileFingerprint, REACH_CLASSES, writeLayerFile } from './layer-file.js';
+import { geometryBox, LayerFile, layerFileFingerprint, layerFileRasterCrs, REACH_CLASSES, writeLayerFile } from './layer-file.js';
 import { filePolicy, STORED_PATHS, WINDOW_REACH_M } from './layer-policy.js';
 
 /**
@@ -42,9 +42,9 @@ function policyStamp(): string {
 export interface WindowedDataOptions {
   /** The layer file: written from the dataset when absent or written for other data. */
   file: string;
-  /** Bytes of windows kept (estimated: JSON read x {@link OBJECT_FACTOR}); default 64 MB. */
+  /** Bytes of windows kept (estimated: encoded items read x {@link OBJECT_FACTOR}); default 64 MB. */
   cacheBytes?: number;
-  /** Bytes of items (JSON) kept parsed across windows (layer-file.ts); default 32 MB. */
+  /** Bytes of items (encoded) kept decoded across windows (layer-file.ts); default 32 MB. */
   itemCacheBytes?: number;
   /** Told what the conversion does, file by file. */
   onProgress?: (line: string) => void;
@@ -55,8 +55,11 @@ export interface WindowedDataOptions {
  * address asks for its window several times (the subject, the blocks, the scores) and gets one window.
  */
 const KEY_DECIMALS = 6;
-/** Objects and indexes built from a window's JSON, per byte of JSON (measured: see bench/suites/scale.ts). */
-const OBJECT_FACTOR = 3;
+/**
+ * Objects and indexes built from a window's items, per encoded byte: 3 per byte of JSON (measured: see
+ * bench/suites/scale.ts), and the MessagePack items are about 0.78 of their JSON (parcels, the bulk of a window).
+ */
+const OBJECT_FACTOR = 4;
 
 /** The state a file belongs to: its own, its source's when that covers one state, else `national`. */
 export function stateOfFile(source: CatalogueSource, file: SourceFile): string {
@@ -113,11 +116,21 @@ export class WindowedData {
    */
   static async open(dir: string, options: WindowedDataOptions): Promise<WindowedData> {
     const t0 = performance.now();
-    const catalogue = await loadCatalogue(dir);
-    const fingerprint = layerFingerprint(catalogue);
+    // The declared CRSs are checked against the raster headers the layer file keeps, when it is current; if
+    // the dataset changed since it was written, against the files themselves before it is written again.
+    const known = layerFileRasterCrs(options.file);
+    let catalogue = await loadCatalogue(dir, known ? { rasterCrs: (path) => known.get(path) } : {});
+    const t1 = performance.now();
+    let fingerprint = layerFingerprint(catalogue);
+    const held = layerFileFingerprint(options.file);
+    if (known && held !== fingerprint) {
+      catalogue = await loadCatalogue(dir);
+      fingerprint = layerFingerprint(catalogue);
+    }
+    const t2 = performance.now();
     const jobs = catalogue.sources.flatMap((source) => source.files.map((file) => ({ source, file, policy: filePolicy(source, file) })));
     let convertMs: number | null = null;
-    if (layerFileFingerprint(options.file) !== fingerprint) {
+    if (held !== fingerprint) {
       const c0 = performance.now();
       await writeLayerFile(options.file, fingerprint, async (w) => {
         for (const [id, { source, file, policy }] of jobs.entries()) {
@@ -148,7 +161,9 @@ export class WindowedData {
       });
       convertMs = performance.now() - c0;
     }
+    const t3 = performance.now();
     const layers = new LayerFile(options.file, { itemCacheBytes: options.itemCacheBytes });
+    const t4 = performance.now();
     const entries = new Map(layers.entries.map((e) => [e.id, e]));
     // Rasters come from the headers kept in the file; windowed and stored files are read per window or by
     // their index; whole layers are read from the file on first use (lazy-layer.ts). Nothing else is read.
@@ -164,9 +179,18 @@ export class WindowedData {
       return { source, file, loaded: lazyLayer(source, file, head, content, (layer) => data?.onLayerRead?.(layer)) };
     });
     const base = DataStore.fromFiles(catalogue, slots.flatMap((s) => ('loaded' in s ? [s.loaded] : [])), performance.now() - t0);
-    data = new WindowedData(base, slots, layers, performance.now() - t0, convertMs, options);
+    const t5 = performance.now();
+    data = new WindowedData(base, slots, layers, t5 - t0, convertMs, options);
+    data.openParts = { catalogue: t1 - t0, fingerprint: t2 - t1, layer_file: t4 - t3, layers: t5 - t4 };
     return data;
   }
+
+  /**
+   * Milliseconds of the open by part: reading the catalogue, fingerprinting the dataset's files (a stat of
+   * each), opening the layer file (its file list and raster headers), and making the layers (rasters, stored
+   * and windowed files, lazy whole layers). The conversion, when there was one, is `convertMs`.
+   */
+  openParts: Record<'catalogue' | 'fingerprint' | 'layer_file' | 'layers', number> = { catalogue: 0, fingerprint: 0, layer_file: 0, layers: 0 };
 
   /**
    * Told when a whole layer is read from the layer file (on its first use, or again after it was dropped):

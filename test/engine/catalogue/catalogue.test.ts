@@ -61,6 +61,20 @@ describe('the catalogue loader', () => {
     expect(err!.message).toMatch(/inconsistent CRS: declared EPSG:28355 but dem.tif says EPSG:7855/);
   });
 
+  it('checks a raster\'s declared CRS against a known header without opening the file (a layer file\'s), and opens the rest', async () => {
+    const dir = tempDir();
+    // Not a GeoTIFF at all: opening it would fail, so a clean load proves the known header was used.
+    writeFileSync(join(dir, 'known.tif'), 'not a tiff');
+    await writeGeoTiff(join(dir, 'dem.tif'), { width: 4, height: 4, data: new Float32Array(16), noData: NaN, transform: northUpTransform(320000, 5812000, 5), crs: 'EPSG:7855' });
+    writeCatalogue(dir, [{ ...base, id: 'dems', paths: ['scores.flood.terrain'], coverage: { VIC: 'partial' }, format: 'geotiff', files: [{ path: 'known.tif', crs: 'EPSG:7855' }, { path: 'dem.tif', crs: 'EPSG:7855' }] }]);
+    const known = new Map([['known.tif', 'EPSG:7855']]);
+    const c = await loadCatalogue(dir, { rasterCrs: (p) => known.get(p) });
+    expect(c.sources[0].files.map((f) => f.path)).toEqual(['known.tif', 'dem.tif']);
+    // A known header that disagrees is reported as the file's would be; unknown, the file is opened (and fails).
+    await expectEngineError(() => loadCatalogue(dir, { rasterCrs: (p) => (p === 'known.tif' ? 'EPSG:28355' : undefined) }), 'INVALID_DATA', /inconsistent CRS: declared EPSG:7855 but known.tif says EPSG:28355/);
+    await expectEngineError(() => loadCatalogue(dir), 'INVALID_DATA', /dems\/files\[0\]\.path|known\.tif/);
+  });
+
   it('lists every defect of one source: an unknown path and state do not hide a missing file or a CRS mismatch', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'a.geojson'), JSON.stringify({ type: 'FeatureCollection', crs: { type: 'name', properties: { name: 'urn:ogc:def:crs:EPSG::7855' } }, features: [] }));
