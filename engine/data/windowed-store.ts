@@ -310,8 +310,8 @@ export class WindowedData {
   /** A windowed file's layer over `list` (its items in the window). */
   private layerOf(s: Extract<Slot, { id: number }>, list: (Feature<Geometry> | Record<string, unknown>)[]): LoadedFile {
     return s.kind === 'vector'
-        ? loadedFileOf(s.source, s.file, { kind: 'vector', features: list as Feature<Geometry>[], ...(s.warnings ? { warnings: s.warnings } : {}) }, true)
-        : loadedFileOf(s.source, s.file, { kind: 'records', columns: s.columns, rows: list as Record<string, unknown>[], ...(s.warnings ? { warnings: s.warnings } : {}) }, true);
+        ? loadedFileOf(s.source, s.file, { kind: 'vector', features: list as Feature<Geometry>[], ...(s.warnings ? { warnings: s.warnings } : {}) }, false)
+        : loadedFileOf(s.source, s.file, { kind: 'records', columns: s.columns, rows: list as Record<string, unknown>[], ...(s.warnings ? { warnings: s.warnings } : {}) }, false);
   }
 
   close(): void {

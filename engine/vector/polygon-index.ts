@@ -32,12 +32,6 @@ export interface PolygonHit extends Neighbour {
   inside: boolean;
 }
 
-function typed<T extends Float64Array | Uint32Array>(Ctor: { new (b: ArrayBufferLike): T; BYTES_PER_ELEMENT: number }, Buf: typeof ArrayBuffer | typeof SharedArrayBuffer, values: number[]): T {
-  const a = new Ctor(new Buf(Math.max(1, values.length) * Ctor.BYTES_PER_ELEMENT));
-  a.set(values);
-  return a;
-}
-
 /** A static polygon index. Feature ids are positions in the input array. */
 export class PolygonIndex {
   private constructor(
@@ -57,12 +51,12 @@ export class PolygonIndex {
   /** Builds an index over Polygon / MultiPolygon geometries (lon/lat). */
   static build(geometries: readonly (Polygon | MultiPolygon)[], options: BuildIndexOptions = {}): PolygonIndex {
     const Buf = (options.shared ?? true) ? SharedArrayBuffer : ArrayBuffer;
-    const coords: number[] = [];
-    const ringStart: number[] = [0];
-    const partStart: number[] = [0];
-    const featureStart: number[] = [0];
     const n = geometries.length;
-    const tree = new Flatbush(Math.max(1, n), options.nodeSize ?? 16, Float64Array, Buf);
+    // Two passes: count the vertices, rings and parts, then write them straight into their typed arrays (a
+    // window of the layer file builds thousands of these a second: growing plain arrays and copying them was
+    // most of the cost).
+    let nc = 0, nr = 0, np = 0;
+    const partsOf: Position[][][][] = new Array(n);
     for (let f = 0; f < n; f++) {
       const g = geometries[f];
       const type = (g as { type?: string } | null)?.type;
@@ -70,34 +64,47 @@ export class PolygonIndex {
         throw invalidArgument('geometries', `feature ${f} is a ${type ?? 'null'}, not a Polygon or MultiPolygon`);
       }
       const parts: Position[][][] = g.type === 'Polygon' ? [g.coordinates] : g.coordinates;
+      partsOf[f] = parts;
+      np += parts.length;
+      for (let p = 0; p < parts.length; p++) {
+        const rings = parts[p];
+        nr += rings.length;
+        for (let r = 0; r < rings.length; r++) nc += rings[r].length;
+      }
+    }
+    const coords = new Float64Array(new Buf(Math.max(1, 2 * nc) * 8));
+    const ringStart = new Uint32Array(new Buf((nr + 1) * 4));
+    const partStart = new Uint32Array(new Buf((np + 1) * 4));
+    const featureStart = new Uint32Array(new Buf((n + 1) * 4));
+    const tree = new Flatbush(Math.max(1, n), options.nodeSize ?? 16, Float64Array, Buf);
+    let c = 0, ri = 0, pi = 0;
+    for (let f = 0; f < n; f++) {
+      const parts = partsOf[f];
       let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-      for (const rings of parts) {
-        for (const ring of rings) {
-          for (const [x, y] of ring) {
-            coords.push(x, y);
+      for (let p = 0; p < parts.length; p++) {
+        const rings = parts[p];
+        for (let r = 0; r < rings.length; r++) {
+          const ring = rings[r];
+          for (let v = 0; v < ring.length; v++) {
+            const x = ring[v][0], y = ring[v][1];
+            coords[c++] = x;
+            coords[c++] = y;
             if (x < x0) x0 = x;
             if (y < y0) y0 = y;
             if (x > x1) x1 = x;
             if (y > y1) y1 = y;
           }
-          ringStart.push(coords.length / 2);
+          ringStart[++ri] = c / 2;
         }
-        partStart.push(ringStart.length - 1);
+        partStart[++pi] = ri;
       }
-      featureStart.push(partStart.length - 1);
+      featureStart[f + 1] = pi;
       if (x0 > x1) x0 = y0 = x1 = y1 = 1e9; // a feature with no rings matches nothing
       tree.add(x0, y0, x1, y1);
     }
     if (n === 0) tree.add(1e9, 1e9, 1e9, 1e9);
     tree.finish();
-    return new PolygonIndex(
-      tree,
-      typed(Float64Array, Buf, coords),
-      typed(Uint32Array, Buf, ringStart),
-      typed(Uint32Array, Buf, partStart),
-      typed(Uint32Array, Buf, featureStart),
-      { coords: coords.length, rings: ringStart.length, parts: partStart.length },
-    );
+    return new PolygonIndex(tree, coords, ringStart, partStart, featureStart, { coords: 2 * nc, rings: nr + 1, parts: np + 1 });
   }
 
   /** Reattaches to shared buffers built elsewhere. */
