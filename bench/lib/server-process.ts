@@ -5,7 +5,7 @@
  * ({ url, key, sandbox, addresses }) and shuts down gracefully on SIGTERM.
  *
  *   node dist/bench/lib/server-process.js --transport uws|node [--threads N] [--addresses N]
- *     [--db postgres://... --replica-dir DIR --key SECRET] [--data DIR [--layer-file FILE]] [--warm]
+ *     [--db postgres://... --replica-dir DIR --key SECRET] [--data DIR [--layer-file FILE [--window-cache-mb N]]] [--warm]
  *
  * With --data the engine opens that dataset instead of the sample world (by window with --layer-file); with
  * --warm it runs engine.warm() (models, the address index, HAND tiles) before it is ready. The ready line
@@ -30,13 +30,14 @@ const { values } = parseArgs({
     key: { type: 'string' },
     data: { type: 'string' },
     'layer-file': { type: 'string' },
+    'window-cache-mb': { type: 'string' },
     warm: { type: 'boolean' },
     batch: { type: 'string' },
   },
 });
 const dir = values.data ?? defaultDataDir();
 if (!values.data) await ensureSampleWorld(dir);
-const stack = await openStack({ datasets: dir, db: values.db!, replicaDir: values['replica-dir'], threads: values.threads ? Number(values.threads) : undefined, persistentCache: false, layerFile: values['layer-file'] });
+const stack = await openStack({ datasets: dir, db: values.db!, replicaDir: values['replica-dir'], threads: values.threads ? Number(values.threads) : undefined, persistentCache: false, layerFile: values['layer-file'], ...(values['window-cache-mb'] ? { windowCacheMb: Number(values['window-cache-mb']) } : {}) });
 // performance.now() counts from the process's start: the open includes loading the modules.
 const openMs = performance.now();
 let warmMs = 0;
