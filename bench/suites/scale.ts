@@ -149,7 +149,7 @@ export const scaleSuite: BenchSuite = {
       byKind.set(k, e);
     }
     for (const [k, e] of [...byKind.entries()].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 8)) {
-      rows.push({ benchmark: `layer file: ${k} (${e.mode})`, size: `${e.items} items in ${e.files} files`, msPerOp: NaN, note: `${(e.bytes / 1e6).toFixed(1)} MB of JSON` });
+      rows.push({ benchmark: `layer file: ${k} (${e.mode})`, size: `${e.items} items in ${e.files} files`, msPerOp: NaN, note: `${(e.bytes / 1e6).toFixed(1)} MB of MessagePack` });
     }
     const whole = m.wholeBytes.sort((a, b) => b.bytes - a.bytes);
     rows.push({ benchmark: 'held whole in memory: source files', size: `${whole.length} sources`, msPerOp: NaN, note: `${(whole.reduce((s, w) => s + w.bytes, 0) / 1e6).toFixed(1)} MB of files; largest ${whole.slice(0, 4).map((w) => `${w.source.replace(/^sample_/, '')} ${(w.bytes / 1e6).toFixed(1)} MB`).join(', ')}` });
