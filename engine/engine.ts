@@ -52,11 +52,12 @@ import { computeSurfaces, type SurfacesContext } from './compute-surfaces.js';
 export const REPORT_TIMEOUT_MS = 15_000;
 
 /**
- * The per-state byte budget of an engine reading by window, 256 MiB: a metro state's whole layers and models
- * measure 13-15 MB on the four-state bench world (24 km a state), and about 320 MB on the 60 km world; the
- * budget keeps a few large states, or every metro one, and a national server within its memory.
+ * The per-state byte budget of an engine reading by window, 512 MiB: a metro state's whole layers and models
+ * measure 13-15 MB on the four-state bench world (24 km and 180,000 addresses a state), about 75 bytes an
+ * address, so NSW's 5 million would be about 0.4 GB: the budget holds the largest state with room, every
+ * metro one, and keeps a server answering the whole country within its memory.
  */
-export const DEFAULT_WINDOWED_MODEL_BUDGET = 256 * 1024 * 1024;
+export const DEFAULT_WINDOWED_MODEL_BUDGET = 512 * 1024 * 1024;
 
 /** Options for {@link createEngine}. */
 export interface EngineOptions {
@@ -298,6 +299,7 @@ export class Engine implements PropertyService {
     const files = this.store.files.filter((f) => layerRead(f));
     const report = await this.memory.report({
       files,
+      held: (f) => layerRead(f as LoadedFile),
       models: this.models.built(),
       addressIndex: this.addressIndex,
       daIndexBytes: this.daStore?.memoryBytes() ?? null,
@@ -452,7 +454,8 @@ export class Engine implements PropertyService {
     this.assertOpen();
     await this.lookupSlots.acquire();
     try {
-      return await propertyLookup(this.deps, subject, options);
+      // The states this lookup uses are not dropped under the model budget while it runs.
+      return await this.models.during(() => propertyLookup(this.deps, subject, options));
     } finally {
       this.lookupSlots.release();
     }

@@ -5,6 +5,7 @@
  * state-held models are every input not integrated (engine/property/inputs/domain-inputs.ts), never another
  * state's layers.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PayloadPath } from './catalogue/payload-paths.js';
 import type { StateCode } from './catalogue/states.js';
 import type { DataStore } from './data/dataset-store.js';
@@ -57,6 +58,11 @@ export class StateModels {
   budgetBytes: number | null = null;
   /** Told when a state's models are dropped (the engine drops the state's whole layers read by window too). */
   onEvict?: (state: string) => void;
+  /** Per state, what its bytes were counted from: a structure two models share (or a model and a layer) counts once. */
+  private readonly seen = new Map<string, WeakSet<object>>();
+  /** The states each lookup in flight has used ({@link during}), and how many such lookups use each. */
+  private readonly lookup = new AsyncLocalStorage<Set<string>>();
+  private readonly inFlight = new Map<string, number>();
 
   /**
    * `wholeModels`: for a window of the on-disk layers (data/windowed-store.ts), the models of the whole
@@ -101,6 +107,38 @@ export class StateModels {
     return this.model(this.bushfire, state, () => bushfireLayersFor(this.store, state));
   }
 
+  /**
+   * Runs a lookup: every state it uses while it runs (a model asked for, a whole layer read) is kept from
+   * eviction until it ends, so two lookups in two states at once do not drop each other's models mid-way.
+   */
+  async during<T>(run: () => Promise<T>): Promise<T> {
+    const used = new Set<string>();
+    try {
+      return await this.lookup.run(used, run);
+    } finally {
+      for (const st of used) {
+        const n = (this.inFlight.get(st) ?? 1) - 1;
+        if (n > 0) this.inFlight.set(st, n);
+        else this.inFlight.delete(st);
+      }
+    }
+  }
+
+  /** Notes that the lookup in flight (if any) uses `state`. */
+  private inUse(state: string): void {
+    const used = this.lookup.getStore();
+    if (!used || used.has(state)) return;
+    used.add(state);
+    this.inFlight.set(state, (this.inFlight.get(state) ?? 0) + 1);
+  }
+
+  /** The estimate of `value` for `state`, skipping what was already counted for it. */
+  private bytesFor(state: string, value: unknown): number {
+    let seen = this.seen.get(state);
+    if (!seen) this.seen.set(state, (seen = new WeakSet()));
+    return estimateBytes(value, { seen });
+  }
+
   /** What the per-state models hold against the budget. */
   budget(): ModelBudget {
     return { budgetBytes: this.budgetBytes, heldBytes: Object.fromEntries(this.held), evictions: this.evictions };
@@ -126,7 +164,8 @@ export class StateModels {
    */
   counted(state: string, value: unknown): void {
     if (this.budgetBytes === null || state === 'national') return;
-    const bytes = estimateBytes(value);
+    this.inUse(state);
+    const bytes = this.bytesFor(state, value);
     const before = this.held.get(state) ?? 0;
     this.held.delete(state);
     this.held.set(state, before + bytes);
@@ -134,6 +173,7 @@ export class StateModels {
 
   /** Marks `state` the most recently used. */
   private touch(state: string): void {
+    this.inUse(state);
     const bytes = this.held.get(state);
     if (bytes === undefined) return;
     this.held.delete(state);
@@ -142,19 +182,19 @@ export class StateModels {
 
   /**
    * Counts a model just built for `state` and, with a budget, drops the least recently used other states'
-   * models until the rest fit (the state in use is never dropped: its lookup needs it). A dropped state's
+   * models until the rest fit (never the state in use, nor one a lookup in flight has used: they need it). A dropped state's
    * models are built again, identical, when a lookup needs them.
    */
   private grew(state: string, model: unknown): void {
     if (this.budgetBytes === null) return;
-    const bytes = estimateBytes(model) + (this.held.get(state) ?? 0);
+    const bytes = this.bytesFor(state, model) + (this.held.get(state) ?? 0);
     this.held.delete(state);
     this.held.set(state, bytes);
     let total = 0;
     for (const b of this.held.values()) total += b;
     for (const [other, b] of this.held) {
       if (total <= this.budgetBytes) break;
-      if (other === state) continue;
+      if (other === state || this.inFlight.has(other)) continue;
       this.evict(other);
       total -= b;
     }
@@ -162,6 +202,7 @@ export class StateModels {
 
   private evict(state: string): void {
     this.held.delete(state);
+    this.seen.delete(state);
     this.noise.delete(state as StateCode);
     this.noiseBuilt.delete(state as StateCode);
     this.walk.delete(state);

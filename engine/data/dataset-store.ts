@@ -44,6 +44,17 @@ export interface VectorLayer extends Provenance {
   polygons?: { index: PolygonIndex; featureOf: Uint32Array };
   /** What the reader could not build and why (an OSM way cut at the extract's edge). */
   warnings?: string[];
+  /**
+   * The lon/lat box of every feature, when known without reading them (a whole layer read from the layer file
+   * on first use: data/lazy-layer.ts): searches skip a layer it cannot meet, so they do not read it.
+   */
+  extent?: readonly [number, number, number, number];
+}
+
+/** False when `layer` says its content lies wholly outside `box` (its extent); true when it may meet it. */
+export function mayMeet(layer: { extent?: readonly [number, number, number, number] }, box: readonly [number, number, number, number]): boolean {
+  const e = layer.extent;
+  return !e || (e[0] <= box[2] && e[2] >= box[0] && e[1] <= box[3] && e[3] >= box[1]);
 }
 
 /**
@@ -51,6 +62,7 @@ export interface VectorLayer extends Provenance {
  * through the layer's indexes.
  */
 export function vectorFeaturesIn(layer: VectorLayer, box: readonly [number, number, number, number]): number[] {
+  if (!mayMeet(layer, box)) return [];
   const out = new Set<number>();
   if (layer.lines) for (const s of layer.lines.search(box[0], box[1], box[2], box[3])) out.add(layer.lines.features[s]);
   if (layer.polygons) for (const p of layer.polygons.index.search(box[0], box[1], box[2], box[3])) out.add(layer.polygons.featureOf[p]);
@@ -67,6 +79,8 @@ export interface RecordTable extends Provenance {
   points?: { index: PointIndex; rowOf: Uint32Array };
   /** What the reader left out and why (a G-NAF address without a geocode), for `catalogue add` and `check`. */
   warnings?: string[];
+  /** The lon/lat box of the rows' points, when known without reading them (see {@link VectorLayer.extent}). */
+  extent?: readonly [number, number, number, number];
 }
 
 /** A raster file, opened and validated (header only). */

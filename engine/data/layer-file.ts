@@ -29,7 +29,7 @@ import { EngineError } from '../errors.js';
 import { LruCache } from '../cache/lru-cache.js';
 
 /** The layout version of the file (meta.version); another version is written again. */
-export const LAYER_FILE_VERSION = 4; // 2: files.fields; 3: whole layers stored too (read on first use); 4: MessagePack items
+export const LAYER_FILE_VERSION = 5; // 2: files.fields; 3: whole layers stored too (read on first use); 4: MessagePack items; 5: files.extent
 
 /** Reach classes, metres: an item is filed under the smallest class at least its file's reach. */
 export const REACH_CLASSES = [100, 250, 500, 1_000, 2_000, 2_500, 5_000, 10_000, 25_000] as const;
@@ -44,7 +44,7 @@ export function reachClass(reachM: number): number {
 const DDL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE files (id INTEGER PRIMARY KEY, source TEXT NOT NULL, path TEXT NOT NULL, kind TEXT NOT NULL, class INTEGER,
-  columns TEXT, warnings TEXT, raster TEXT, fields TEXT, items INTEGER NOT NULL DEFAULT 0, bytes INTEGER NOT NULL DEFAULT 0);
+  columns TEXT, warnings TEXT, raster TEXT, fields TEXT, extent TEXT, items INTEGER NOT NULL DEFAULT 0, bytes INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE items (id INTEGER PRIMARY KEY, file INTEGER NOT NULL, data BLOB NOT NULL);
 CREATE INDEX items_file ON items (file, id);
 `;
@@ -62,6 +62,8 @@ export interface LayerFileEntry {
   raster: RasterInfo | null;
   /** A vector file's fields: every scalar property its features carry, with their types (feature-fields.ts). */
   fields: Record<string, string> | null;
+  /** The lon/lat box of the file's items (null when none has a position): a whole layer not read yet is skipped by it. */
+  extent: [number, number, number, number] | null;
   items: number;
   bytes: number;
 }
@@ -106,7 +108,7 @@ export class LayerFileWriter {
     this.db.pragma('synchronous = OFF');
     this.db.exec(DDL);
     this.insertItem = this.db.prepare('INSERT INTO items (id, file, data) VALUES (?, ?, ?)');
-    this.insertFile = this.db.prepare('INSERT INTO files (id, source, path, kind, class, columns, warnings, raster, fields, items, bytes) VALUES (@id, @source, @path, @kind, @class, @columns, @warnings, @raster, @fields, @items, @bytes)');
+    this.insertFile = this.db.prepare('INSERT INTO files (id, source, path, kind, class, columns, warnings, raster, fields, extent, items, bytes) VALUES (@id, @source, @path, @kind, @class, @columns, @warnings, @raster, @fields, @extent, @items, @bytes)');
   }
 
   private boxTable(k: number): Database.Statement {
@@ -119,7 +121,8 @@ export class LayerFileWriter {
 
   /**
    * Adds a file's items: each with its box (items without one, a record without coordinates or a feature
-   * without geometry, are kept but never in a window). Returns the file's id.
+   * without geometry, are kept but never in a window; a file without a reach files no box, but its extent
+   * is kept from them all).
    */
   addItems(file: { id: number; source: string; path: string; kind: 'vector' | 'records'; reachM: number | null; columns?: string[]; warnings?: string[] }, items: Iterable<{ data: unknown; box: [number, number, number, number] | null }>): void {
     // Without a reach the items are only stored (read whole: allItems), never in a window.
@@ -127,6 +130,7 @@ export class LayerFileWriter {
     const box = k === null ? null : this.boxTable(k);
     let count = 0;
     let bytes = 0;
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     const fields = new Map<string, Set<FieldType>>();
     this.db.transaction(() => {
       for (const it of items) {
@@ -134,17 +138,20 @@ export class LayerFileWriter {
         if (file.kind === 'vector') collectFields(fields, (it.data as Feature).properties);
         const bin = pack(it.data);
         this.insertItem.run(id, file.id, bin);
-        if (it.box && box) box.run(id, it.box[0], it.box[2], it.box[1], it.box[3]);
+        if (it.box) {
+          if (box) box.run(id, it.box[0], it.box[2], it.box[1], it.box[3]);
+          x0 = Math.min(x0, it.box[0]); y0 = Math.min(y0, it.box[1]); x1 = Math.max(x1, it.box[2]); y1 = Math.max(y1, it.box[3]);
+        }
         count++;
         bytes += bin.length;
       }
-      this.insertFile.run({ id: file.id, source: file.source, path: file.path, kind: file.kind, class: k, columns: file.columns ? JSON.stringify(file.columns) : null, warnings: file.warnings?.length ? JSON.stringify(file.warnings) : null, raster: null, fields: file.kind === 'vector' ? JSON.stringify(fieldsRecord(fields)) : null, items: count, bytes });
+      this.insertFile.run({ id: file.id, source: file.source, path: file.path, kind: file.kind, class: k, columns: file.columns ? JSON.stringify(file.columns) : null, warnings: file.warnings?.length ? JSON.stringify(file.warnings) : null, raster: null, fields: file.kind === 'vector' ? JSON.stringify(fieldsRecord(fields)) : null, extent: x0 <= x1 ? JSON.stringify([x0, y0, x1, y1]) : null, items: count, bytes });
     })();
   }
 
   /** Adds a raster's header. */
   addRaster(file: { id: number; source: string; path: string; info: RasterInfo }): void {
-    this.insertFile.run({ id: file.id, source: file.source, path: file.path, kind: 'raster', class: null, columns: null, warnings: null, raster: JSON.stringify(file.info), fields: null, items: 0, bytes: 0 });
+    this.insertFile.run({ id: file.id, source: file.source, path: file.path, kind: 'raster', class: null, columns: null, warnings: null, raster: JSON.stringify(file.info), fields: null, extent: null, items: 0, bytes: 0 });
   }
 
   /** Stamps the file with the dataset's fingerprint and closes it. */
@@ -268,10 +275,11 @@ export class LayerFile {
     if (!existsSync(path)) throw new EngineError('INVALID_DATA', `${path}: no layer file`, { file: path });
     this.db = new Database(path, { readonly: true, fileMustExist: true });
     this.db.pragma('cache_size = -16000');
-    type Row = { id: number; source: string; path: string; kind: LayerFileEntry['kind']; class: number | null; columns: string | null; warnings: string | null; raster: string | null; fields: string | null; items: number; bytes: number };
+    type Row = { id: number; source: string; path: string; kind: LayerFileEntry['kind']; class: number | null; columns: string | null; warnings: string | null; raster: string | null; fields: string | null; extent: string | null; items: number; bytes: number };
     this.entries = (this.db.prepare('SELECT * FROM files ORDER BY id').all() as Row[]).map((r) => ({
       ...r,
       fields: r.fields ? (JSON.parse(r.fields) as Record<string, string>) : null,
+      extent: r.extent ? (JSON.parse(r.extent) as [number, number, number, number]) : null,
       columns: r.columns ? (JSON.parse(r.columns) as string[]) : null,
       warnings: r.warnings ? (JSON.parse(r.warnings) as string[]) : null,
       raster: r.raster ? (JSON.parse(r.raster) as RasterInfo) : null,

@@ -29,12 +29,14 @@ const READ_KEYS = { vector: ['features', 'points', 'lines', 'polygons'], records
 export function lazyLayer(
   source: CatalogueSource,
   file: SourceFile,
-  head: { kind: 'vector' | 'records'; columns: string[]; warnings?: string[] },
+  head: { kind: 'vector' | 'records'; columns: string[]; extent: [number, number, number, number] | null; warnings?: string[] },
   read: () => FileContent,
   onRead: (layer: LoadedFile) => void,
 ): LoadedFile {
   let held: LoadedFile | null = null;
-  const layer = { kind: head.kind, source, file, ...(head.kind === 'records' ? { columns: head.columns } : {}), ...(head.warnings ? { warnings: head.warnings } : {}) } as LoadedFile;
+  // The extent (every item's box, kept in the layer file) lets a search skip the layer without reading it.
+  const extent = head.extent ?? ([Infinity, Infinity, -Infinity, -Infinity] as const); // no item placed: meets nothing
+  const layer = { kind: head.kind, source, file, extent, ...(head.kind === 'records' ? { columns: head.columns } : {}), ...(head.warnings ? { warnings: head.warnings } : {}) } as unknown as LoadedFile;
   const content = (): LoadedFile => {
     if (!held) {
       held = loadedFileOf(source, file, read(), true);

@@ -119,7 +119,9 @@ export class WindowedData {
     // The declared CRSs are checked against the raster headers the layer file keeps, when it is current; if
     // the dataset changed since it was written, against the files themselves before it is written again.
     const known = layerFileRasterCrs(options.file);
-    let catalogue = await loadCatalogue(dir, known ? { rasterCrs: (path) => known.get(path) } : {});
+    // A problem found against the kept headers is checked again against the files (the headers may be of data
+    // since changed, or of another dataset's file), so only the files' own problems are reported.
+    let catalogue = known ? await loadCatalogue(dir, { rasterCrs: (path) => known.get(path) }).catch(() => loadCatalogue(dir)) : await loadCatalogue(dir);
     const t1 = performance.now();
     let fingerprint = layerFingerprint(catalogue);
     const held = layerFileFingerprint(options.file);
@@ -146,11 +148,12 @@ export class WindowedData {
           // on the first lookup that needs the layer (held whole).
           const cols = content.kind === 'records' ? coordinateColumns(content.columns) : null;
           const reachM = policy.mode === 'window' && (content.kind === 'vector' || cols) ? policy.reachM : null;
+          // Every item's box: filed in the R*Tree when windowed, and the file's extent either way.
           if (content.kind === 'vector') {
-            w.addItems({ id, source: source.id, path: file.path, kind: 'vector', reachM, warnings: content.warnings }, content.features.map((f) => ({ data: f, box: reachM === null ? null : geometryBox(f.geometry) })));
+            w.addItems({ id, source: source.id, path: file.path, kind: 'vector', reachM, warnings: content.warnings }, content.features.map((f) => ({ data: f, box: geometryBox(f.geometry) })));
           } else {
             const box = (r: Record<string, unknown>): [number, number, number, number] | null => {
-              if (reachM === null || !cols || r[cols[0]] === '' || r[cols[0]] === null) return null;
+              if (!cols || r[cols[0]] === '' || r[cols[0]] === null) return null;
               const x = Number(r[cols[0]]), y = Number(r[cols[1]]);
               return Number.isFinite(x) && Number.isFinite(y) ? [x, y, x, y] : null;
             };
@@ -173,8 +176,8 @@ export class WindowedData {
       if (policy.mode === 'named') return { source, file, loaded: loadedFileOf(source, file, { kind: 'vector', features: [] }, true) };
       if (e?.kind === 'raster' && e.raster) return { source, file, loaded: loadedFileOf(source, file, { kind: 'raster', path: join(catalogue.dir, file.path), info: e.raster }, true) };
       if (!e || e.kind === 'raster') throw new EngineError('INVALID_DATA', `${options.file}: the layer file does not hold ${file.path} as expected; delete it to have it written again`, { file: options.file });
-      const head = { kind: e.kind, columns: e.columns ?? [], ...(e.warnings ? { warnings: e.warnings } : {}) };
-      if (policy.mode === 'stored' || e.class !== null) return { source, file, id, ...head };
+      const head = { kind: e.kind, columns: e.columns ?? [], extent: e.extent, ...(e.warnings ? { warnings: e.warnings } : {}) };
+      if (policy.mode === 'stored' || e.class !== null) return { source, file, id, kind: head.kind, columns: head.columns, ...(e.warnings ? { warnings: e.warnings } : {}) };
       const content = (): FileContent => (e.kind === 'vector' ? { kind: 'vector', features: layers.allItems(id) as Feature<Geometry>[] } : { kind: 'records', columns: head.columns, rows: layers.allItems(id) as Record<string, unknown>[] });
       return { source, file, loaded: lazyLayer(source, file, head, content, (layer) => data?.onLayerRead?.(layer)) };
     });

@@ -35,6 +35,11 @@ export interface MemoryReport {
 export interface MemorySources {
   /** The loaded dataset files, each with the state it belongs to (if any). */
   files: readonly { file: { state?: string | null } }[];
+  /**
+   * Whether a file is held now (a whole layer read by window may be dropped while the walk runs: walking it
+   * then would read it again); checked just before each file is walked. Default: every file is.
+   */
+  held?: (file: MemorySources['files'][number]) => boolean;
   models: BuiltModels;
   addressIndex?: unknown;
   /** The DA store's radius index, bytes (null when the store is not open). */
@@ -72,7 +77,7 @@ export class MemoryReporter {
           else models.push({ state, model, bytes });
         };
         // Files first: a model's share is what it holds beyond the features it was built from.
-        for (const f of sources.files) await add(f.file.state ?? 'national', 'dataset_files', f);
+        for (const f of sources.files) if (!sources.held || sources.held(f)) await add(f.file.state ?? 'national', 'dataset_files', f);
         for (const [state, n] of b.noise) await add(state, 'noise_network', n);
         for (const [state, w] of b.walkability) await add(state || 'none', 'walkability_indexes', w);
         for (const [state, f] of b.bushfire) await add(state || 'none', 'bushfire_layers', f);

@@ -72,6 +72,12 @@ export class EngineTiles {
     if (!this.bounds) {
       let b: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
       for (const layer of this.store.vectorsFor('administrative.lga', null)) {
+        // A layer read from the layer file on first use knows its extent (the same box) without being read.
+        if (layer.extent) {
+          const [x0, y0, x1, y1] = layer.extent;
+          if (x0 <= x1) b = [Math.min(b[0], x0), Math.min(b[1], y0), Math.max(b[2], x1), Math.max(b[3], y1)];
+          continue;
+        }
         for (const f of layer.features) {
           const [x0, y0, x1, y1] = turfBbox(f);
           b = [Math.min(b[0], x0), Math.min(b[1], y0), Math.max(b[2], x1), Math.max(b[3], y1)];

@@ -16,7 +16,7 @@ import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import type { Feature, Geometry } from 'geojson';
 import type { PayloadPath } from '../catalogue/payload-paths.js';
 import type { CatalogueSource } from '../catalogue/catalogue.js';
-import { vectorFeaturesIn, type DataStore, type RecordTable, type VectorLayer } from '../data/dataset-store.js';
+import { mayMeet, vectorFeaturesIn, type DataStore, type RecordTable, type VectorLayer } from '../data/dataset-store.js';
 import type { DaReader } from '../da/da-store.js';
 import { classifyFloodOverlay, isFloodOverlay } from '../scores/flood/overlay-codes.js';
 import { isBushfireFeature } from '../property/inputs/domain-inputs.js';
@@ -77,7 +77,7 @@ function recordPoints(path: PayloadPath, columns: string[]): FeatureSource {
     const features: Feature[] = [];
     const sources = new Map<string, CatalogueSource>();
     for (const t of ctx.store.recordsFor(path, null) as RecordTable[]) {
-      if (!t.points) continue;
+      if (!mayMeet(t, box) || !t.points) continue;
       for (const id of t.points.index.search(box[0], box[1], box[2], box[3])) {
         const r = t.rows[t.points.rowOf[id]];
         const props: Record<string, string | number> = { source: t.source.id };

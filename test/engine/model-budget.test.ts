@@ -67,6 +67,23 @@ describe('per-state models under a byte budget', () => {
     expect((await free.memoryReport()).budget).toEqual({ budgetBytes: null, heldBytes: {}, evictions: 0 });
   }, 120_000);
 
+  it('drops no state a lookup in flight uses: two states at once both stay, and the next lookup elsewhere drops them', async () => {
+    const before = (await tight.memoryReport()).budget!.evictions;
+    const components = ['scores.noise', 'scores.walkability'];
+    const [a, b] = await Promise.all(['VIC0000140', 'NSW0000140'].map((id) => tight.property({ address: tight.addresses().byId(id)!.text }, { components })));
+    let report = await tight.memoryReport();
+    // Both lookups ran at once: each built or used its state's models, and neither dropped the other's.
+    expect(Object.keys(report.budget!.heldBytes).sort()).toEqual(['NSW', 'VIC']);
+    expect(report.budget!.evictions).toBe(before);
+    await tight.property({ address: tight.addresses().byId('QLD0000140')!.text }, { components });
+    report = await tight.memoryReport();
+    expect(Object.keys(report.budget!.heldBytes)).toEqual(['QLD']);
+    expect(report.budget!.evictions).toBe(before + 2);
+    for (const [k, id] of ['VIC0000140', 'NSW0000140'].entries()) {
+      expect(stable([a, b][k].payload), id).toEqual(stable((await free.property({ address: free.addresses().byId(id)!.text }, { components })).payload));
+    }
+  }, 120_000);
+
   it('keeps every state within a budget that holds them all', async () => {
     const roomy = await createEngine({ datasets: defaultDataDir(), threads: 1, modelBudgetBytes: 10 * 1024 ** 3 });
     try {

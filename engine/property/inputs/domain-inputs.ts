@@ -9,7 +9,7 @@ import type { CatalogueSource } from '../../catalogue/catalogue.js';
 import { heldExtent } from '../../catalogue/coverage.js';
 import type { PayloadPath } from '../../catalogue/payload-paths.js';
 import { STATES, type StateCode } from '../../catalogue/states.js';
-import type { DataStore, RasterRef, RecordTable, VectorLayer } from '../../data/dataset-store.js';
+import { mayMeet, type DataStore, type RasterRef, type RecordTable, type VectorLayer } from '../../data/dataset-store.js';
 import { buildNoiseNetwork, type NoiseNetwork } from '../../noise/noise-network.js';
 import { parseAnefFeatures, parseCounterRecords, parseLoggerRecords, parseRailFeatures, parseRoadFeatures } from '../../noise/noise-inputs.js';
 import { buildAnefLayer, type AnefCoverage, type AnefLayer } from '../../scores/aircraft-noise/anef-contours.js';
@@ -45,7 +45,8 @@ export function stateAt(store: DataStore, lon: number, lat: number): StateCode |
   // Council areas first (they are held where the data is), then state boundaries (ABS STE).
   for (const path of ['administrative.lga', 'administrative.state'] as const) {
     for (const l of store.vectorsFor(path)) {
-      if (!l.polygons) continue;
+      // A layer whose extent is elsewhere is not read (another state's, held whole in a layer file).
+      if (!mayMeet(l, [lon, lat, lon, lat]) || !l.polygons) continue;
       const hit = l.polygons.index.containing(lon, lat);
       if (hit.length === 0) continue;
       if (l.file.state) return l.file.state;
@@ -195,23 +196,27 @@ export function anefLayerFor(store: DataStore): AnefLayer {
   return buildAnefLayer({ features: features(layers), file: layers.map(fileName).join(', ') || 'none' }, coverageByState(store, 'scores.aircraft_noise') as Record<string, AnefCoverage>);
 }
 
-const lineFeatures = new WeakMap<VectorLayer, Feature<LineString | MultiLineString>[]>();
-const bodyFeatures = new WeakMap<VectorLayer, Feature<Polygon | MultiPolygon>[]>();
+// Keyed by the layer's features (its content), not the layer: a whole layer read from the layer file can be
+// dropped and read again (data/lazy-layer.ts), and what was made from the old content goes with it.
+const lineFeatures = new WeakMap<readonly Feature[], Feature<LineString | MultiLineString>[]>();
+const bodyFeatures = new WeakMap<readonly Feature[], Feature<Polygon | MultiPolygon>[]>();
 
 /**
  * The line features of a water layer, filtered once per layer: the same array every time, so the indexes
  * nearestWater keeps by array (scores/flood/water-distance.ts) are built once, not per lookup.
  */
 function linesOf(l: VectorLayer): Feature<LineString | MultiLineString>[] {
-  let f = lineFeatures.get(l);
-  if (!f) lineFeatures.set(l, (f = l.features.filter((x) => x.geometry.type === 'LineString' || x.geometry.type === 'MultiLineString') as Feature<LineString | MultiLineString>[]));
+  const all = l.features;
+  let f = lineFeatures.get(all);
+  if (!f) lineFeatures.set(all, (f = all.filter((x) => x.geometry.type === 'LineString' || x.geometry.type === 'MultiLineString') as Feature<LineString | MultiLineString>[]));
   return f;
 }
 
 /** The polygon features (water bodies) of a water layer, filtered once per layer (see {@link linesOf}). */
 function bodiesOf(l: VectorLayer): Feature<Polygon | MultiPolygon>[] {
-  let f = bodyFeatures.get(l);
-  if (!f) bodyFeatures.set(l, (f = l.features.filter((x) => x.geometry.type === 'Polygon' || x.geometry.type === 'MultiPolygon') as Feature<Polygon | MultiPolygon>[]));
+  const all = l.features;
+  let f = bodyFeatures.get(all);
+  if (!f) bodyFeatures.set(all, (f = all.filter((x) => x.geometry.type === 'Polygon' || x.geometry.type === 'MultiPolygon') as Feature<Polygon | MultiPolygon>[]));
   return f;
 }
 
@@ -220,20 +225,22 @@ function watercourseLayers(water: VectorLayer[]): { source: string; features: Fe
   return water.map((l) => ({ source: l.source.id, features: linesOf(l) })).filter((l) => l.features.length);
 }
 
-const burnCache = new WeakMap<object, Map<StateCode, { layers: readonly VectorLayer[]; burn: BurnLines }>>();
+const burnCache = new WeakMap<object, Map<StateCode, { content: readonly (readonly Feature[])[]; burn: BurnLines }>>();
 
 /**
  * A state's mapped watercourses as burn lines for HAND tiles, built once per set of water layers and state:
  * the windows of the on-disk layers (data/windowed-store.ts) share the whole water layers, so they share these.
  */
 function burnLinesFor(store: DataStore, state: StateCode, water: readonly VectorLayer[], lines: { source: string; features: Feature<LineString | MultiLineString>[] }[]): BurnLines {
-  const key: object = water[0] ?? store;
+  // Keyed by the layers' content (see lineFeatures): a dropped and re-read layer makes its lines again.
+  const content = water.map((l) => l.features);
+  const key: object = content[0] ?? store;
   let byState = burnCache.get(key);
   if (!byState) burnCache.set(key, (byState = new Map()));
   const held = byState.get(state);
-  if (held && held.layers.length === water.length && held.layers.every((l, i) => l === water[i])) return held.burn;
+  if (held && held.content.length === content.length && held.content.every((c, i) => c === content[i])) return held.burn;
   const burn = burnLines(lines.map((l) => ({ source: l.source, lines: lineSetFromFeatures(l.features) })));
-  byState.set(state, { layers: water, burn });
+  byState.set(state, { content, burn });
   return burn;
 }
 

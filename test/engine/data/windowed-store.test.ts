@@ -5,7 +5,9 @@
 // still agrees; map tiles are drawn alike; a tiny window cache evicts and still agrees; a second engine reuses the file, a changed
 // dataset has it written again. The generator's mosaic is checked on the way: unique ids across sub-tiles,
 // one source per kind with a file per sub-tile, sub-tiles that abut.
-import { readFileSync, statSync, utimesSync } from 'node:fs';
+import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { openRaster } from '../../../engine/raster/geotiff-reader.js';
+import { writeGeoTiff } from '../../../engine/raster/geotiff-writer.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSampleWorld } from '../../../datasets/generator/generate.js';
@@ -216,6 +218,27 @@ describe('layers read per window from the layer file', () => {
       expect(again.windows!.convertMs).not.toBeNull();
     } finally {
       await again.close();
+    }
+  }, 120_000);
+
+  it('opens after a raster changed its CRS with the catalogue: the headers the layer file kept are not trusted over the files', async () => {
+    // The kept header says EPSG:7855; the DEM is rewritten in EPSG:28355 and the catalogue declares that. The
+    // check against the kept headers finds a mismatch that is not there, so the files are checked instead.
+    const dem = join(world, 'vic', 'r0c0', 'dem-5m.tif');
+    const r = await openRaster(dem);
+    const info = r.info;
+    await r.close();
+    expect(info.crs).toBe('EPSG:7855');
+    await writeGeoTiff(dem, { width: info.width, height: info.height, data: new Float32Array(info.width * info.height).fill(12), noData: NaN, transform: info.transform, crs: 'EPSG:28355' });
+    const doc = JSON.parse(readFileSync(join(world, 'catalogue.json'), 'utf8')) as { sources: { files: { path: string; crs?: string }[] }[] };
+    for (const s of doc.sources) for (const f of s.files) if (f.path === 'vic/r0c0/dem-5m.tif') f.crs = 'EPSG:28355';
+    writeFileSync(join(world, 'catalogue.json'), JSON.stringify(doc));
+    const reopened = await createEngine({ datasets: world, threads: 1, tileCache: false, layerFile });
+    try {
+      expect(reopened.windows!.convertMs).not.toBeNull(); // the dataset changed: written again
+      expect(reopened.windows!.base.rastersFor('scores.flood.terrain', 'VIC').find((f) => f.file.path === 'vic/r0c0/dem-5m.tif')!.info.crs).toBe('EPSG:28355');
+    } finally {
+      await reopened.close();
     }
   }, 120_000);
 });
