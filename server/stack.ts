@@ -67,7 +67,7 @@ export interface StackOptions {
   layerFile?: string;
   /** With `layerFile`: megabytes of windows kept in memory (default 64). */
   windowCacheMb?: number;
-  /** Megabytes the per-state models may hold across states (engine option `modelBudgetBytes`); default 256 by window, none in memory. */
+  /** Megabytes the per-state models may hold across states (engine option `modelBudgetBytes`); default 512 by window, none in memory. */
   modelBudgetMb?: number;
 }
 

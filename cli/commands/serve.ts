@@ -36,7 +36,7 @@ export const serveCommand: Command = {
     '  --window-cache-mb N  with --layer-file: megabytes of windows kept in memory (default 64)',
     '  --model-budget-mb N  megabytes the per-state models (noise network, walkability, bushfire layers; with',
     '                     --layer-file also the state\'s whole layers) may hold across states; past it the least',
-    '                     recently used state\'s are dropped and rebuilt on demand (default 256 with --layer-file,',
+    '                     recently used state\'s are dropped and rebuilt on demand (default 512 with --layer-file,',
     '                     else none: kept once built); /metrics shows what is held',
     '  --no-dev-keys      do not issue development keys (they are only ever issued for the synthetic sample world)',
     '  --quiet            no request log (errors are still logged)',
