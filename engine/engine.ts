@@ -245,7 +245,7 @@ export class Engine implements PropertyService {
   /** The DA store itself, writes included (the engine's own loading, and tests; not in the public `Engine`). */
   daStoreWithWrites(): DaStore {
     const windows = this.windows;
-    this.daStore ??= this.options.daStore ?? (windows ? daStoreFromTables(() => windows.allRows('development_applications').map((t) => ({ source: t.source.id, file: t.file.path, rows: t.rows })), this.options.daDatabase) : daStoreFromDataStore(this.store, this.options.daDatabase));
+    this.daStore ??= this.options.daStore ?? (windows ? daStoreFromTables(() => windows.recordTables('development_applications').map((t) => ({ source: t.source.id, file: t.file.path, ...(t.fingerprint ? { fingerprint: t.fingerprint } : {}), get rows() { return t.rows; } })), this.options.daDatabase) : daStoreFromDataStore(this.store, this.options.daDatabase));
     return this.daStore;
   }
 

@@ -20,6 +20,12 @@ export interface DaTable {
   /** The file's path inside the dataset (names the table in `das_sources` and in errors). */
   file: string;
   rows: readonly Record<string, unknown>[];
+  /**
+   * The table's fingerprint when its source knows it without the rows (a layer file's: data/windowed-store.ts
+   * `recordTables`); then the rows are read only when it differs from the one the store holds. Default: a
+   * fingerprint of the rows.
+   */
+  fingerprint?: string;
 }
 
 /** A fingerprint of a table's rows. */
@@ -47,7 +53,7 @@ export function syncDaTables(das: DaStore, tables: readonly DaTable[]): boolean 
   let changed = false;
   for (const t of tables) {
     const name = `${t.source}:${t.file}`;
-    const fingerprint = rowsFingerprint(t.rows);
+    const fingerprint = t.fingerprint ?? rowsFingerprint(t.rows);
     if (das.sourceFingerprint(name) === fingerprint) continue;
     const drafts = tableDrafts(t);
     das.upsert(drafts);

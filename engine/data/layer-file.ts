@@ -269,6 +269,8 @@ export class LayerFile {
   private readonly fetchOf: Database.Statement;
   private readonly parsed: LruCache<number, { file: number; data: Item; bytes: number }>;
   readonly entries: LayerFileEntry[];
+  /** The fingerprint of the dataset the file was written from (meta.dataset). */
+  readonly fingerprint: string;
 
   constructor(readonly path: string, options: LayerFileOptions = {}) {
     this.parsed = new LruCache({ maxSize: options.itemCacheBytes ?? 32 * 1024 * 1024, sizeOf: (v) => v.bytes });
@@ -276,6 +278,7 @@ export class LayerFile {
     this.db = new Database(path, { readonly: true, fileMustExist: true });
     this.db.pragma('cache_size = -16000');
     type Row = { id: number; source: string; path: string; kind: LayerFileEntry['kind']; class: number | null; columns: string | null; warnings: string | null; raster: string | null; fields: string | null; extent: string | null; items: number; bytes: number };
+    this.fingerprint = (this.db.prepare("SELECT value FROM meta WHERE key = 'dataset'").pluck().get() as string | undefined) ?? '';
     this.entries = (this.db.prepare('SELECT * FROM files ORDER BY id').all() as Row[]).map((r) => ({
       ...r,
       fields: r.fields ? (JSON.parse(r.fields) as Record<string, string>) : null,

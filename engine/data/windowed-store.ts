@@ -262,9 +262,26 @@ export class WindowedData {
     return this.build(box, want).store;
   }
 
-  /** Every row of the record files feeding `path` (addresses, DAs), read from the layer file or the whole layer. */
-  allRows(path: PayloadPath): { source: CatalogueSource; file: SourceFile; rows: Record<string, unknown>[] }[] {
-    return [...this.eachRows(path)];
+  /**
+   * The record files feeding `path` stored in the layer file, each with a fingerprint of its content as the
+   * file holds it (the dataset's fingerprint the layer file was written from, and the file's path) and its rows
+   * read only when asked for: the DA store compares fingerprints on every start and reads a file's rows only
+   * when they changed. Files held whole (no layer-file rows) come with their rows and no fingerprint.
+   */
+  recordTables(path: PayloadPath): { source: CatalogueSource; file: SourceFile; fingerprint?: string; readonly rows: Record<string, unknown>[] }[] {
+    const out: { source: CatalogueSource; file: SourceFile; fingerprint?: string; readonly rows: Record<string, unknown>[] }[] = [];
+    for (const s of this.slots) {
+      if (!s.source.paths.includes(path)) continue;
+      if ('loaded' in s) {
+        if (s.loaded.kind === 'records') out.push({ source: s.source, file: s.file, rows: s.loaded.rows });
+      } else if (s.kind === 'records') {
+        const layers = this.layers;
+        const id = s.id;
+        const fingerprint = createHash('sha256').update(`${layers.fingerprint}:${s.source.id}:${s.file.path}`).digest('hex').slice(0, 32);
+        out.push({ source: s.source, file: s.file, fingerprint, get rows() { return layers.allItems(id) as Record<string, unknown>[]; } });
+      }
+    }
+    return out;
   }
 
   /**

@@ -9,6 +9,7 @@ import { syntheticDaRows } from '../../../datasets/da-feed.js';
 import { STATES } from '../../../engine/catalogue/states.js';
 import { DA_CATEGORIES, DaStore, parseDaRows, STATUS_GROUPS, type DaFilter, type DaRecord } from '../../../engine/da/index.js';
 import { DA_SCHEMA_VERSION } from '../../../engine/da/da-schema.js';
+import { rowsFingerprint, syncDaTables } from '../../../engine/da/da-sync.js';
 import { seededRandom } from '../../../engine/random/seeded-random.js';
 import { vincentyMetres } from '../../helpers/geodesic.js';
 import { tempDir } from '../../helpers/tmp.js';
@@ -396,5 +397,33 @@ describe('a store file shared by connections', () => {
     const back = b.getMany(r.outcomes.map((o) => o.id));
     expect(back.filter((x) => x.category !== 'other').length).toBeGreaterThan(200);
     expect(back.filter((x) => x.status_group !== 'other').length).toBeGreaterThan(200);
+  });
+});
+
+describe('syncing a dataset table that knows its fingerprint (a layer file\'s)', () => {
+  it('reads the rows only when the fingerprint differs from the one the store holds', () => {
+    const das = DaStore.open(':memory:');
+    try {
+      const rows = [...syntheticDaRows({ count: 30, seed: 39, firstId: 1, councils: 5 })];
+      let reads = 0;
+      const table = (fingerprint: string) => ({ source: 'feed', file: 'das.jsonl', fingerprint, get rows() { reads++; return rows; } });
+      expect(syncDaTables(das, [table('a')])).toBe(true);
+      expect(reads).toBe(1);
+      expect(das.sourceFingerprint('feed:das.jsonl')).toBe('a');
+      // The same fingerprint: nothing read, nothing loaded.
+      expect(syncDaTables(das, [table('a')])).toBe(false);
+      expect(reads).toBe(1);
+      // Another (the dataset changed): read and loaded again, the records upserted, not doubled.
+      const before = das.count({});
+      expect(syncDaTables(das, [table('b')])).toBe(true);
+      expect(reads).toBe(2);
+      expect(das.count({})).toBe(before);
+      expect(before).toBe(30);
+      // Without one, the rows' own fingerprint is used.
+      expect(syncDaTables(das, [{ source: 'feed', file: 'das.jsonl', rows }])).toBe(true);
+      expect(das.sourceFingerprint('feed:das.jsonl')).toBe(rowsFingerprint(rows));
+    } finally {
+      das.close();
+    }
   });
 });

@@ -196,6 +196,11 @@ describe('layers read per window from the layer file', () => {
     const small = await createEngine({ datasets: world, threads: 1, tileCache: false, layerFile, windowCacheBytes: 1 });
     try {
       expect(small.windows!.convertMs).toBeNull(); // the file the first engine wrote, opened as it is
+      // The DA tables' fingerprints come from the layer file (no row read to make them), the same on every open.
+      const daPrints = (e: Engine) => e.windows!.recordTables('development_applications').map((t) => t.fingerprint);
+      expect(daPrints(small).length).toBeGreaterThan(0);
+      expect(daPrints(small).every((f) => typeof f === 'string' && f.length === 32)).toBe(true);
+      expect(daPrints(small)).toEqual(daPrints(windowed));
       const rows = addressRows(join(world, 'vic', 'r0c1', 'addresses.csv'));
       const picks = [rows[5], rows[500], rows[5]];
       for (const r of picks) {
@@ -216,6 +221,8 @@ describe('layers read per window from the layer file', () => {
     const again = await createEngine({ datasets: world, threads: 1, tileCache: false, layerFile });
     try {
       expect(again.windows!.convertMs).not.toBeNull();
+      // Written again for a changed dataset, its DA tables say so: the DA store reads them again.
+      expect(again.windows!.recordTables('development_applications').map((t) => t.fingerprint)).not.toEqual(windowed.windows!.recordTables('development_applications').map((t) => t.fingerprint));
     } finally {
       await again.close();
     }
