@@ -165,19 +165,20 @@ export class StateModels {
   counted(state: string, value: unknown): void {
     if (this.budgetBytes === null || state === 'national') return;
     this.inUse(state);
-    const bytes = this.bytesFor(state, value);
-    const before = this.held.get(state) ?? 0;
+    this.hold(state, this.bytesFor(state, value));
+  }
+
+  /** Adds `bytes` to what `state` holds, making it the most recently used. */
+  private hold(state: string, bytes: number): void {
+    const total = (this.held.get(state) ?? 0) + bytes;
     this.held.delete(state);
-    this.held.set(state, before + bytes);
+    this.held.set(state, total);
   }
 
   /** Marks `state` the most recently used. */
   private touch(state: string): void {
     this.inUse(state);
-    const bytes = this.held.get(state);
-    if (bytes === undefined) return;
-    this.held.delete(state);
-    this.held.set(state, bytes);
+    if (this.held.has(state)) this.hold(state, 0);
   }
 
   /**
@@ -187,9 +188,7 @@ export class StateModels {
    */
   private grew(state: string, model: unknown): void {
     if (this.budgetBytes === null) return;
-    const bytes = this.bytesFor(state, model) + (this.held.get(state) ?? 0);
-    this.held.delete(state);
-    this.held.set(state, bytes);
+    this.hold(state, this.bytesFor(state, model));
     let total = 0;
     for (const b of this.held.values()) total += b;
     for (const [other, b] of this.held) {

@@ -289,12 +289,7 @@ export class WindowedData {
    * reached): the address index is written from them without holding every address at once.
    */
   *eachRows(path: PayloadPath): Generator<{ source: CatalogueSource; file: SourceFile; rows: Record<string, unknown>[] }> {
-    for (const s of this.slots) {
-      if (!s.source.paths.includes(path)) continue;
-      if ('loaded' in s) {
-        if (s.loaded.kind === 'records') yield { source: s.source, file: s.file, rows: s.loaded.rows };
-      } else if (s.kind === 'records') yield { source: s.source, file: s.file, rows: this.layers.allItems(s.id) as Record<string, unknown>[] };
-    }
+    for (const t of this.recordTables(path)) yield { source: t.source, file: t.file, rows: t.rows };
   }
 
   /** The window cache's state. */
