@@ -188,6 +188,10 @@ describe('memory (finding 11)', () => {
     expect(value('propintel_cache_entries', 'cache="scores"')).toBeGreaterThan(0);
     expect(Number(/^propintel_da_records (\d+)$/m.exec(text)?.[1])).toBe((t.stack.engine as unknown as { das(): { size: number } }).das().size);
     expect(Number(/^propintel_response_cache_bytes (\d+)$/m.exec(text)?.[1])).toBeGreaterThanOrEqual(0); // present (the payload may be partial, hence uncached)
+    // The per-state model budget: none by default in memory (NaN), no state held against it, nothing dropped.
+    expect(/^propintel_model_budget_bytes (\S+)$/m.exec(text)?.[1]).toBe('NaN');
+    expect(text).not.toMatch(/^propintel_model_held_bytes\{/m);
+    expect(Number(/^propintel_model_evictions_total (\d+)$/m.exec(text)?.[1])).toBe(0);
   });
 
   it('answers /metrics only to a peer on this machine, not through a trusted proxy for a remote client', async () => {
