@@ -10,7 +10,7 @@ import { EngineError } from './errors.js';
 import { createWindow, type Window } from './geo/window.js';
 import type { HandPointInput, HandPointResult } from './hydro/hand-at-point.js';
 import { noiseScore } from './noise/noise-score.js';
-import type { WorkerPool } from './pool/worker-pool.js';
+import type { TaskRunner } from './pool/worker-pool.js';
 import { floodInputFor } from './property/inputs/domain-inputs.js';
 import { rasterAt, type RasterCache } from './property/inputs/raster-cache.js';
 import { SCORE_KEYS, type ScoreKey } from './scores/component.js';
@@ -30,7 +30,7 @@ import type { HandTileStore } from './hydro/hand-tile-store.js';
 /** What the scores read: the dataset, a pool that runs walkability and HAND, open rasters and the models. */
 export interface ScoresContext {
   store: DataStore;
-  pool: WorkerPool<{ walkability: [WalkabilityTaskInput, WalkabilityScore]; 'hand-point': [HandPointInput, HandPointResult]; 'heat-surface': [HeatSurfaceTaskInput, HeatSurface] }>;
+  pool: TaskRunner<{ walkability: [WalkabilityTaskInput, WalkabilityScore]; 'hand-point': [HandPointInput, HandPointResult]; 'heat-surface': [HeatSurfaceTaskInput, HeatSurface] }>;
   rasters: RasterCache;
   models: StateModels;
   /** Stored HAND tiles for the flood score; without, HAND is computed around each subject. */

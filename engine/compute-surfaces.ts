@@ -9,7 +9,7 @@ import { isEngineError } from './errors.js';
 import { createWindow } from './geo/window.js';
 import { DEFAULT_NOISE_CELLS, noiseGridSpec, noiseSurfaceOnPool } from './noise/noise-grid.js';
 import type { NoiseGridInput, NoiseGridOutput } from './noise/noise-grid-task.js';
-import type { WorkerPool } from './pool/worker-pool.js';
+import type { TaskRunner } from './pool/worker-pool.js';
 import type { SurfaceLayer } from './property/contract.js';
 import { contourSourcesFor } from './property/inputs/domain-inputs.js';
 import { rasterAt, type RasterCache } from './property/inputs/raster-cache.js';
@@ -23,7 +23,7 @@ import type { StateModels } from './state-models.js';
 /** What the surfaces read: the dataset, a pool that runs the noise grid and contours, open rasters, the models. */
 export interface SurfacesContext {
   store: DataStore;
-  pool: WorkerPool<{ 'noise-grid': [NoiseGridInput, NoiseGridOutput]; contours: [ContoursRequest, PackedContoursLayer]; 'heat-surface': [HeatSurfaceTaskInput, HeatSurface] }>;
+  pool: TaskRunner<{ 'noise-grid': [NoiseGridInput, NoiseGridOutput]; contours: [ContoursRequest, PackedContoursLayer]; 'heat-surface': [HeatSurfaceTaskInput, HeatSurface] }>;
   rasters: RasterCache;
   models: StateModels;
 }

@@ -13,7 +13,7 @@ import { STATES, type StateCode } from './catalogue/states.js';
 import { openDataStore, type DataStore, type LoadedFile } from './data/dataset-store.js';
 import { EngineError, invalidArgument } from './errors.js';
 import type { NoiseNetwork } from './noise/noise-network.js';
-import { createEnginePool, type EnginePool } from './tasks/engine-pool.js';
+import { createEnginePool, createInlineEnginePool, type EnginePool } from './tasks/engine-pool.js';
 import { stateAt } from './property/inputs/domain-inputs.js';
 import { childcareAnalysis, type ChildcareScope, type OpenSchool, type SourceNotice } from './childcare/analysis.js';
 import { siteAnalysis, type SiteRequest } from './childcare/site.js';
@@ -27,13 +27,13 @@ import { datasetFingerprint } from './catalogue/fingerprint.js';
 import { RasterCache } from './property/inputs/raster-cache.js';
 import type { PropertyOptions, PropertyResult, PropertyService, PropertySubject, SandboxAddress } from './property/contract.js';
 import { readSample } from './property/samples.js';
-import { MemoryReporter, type MemoryReport } from './memory/memory-report.js';
+import { MemoryReporter, type CacheMemory, type MemoryReport, type ModelMemory } from './memory/memory-report.js';
 import type { ScoresOptions, ScoresResult, SurfacesOptions, SurfacesResult } from './engine-calls.js';
 import { propertyIdentity, propertyLookup, type BillingIdentity, type PropertyDeps } from './property/property-lookup.js';
 import { addressIndexFromStore, type AddressIndex, type AddressRecord } from './address/index.js';
 import { openOrWriteAddressIndexFile } from './address/address-disk.js';
 import { addressRecordsFromRows } from './address/address-record.js';
-import { daStoreFromDataStore, daStoreFromTables, type DaService, type DaStore } from './da/index.js';
+import { DaStore, daStoreFromDataStore, daStoreFromTables, type DaService } from './da/index.js';
 import { TtlCache, type Cache } from './cache/ttl-cache.js';
 import { NATIONAL_MODEL_PATHS, StateModels } from './state-models.js';
 import { openWindowedData, stateOfFile, type WindowedData } from './data/windowed-store.js';
@@ -43,8 +43,15 @@ import { radiusBox } from './vector/metric-search.js';
 import { Semaphore } from './pool/semaphore.js';
 import { HandTileStore } from './hydro/hand-tile-store.js';
 import { floodHandInputs } from './property/inputs/domain-inputs.js';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { threadId } from 'node:worker_threads';
+import { BLOCK_CACHE_BYTES, setBlockCacheBytes } from './raster/geotiff-reader.js';
+import { EngineThreads, type ThreadStats } from './threads/engine-threads.js';
+import { stateOfAddressText, stateOfPoint, threadOfState, type LonLatBox } from './threads/affinity.js';
+import { propertyBodyOf, type PropertyBody } from './property/payload-body.js';
 import { computeScores, type ScoresContext } from './compute-scores.js';
 import { computeSurfaces, type SurfacesContext } from './compute-surfaces.js';
 
@@ -63,8 +70,24 @@ export const DEFAULT_WINDOWED_MODEL_BUDGET = 512 * 1024 * 1024;
 export interface EngineOptions {
   /** The dataset directory (with catalogue.json). */
   datasets: string;
-  /** Worker threads; default the number of cores. */
+  /**
+   * Threads that compute; default the number of cores. With `compute: 'here'` they are the worker pool of the
+   * heavy steps (0: none, every step runs on the calling thread); with `compute: 'threads'`, the engine
+   * threads that run whole lookups, tiles, reports and batch parts.
+   */
   threads?: number;
+  /**
+   * Where lookups, tiles, reports and batch parts are computed (docs/library.md#threads):
+   * - `'here'` (default): on the calling thread, with the heavy steps (noise grid, contours, HAND,
+   *   walkability, tiles' tracing) on a pool of `threads` workers. The dataset is held in this thread.
+   * - `'threads'`: each whole call on one of `threads` engine threads (engine/threads/), so the calling thread
+   *   (a server's, answering HTTP) only dispatches and never stalls on a lookup. The threads share one copy of
+   *   the data: the layers read by window from one layer file (`layerFile`, written beside the OS temporary
+   *   directory when not given) and the address index and DA store from their files, through the page cache.
+   */
+  compute?: 'here' | 'threads';
+  /** With `compute: 'threads'`: calls an engine thread works on at once (default 4; more queue for the first free thread). */
+  callsPerThread?: number;
   /** Per-task time limit, ms; default 30,000. */
   taskTimeoutMs?: number;
   /**
@@ -78,6 +101,11 @@ export interface EngineOptions {
    * server/store/da-replica.ts): the dataset's DA records are not loaded into it, and the engine closes it.
    */
   daStore?: DaStore;
+  /**
+   * A DA store file another engine keeps current (an engine thread's owner): read as it is, the dataset's DA
+   * records not loaded into it.
+   */
+  daStoreFile?: string;
   /**
    * An on-disk address index (engine/address/address-disk.ts) at this path: written from the dataset's
    * address records when absent or written for other data, then read per query, so the process holds only
@@ -122,6 +150,15 @@ export interface EngineOptions {
   modelBudgetBytes?: number;
   /** Caches for layer lookups (7 days) and scores and surfaces (31 days); default in-memory LRU caches. */
   caches?: { layers?: Cache; scores?: Cache };
+  /**
+   * Decoded raster blocks kept by this thread across its open rasters, bytes (default 64 MiB,
+   * engine/raster/geotiff-reader.ts); each engine thread keeps its share.
+   */
+  rasterBlockCacheBytes?: number;
+  /** Bytes of the default in-memory caches: layer lookups (default 128 MiB) and scores and surfaces (64 MiB). */
+  memoryCacheBytes?: { layers?: number; scores?: number };
+  /** Told what the engine threads do that an operator should know (a thread that died and was replaced). */
+  log?: (line: string) => void;
 }
 
 export type { ScoresOptions, ScoresResult, SurfacesOptions, SurfacesResult } from './engine-calls.js';
@@ -133,6 +170,12 @@ export class Engine implements PropertyService {
   /** The per-state and national domain models (built on first use). */
   private readonly models: StateModels;
   private readonly compute: ScoresContext & SurfacesContext;
+  /** With `compute: 'threads'`: the engine threads every lookup, tile, report and batch part runs on. */
+  private engineThreads?: EngineThreads;
+  /** With engine threads: each state's box, to send a point's calls to the thread owning its state. */
+  private stateBoxes = new Map<StateCode, LonLatBox>();
+  /** A DA store file this engine made for its threads (deleted at close). */
+  private ownDaFile?: string;
   /** The stored HAND tiles (undefined when `handTiles: false`). */
   private readonly handTiles?: HandTileStore;
   private readonly memory = new MemoryReporter();
@@ -151,6 +194,7 @@ export class Engine implements PropertyService {
   private readonly windowModels = new WeakMap<DataStore, StateModels>();
 
   private constructor(readonly store: DataStore, readonly pool: EnginePool, private readonly options: EngineOptions, readonly windows?: WindowedData) {
+    if (options.rasterBlockCacheBytes !== undefined) setBlockCacheBytes(options.rasterBlockCacheBytes);
     this.models = new StateModels(store);
     this.models.budgetBytes = options.modelBudgetBytes ?? (windows ? DEFAULT_WINDOWED_MODEL_BUDGET : null);
     if (windows) {
@@ -185,8 +229,8 @@ export class Engine implements PropertyService {
       sandboxIds: () => this.sandboxIds(),
       scores: (lon, lat, o) => this.scores(lon, lat, o),
       surfaces: (lon, lat, o) => this.surfaces(lon, lat, o),
-      layerCache: options.caches?.layers ?? new TtlCache(20_000, 128 * 1024 * 1024),
-      scoreCache: options.caches?.scores ?? new TtlCache(5_000, 64 * 1024 * 1024),
+      layerCache: options.caches?.layers ?? new TtlCache(20_000, options.memoryCacheBytes?.layers ?? DEFAULT_LAYER_CACHE_BYTES),
+      scoreCache: options.caches?.scores ?? new TtlCache(5_000, options.memoryCacheBytes?.scores ?? DEFAULT_SCORE_CACHE_BYTES),
       ...(windows
         ? {
             windows: {
@@ -214,18 +258,66 @@ export class Engine implements PropertyService {
     return { ...this.compute, store, models };
   }
 
-  /** Opens a dataset directory and starts the worker pool. */
+  /** Opens a dataset directory and starts the worker pool (or the engine threads, with `compute: 'threads'`). */
   static async create(options: EngineOptions): Promise<Engine> {
     const slots = options.maxConcurrentLookups;
     if (slots !== undefined && !(Number.isInteger(slots) && slots >= 1)) throw invalidArgument('max_concurrent_lookups', `maxConcurrentLookups must be a whole number of at least 1 slot, got ${slots}`);
+    const threads = options.threads;
+    if (threads !== undefined && !(Number.isInteger(threads) && threads >= 0)) throw invalidArgument('threads', `threads must be a whole number (0 or more), got ${threads}`);
+    if (options.compute === 'threads') return Engine.createThreaded(options);
+    if (options.compute !== undefined && options.compute !== 'here') throw invalidArgument('compute', `compute must be 'here' or 'threads', got ${JSON.stringify(options.compute)}`);
+    const pool = () => (threads === 0 ? createInlineEnginePool({ taskTimeoutMs: options.taskTimeoutMs }) : createEnginePool({ threads, taskTimeoutMs: options.taskTimeoutMs }));
     if (options.layerFile) {
-      const windows = await openWindowedData(options.datasets, { file: options.layerFile, cacheBytes: options.windowCacheBytes, onProgress: options.onProgress });
-      const pool = createEnginePool({ threads: options.threads, taskTimeoutMs: options.taskTimeoutMs });
-      return new Engine(windows.base, pool, { ...options, addressIndexFile: options.addressIndexFile ?? `${options.layerFile.replace(/\.sqlite$/, '')}.addresses.sqlite` }, windows);
+      // The parsed items shared by windows take half as much again as the windows (32 MB of the default 64).
+      const items = options.windowCacheBytes === undefined ? {} : { itemCacheBytes: Math.floor(options.windowCacheBytes / 2) };
+      const windows = await openWindowedData(options.datasets, { file: options.layerFile, cacheBytes: options.windowCacheBytes, ...items, onProgress: options.onProgress });
+      return new Engine(windows.base, pool(), { ...options, addressIndexFile: options.addressIndexFile ?? addressFileOf(options.layerFile) }, windows);
     }
     const store = await openDataStore(options.datasets);
-    const pool = createEnginePool({ threads: options.threads, taskTimeoutMs: options.taskTimeoutMs });
-    return new Engine(store, pool, options);
+    return new Engine(store, pool(), options);
+  }
+
+  /**
+   * An engine whose lookups, tiles, reports and batch parts run on engine threads (`compute: 'threads'`).
+   * This thread opens the layer file (writing it when absent or stale), the address index and the DA store
+   * first, so the threads only open what is written; it keeps the catalogue and what the listing, childcare
+   * and TileJSON read, with a small window cache. Each thread gets an equal share of the window cache, the
+   * model budget and the memory caches.
+   */
+  private static async createThreaded(options: EngineOptions): Promise<Engine> {
+    const n = Math.max(1, options.threads ?? availableParallelism());
+    const layerFile = options.layerFile ?? defaultLayerFile(options.datasets);
+    const windows = await openWindowedData(options.datasets, { file: layerFile, cacheBytes: MAIN_WINDOW_CACHE_BYTES, onProgress: options.onProgress });
+    let ownDaFile: string | undefined;
+    const daDatabase = options.daStore ? undefined : (options.daDatabase ?? (ownDaFile = scratchDaFile()));
+    const engine = new Engine(windows.base, createInlineEnginePool({ taskTimeoutMs: options.taskTimeoutMs }), { ...options, layerFile, daDatabase, addressIndexFile: options.addressIndexFile ?? addressFileOf(layerFile) }, windows);
+    engine.ownDaFile = ownDaFile;
+    try {
+      // Written (or checked) here once, before the threads open them.
+      engine.addresses();
+      const das = engine.daStoreWithWrites();
+      const share = (bytes: number | undefined, whole: number) => Math.max(1, Math.floor((bytes ?? whole) / n));
+      const thread: EngineOptions = {
+        datasets: options.datasets,
+        layerFile,
+        addressIndexFile: engine.options.addressIndexFile,
+        daStoreFile: das.path,
+        windowCacheBytes: share(options.windowCacheBytes, 64 * 1024 * 1024),
+        modelBudgetBytes: share(options.modelBudgetBytes, DEFAULT_WINDOWED_MODEL_BUDGET),
+        rasterBlockCacheBytes: share(options.rasterBlockCacheBytes, BLOCK_CACHE_BYTES),
+        memoryCacheBytes: { layers: share(options.memoryCacheBytes?.layers, DEFAULT_LAYER_CACHE_BYTES), scores: share(options.memoryCacheBytes?.scores, DEFAULT_SCORE_CACHE_BYTES) },
+        ...(options.handTiles !== undefined ? { handTiles: options.handTiles } : {}),
+        ...(options.tileCache !== undefined ? { tileCache: options.tileCache } : {}),
+        ...(options.taskTimeoutMs !== undefined ? { taskTimeoutMs: options.taskTimeoutMs } : {}),
+        maxConcurrentLookups: options.callsPerThread ?? 4,
+      };
+      for (const [st, box] of windows.stateBoxes()) if ((STATES as readonly string[]).includes(st)) engine.stateBoxes.set(st as StateCode, box);
+      engine.engineThreads = await EngineThreads.start({ threads: n, engine: thread as unknown as Record<string, unknown>, callsPerThread: options.callsPerThread, log: options.log });
+      return engine;
+    } catch (err) {
+      await engine.close();
+      throw err;
+    }
   }
 
   /** The address index over every state's address points (built on first use). */
@@ -245,7 +337,7 @@ export class Engine implements PropertyService {
   /** The DA store itself, writes included (the engine's own loading, and tests; not in the public `Engine`). */
   daStoreWithWrites(): DaStore {
     const windows = this.windows;
-    this.daStore ??= this.options.daStore ?? (windows ? daStoreFromTables(() => windows.recordTables('development_applications').map((t) => ({ source: t.source.id, file: t.file.path, ...(t.fingerprint ? { fingerprint: t.fingerprint } : {}), get rows() { return t.rows; } })), this.options.daDatabase) : daStoreFromDataStore(this.store, this.options.daDatabase));
+    this.daStore ??= this.options.daStore ?? (this.options.daStoreFile ? DaStore.open(this.options.daStoreFile) : windows ? daStoreFromTables(() => windows.recordTables('development_applications').map((t) => ({ source: t.source.id, file: t.file.path, ...(t.fingerprint ? { fingerprint: t.fingerprint } : {}), get rows() { return t.rows; } })), this.options.daDatabase) : daStoreFromDataStore(this.store, this.options.daDatabase));
     return this.daStore;
   }
 
@@ -268,6 +360,13 @@ export class Engine implements PropertyService {
    */
   async buildIndexes(): Promise<Record<string, number>> {
     this.assertOpen();
+    if (this.engineThreads) {
+      // The slowest thread's time per part.
+      const all = await this.engineThreads.callEach<Record<string, number>>('buildIndexes', []);
+      const ms: Record<string, number> = {};
+      for (const r of all) for (const [k, v] of Object.entries(r)) ms[k] = Math.max(ms[k] ?? 0, v);
+      return ms;
+    }
     const ms: Record<string, number> = {};
     const time = async (name: string, run: () => unknown) => {
       const t0 = performance.now();
@@ -295,6 +394,13 @@ export class Engine implements PropertyService {
    * and score caches' memory tiers.
    */
   async memoryReport(): Promise<MemoryReport> {
+    const own = await this.ownMemoryReport();
+    if (!this.engineThreads) return own;
+    return combineMemoryReports([own, ...(await this.engineThreads.callEach<MemoryReport>('memoryReport', []))]);
+  }
+
+  /** What this thread's own engine holds (with engine threads: the catalogue, the DA store, the address index). */
+  private async ownMemoryReport(): Promise<MemoryReport> {
     // Whole layers read by window only once read (walking one not read would read it).
     const files = this.store.files.filter((f) => layerRead(f));
     const report = await this.memory.report({
@@ -323,6 +429,15 @@ export class Engine implements PropertyService {
    */
   async warm(progress: (line: string) => void = () => {}): Promise<void> {
     this.assertOpen();
+    if (this.engineThreads) {
+      // One thread computes the HAND tiles (they go to disk, where the others find them), then every thread
+      // builds its own indexes and models.
+      for (const line of await this.engineThreads.call<string[]>('warm', [], { timeoutMs: WARM_TIMEOUT_MS })) progress(line);
+      const t0 = performance.now();
+      await this.engineThreads.callEach('buildIndexes', []);
+      progress(`every engine thread's indexes and models built in ${Math.round(performance.now() - t0)} ms (${this.engineThreads.threads} threads)`);
+      return;
+    }
     const t0 = performance.now();
     const ms = await this.buildIndexes();
     progress(`indexes and models built in ${Math.round(performance.now() - t0)} ms (${Object.entries(ms).map(([k, v]) => `${k} ${Math.round(v)}`).join(', ')})`);
@@ -363,6 +478,11 @@ export class Engine implements PropertyService {
    */
   private async childcareReport(req: SiteRequest, format: ReportFormat, options: { data?: Record<string, unknown>; generatedAt?: Date; inThread?: boolean } = {}): Promise<ReportFile> {
     this.assertOpen();
+    if (this.engineThreads) {
+      const { inThread: _, ...rest } = options;
+      const file = await this.engineThreads.call<{ body: Uint8Array; contentType: string; filename: string }>('childcareReport', [req, format, { ...rest, data: options.data ?? siteAnalysis(this.das(), this, req) }], { timeoutMs: REPORT_TIMEOUT_MS + 5_000 });
+      return { ...file, body: Buffer.from(file.body.buffer, file.body.byteOffset, file.body.byteLength) };
+    }
     const data = options.data ?? siteAnalysis(this.das(), this, req);
     const layers = reportLayers(this.store, req.state, mapBox(req.catchment));
     const all = this.store.catalogue.sources;
@@ -438,12 +558,14 @@ export class Engine implements PropertyService {
    */
   async scores(lon: number, lat: number, options: ScoresOptions = {}): Promise<ScoresResult> {
     this.assertOpen();
+    if (this.engineThreads) return this.engineThreads.call('scores', [lon, lat, withoutSignal(options)], { signal: options.signal, prefer: this.preferAt(lon, lat) });
     return computeScores(this.computeAt(lon, lat), lon, lat, this.resolveState(lon, lat, options.state), options);
   }
 
   /** The surfaces of spec 2.7 around a point (engine/compute-surfaces.ts). */
   async surfaces(lon: number, lat: number, options: SurfacesOptions = {}): Promise<SurfacesResult> {
     this.assertOpen();
+    if (this.engineThreads) return this.engineThreads.call('surfaces', [lon, lat, withoutSignal(options)], { signal: options.signal, prefer: this.preferAt(lon, lat) });
     return computeSurfaces(this.computeAt(lon, lat), lon, lat, () => this.resolveState(lon, lat, options.state), options);
   }
 
@@ -452,6 +574,7 @@ export class Engine implements PropertyService {
    */
   async property(subject: PropertySubject, options: PropertyOptions = {}): Promise<PropertyResult> {
     this.assertOpen();
+    if (this.engineThreads) return this.engineThreads.call('property', [subject, withoutSignal(options)], { signal: options.signal, prefer: this.preferFor(subject) });
     await this.lookupSlots.acquire();
     try {
       // The states this lookup uses are not dropped under the model budget while it runs.
@@ -461,9 +584,26 @@ export class Engine implements PropertyService {
     }
   }
 
+  /**
+   * See {@link PropertyService.propertyBody}: the lookup serialised where it ran (an engine thread), so the
+   * caller receives bytes ready to send instead of a payload to copy and serialise again.
+   */
+  async propertyBody(subject: PropertySubject, options: PropertyOptions = {}, metaExtra: Record<string, unknown> = {}): Promise<PropertyBody> {
+    this.assertOpen();
+    if (this.engineThreads) {
+      const b = await this.engineThreads.call<PropertyBody>('propertyBody', [subject, withoutSignal(options), metaExtra], { signal: options.signal, prefer: this.preferFor(subject) });
+      // Buffers arrive as plain Uint8Arrays.
+      const buf = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+      return { ...b, body: { ...b.body, prefix: buf(b.body.prefix), gzPrefix: buf(b.body.gzPrefix) } };
+    }
+    const now = options.now ?? new Date();
+    return propertyBodyOf(await this.property(subject, { ...options, now }), now.getTime(), metaExtra);
+  }
+
   /** See {@link PropertyService.identify}: what a lookup of `subject` would be billed as, without running it. */
   async identify(subject: PropertySubject): Promise<BillingIdentity> {
     this.assertOpen();
+    if (this.engineThreads) return this.engineThreads.call('identify', [subject], { prefer: this.preferFor(subject) });
     return propertyIdentity(this.deps, subject);
   }
 
@@ -490,6 +630,7 @@ export class Engine implements PropertyService {
   /** The Mapbox Vector Tile of `layer` at z/x/y; see {@link EngineTiles.tile}. */
   tile(layer: string, z: number, x: number, y: number): Promise<{ bytes: Uint8Array | null; sources: string[] }> {
     this.assertOpen();
+    if (this.engineThreads) return this.engineThreads.call('tile', [layer, z, x, y], { prefer: this.preferAt(...tileCentre(z, x, y)) });
     return this.tiles.tile(layer, z, x, y);
   }
 
@@ -501,6 +642,7 @@ export class Engine implements PropertyService {
   /** A terrain tile as a Terrarium PNG; see {@link EngineTiles.terrainTile}. */
   terrainTile(z: number, x: number, y: number): Promise<{ bytes: Uint8Array; sources: string[] }> {
     this.assertOpen();
+    if (this.engineThreads) return this.engineThreads.call('terrainTile', [z, x, y], { prefer: this.preferAt(...tileCentre(z, x, y)) });
     return this.tiles.terrainTile(z, x, y);
   }
 
@@ -518,22 +660,124 @@ export class Engine implements PropertyService {
     if (this.closed) throw new EngineError('UNAVAILABLE', 'the engine is closed', { component: 'engine' });
   }
 
-  /** Stops the workers and closes open files. */
-  async close(): Promise<void> {
+  /** Each engine thread's V8 heap, bytes (empty without `compute: 'threads'`). */
+  async threadHeaps(): Promise<{ used: number; total: number; external: number; arrayBuffers: number; mallocced: number }[]> {
+    return this.engineThreads ? this.engineThreads.callEach('heap', []) : [];
+  }
+
+  /** The engine thread a call at (lon, lat) would rather run on (engine/threads/affinity.ts). */
+  private preferAt(lon: number, lat: number): number | undefined {
+    return threadOfState(stateOfPoint(this.stateBoxes, lon, lat), this.engineThreads?.threads ?? 1);
+  }
+
+  /** The engine thread a lookup of `subject` would rather run on: its point's state, or its text's. */
+  private preferFor(subject: PropertySubject): number | undefined {
+    const s = subject as { address?: unknown; lat?: unknown; lng?: unknown };
+    if (typeof s.address === 'string') return threadOfState(stateOfAddressText(s.address), this.engineThreads?.threads ?? 1);
+    const lon = Number(s.lng), lat = Number(s.lat);
+    return Number.isFinite(lon) && Number.isFinite(lat) ? this.preferAt(lon, lat) : undefined;
+  }
+
+  /** The engine threads' counts (null without `compute: 'threads'`): for /metrics and the benchmarks. */
+  threadStats(): { threads: number; queued: number; perThread: ThreadStats[] } | null {
+    const t = this.engineThreads;
+    return t ? { threads: t.threads, queued: t.queued, perThread: t.stats() } : null;
+  }
+
+  /**
+   * Stops the workers (engine threads: after the calls in flight finish, up to `graceMs`, default 10 s) and
+   * closes open files.
+   */
+  async close(graceMs?: number): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.engineThreads?.close(graceMs);
     await this.pool.destroy();
     this.handTiles?.close();
     await this.rasters.close();
     this.daStore?.close();
     this.addressIndex?.close();
     this.windows?.close();
+    if (this.ownDaFile) for (const f of [this.ownDaFile, `${this.ownDaFile}-wal`, `${this.ownDaFile}-shm`]) rmSync(f, { force: true });
   }
 }
 
 /** The address records of address tables, one table at a time (a layer file's are read as they are reached). */
 function* addressRecordsOf(tables: Iterable<{ source: CatalogueSource; rows: Record<string, unknown>[] }>): Generator<AddressRecord> {
   for (const t of tables) yield* addressRecordsFromRows(t.rows, t.source.id);
+}
+
+/** How long warming one engine thread may take (the HAND tiles of every state's DEMs), ms. */
+const WARM_TIMEOUT_MS = 30 * 60_000;
+
+/** The window cache of the thread that owns engine threads (it reads windows only for a state lookup or a map's layers). */
+const MAIN_WINDOW_CACHE_BYTES = 8 * 1024 * 1024;
+
+/** The default in-memory caches' bytes: layer lookups and scores (and surfaces). */
+const DEFAULT_LAYER_CACHE_BYTES = 128 * 1024 * 1024;
+const DEFAULT_SCORE_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** The lon/lat centre of web-mercator tile z/x/y. */
+function tileCentre(z: number, x: number, y: number): [number, number] {
+  const n = 2 ** z;
+  const lon = ((x + 0.5) / n) * 360 - 180;
+  const lat = (Math.atan(Math.sinh(Math.PI * (1 - (2 * (y + 0.5)) / n))) * 180) / Math.PI;
+  return [lon, lat];
+}
+
+/** `options` without its AbortSignal (it cannot cross to a thread; the thread makes its own). */
+function withoutSignal<T extends { signal?: AbortSignal }>(options: T): Omit<T, 'signal'> {
+  const { signal: _, ...rest } = options;
+  return rest;
+}
+
+/** The address index file beside a layer file. */
+function addressFileOf(layerFile: string): string {
+  return `${layerFile.replace(/\.sqlite$/, '')}.addresses.sqlite`;
+}
+
+/**
+ * The layer file of a dataset directory read by engine threads when none is named: under the OS temporary
+ * directory, named by the directory's path (the file itself carries the dataset's fingerprint and is written
+ * again when the data changes).
+ */
+export function defaultLayerFile(datasets: string): string {
+  const id = createHash('sha256').update(resolve(datasets)).digest('hex').slice(0, 16);
+  const dir = join(tmpdir(), 'propintel', 'layer-files');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, `${basename(resolve(datasets)).replace(/[^A-Za-z0-9_-]/g, '_')}-${id}.sqlite`);
+}
+
+/** A scratch DA store file for engine threads to share when the caller named none (deleted at close). */
+function scratchDaFile(): string {
+  const dir = join(tmpdir(), 'propintel');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, `das-${process.pid}-${threadId}-${randomBytes(4).toString('hex')}.sqlite`);
+}
+
+/** The memory reports of several engines (a thread's own and its engine threads') as one: bytes added up. */
+function combineMemoryReports(reports: MemoryReport[]): MemoryReport {
+  const models = new Map<string, ModelMemory>();
+  const caches = new Map<string, CacheMemory>();
+  const held: Record<string, number> = {};
+  let budget: MemoryReport['budget'];
+  for (const r of reports) {
+    for (const m of r.models) {
+      const k = `${m.state}|${m.model}`;
+      const prev = models.get(k);
+      models.set(k, prev ? { ...prev, bytes: prev.bytes + m.bytes } : { ...m });
+    }
+    for (const c of r.caches) {
+      const prev = caches.get(c.cache);
+      const add = (a: number | null, b: number | null) => (a === null && b === null ? null : (a ?? 0) + (b ?? 0));
+      caches.set(c.cache, prev ? { ...prev, entries: add(prev.entries, c.entries), bytes: add(prev.bytes, c.bytes) } : { ...c });
+    }
+    if (r.budget) {
+      for (const [st, b] of Object.entries(r.budget.heldBytes)) held[st] = (held[st] ?? 0) + b;
+      budget = { budgetBytes: budget?.budgetBytes == null && r.budget.budgetBytes == null ? null : (budget?.budgetBytes ?? 0) + (r.budget.budgetBytes ?? 0), heldBytes: held, evictions: (budget?.evictions ?? 0) + r.budget.evictions };
+    }
+  }
+  return { models: [...models.values()], caches: [...caches.values()], ...(budget ? { budget } : {}) };
 }
 
 /** Opens a dataset directory and starts the engine; shorthand for {@link Engine.create}. */

@@ -56,8 +56,14 @@ export interface StackOptions {
   replicaDir?: string;
   /** On PostgreSQL: connections in this replica's pool (default 16). */
   poolSize?: number;
-  /** Worker threads (default the number of cores). */
+  /** Threads that compute (default the number of cores): engine threads, or the worker pool with `compute: 'here'`. */
   threads?: number;
+  /**
+   * Where lookups, tiles, reports and batch parts run (engine option `compute`): `threads` (what `propintel
+   * serve` uses) on engine threads, so the thread answering HTTP never computes; `here` (default) on the
+   * thread that answers, with the heavy steps on the worker pool.
+   */
+  compute?: 'here' | 'threads';
   /** Keep the engine's caches in the store, surviving restarts (default true). */
   persistentCache?: boolean;
   /**
@@ -86,9 +92,12 @@ export interface Stack {
 }
 
 /** The engine options of a layer file read by window, when the stack has one. */
-function windowOptions(options: StackOptions): Pick<EngineOptions, 'layerFile' | 'windowCacheBytes' | 'modelBudgetBytes'> {
+function windowOptions(options: StackOptions): Pick<EngineOptions, 'layerFile' | 'windowCacheBytes' | 'modelBudgetBytes' | 'compute'> {
   const budget = options.modelBudgetMb ? { modelBudgetBytes: options.modelBudgetMb * 1024 * 1024 } : {};
-  return options.layerFile ? { layerFile: options.layerFile, ...(options.windowCacheMb ? { windowCacheBytes: options.windowCacheMb * 1024 * 1024 } : {}), ...budget } : budget;
+  const cache = options.windowCacheMb ? { windowCacheBytes: options.windowCacheMb * 1024 * 1024 } : {};
+  const compute = options.compute ? { compute: options.compute } : {};
+  // Engine threads always read by window (from a layer file of their own when none is named).
+  return options.layerFile ? { layerFile: options.layerFile, ...cache, ...budget, ...compute } : options.compute === 'threads' ? { ...cache, ...budget, ...compute } : { ...budget, ...compute };
 }
 
 /**

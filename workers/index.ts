@@ -3,7 +3,7 @@
  * tasks/ that calls engine functions.
  */
 import type { TaskMap } from '../engine/tasks/task-map.js';
-import { defineWorker } from './define-worker.js';
+import { defineWorker, type TaskImplementations } from './define-worker.js';
 import { gridStatsTask } from './tasks/grid-stats.js';
 import { noiseGridTask } from './tasks/noise-grid.js';
 import { walkabilityTask } from './tasks/walkability.js';
@@ -14,7 +14,8 @@ import { childcareReportTask } from './tasks/childcare-report.js';
 import { terrainTileTask } from './tasks/terrain-tile.js';
 import { contourTileTask } from './tasks/contour-tile.js';
 
-export default defineWorker<TaskMap>({
+/** The task table by name: piscina's workers dispatch to it, and an engine thread runs it in place (engine/pool/inline-pool.ts). */
+export const TASKS = {
   'grid-stats': gridStatsTask,
   'noise-grid': noiseGridTask,
   walkability: walkabilityTask,
@@ -25,4 +26,6 @@ export default defineWorker<TaskMap>({
   'childcare-report': childcareReportTask,
   'terrain-tile': terrainTileTask,
   'contour-tile': contourTileTask,
-});
+} satisfies TaskImplementations<TaskMap>;
+
+export default defineWorker<TaskMap>(TASKS);

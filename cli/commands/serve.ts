@@ -29,11 +29,14 @@ export const serveCommand: Command = {
     '  --replica-dir DIR  with PostgreSQL: this replica\'s local copy of the DA records and its caches, kept across',
     '                     restarts (default a temporary directory, deleted on exit)',
     '  --db-pool N        with PostgreSQL: connections this replica opens (default 16)',
-    '  --threads N        worker threads (default: one per core)',
-    '  --layer-file FILE  read the layers per window from FILE instead of holding them in memory (for datasets',
-    '                     larger than memory: a metro area, a state, the country); FILE is written from the',
-    '                     dataset on the first start (minutes for a million parcels) and reused after',
-    '  --window-cache-mb N  with --layer-file: megabytes of windows kept in memory (default 64)',
+    '  --threads N        threads that compute: every lookup, batch part, tile and report runs on one of them,',
+    '                     never on the thread answering HTTP (default: one per core)',
+    '  --compute here     compute on the thread answering HTTP instead, with only the heavy steps on the',
+    '                     --threads worker pool (the layout before engine threads, kept for comparison)',
+    '  --layer-file FILE  read the layers per window from FILE, the one copy every thread reads through the page',
+    '                     cache (default: a file under the OS temporary directory named for the dataset); FILE is',
+    '                     written from the dataset on the first start (minutes for a million parcels) and reused after',
+    '  --window-cache-mb N  megabytes of windows kept in memory, shared out among the threads (default 64)',
     '  --model-budget-mb N  megabytes the per-state models (noise network, walkability, bushfire layers; with',
     '                     --layer-file also the state\'s whole layers) may hold across states; past it the least',
     '                     recently used state\'s are dropped and rebuilt on demand (default 512 with --layer-file,',
@@ -69,6 +72,7 @@ export const serveCommand: Command = {
       'replica-dir': { type: 'string' },
       'db-pool': { type: 'string' },
       threads: { type: 'string' },
+      compute: { type: 'string' },
       'layer-file': { type: 'string' },
       'window-cache-mb': { type: 'string' },
       'model-budget-mb': { type: 'string' },
@@ -87,6 +91,8 @@ export const serveCommand: Command = {
     const reportConcurrency = values['report-concurrency'] === undefined ? undefined : numberFlag('report-concurrency', values['report-concurrency'], 2, { min: 1, max: 64, integer: true });
     const port = numberFlag('port', values.port ?? process.env.PORT, 8080, { min: 0, max: 65535, integer: true });
     const threads = values.threads === undefined ? undefined : numberFlag('threads', values.threads, 0, { min: 1, max: 256, integer: true });
+    const compute = values.compute ?? 'threads';
+    if (compute !== 'here' && compute !== 'threads') throw new UsageError(`--compute must be here or threads, got ${JSON.stringify(compute)}`);
     const transport = values.transport ?? 'uws';
     if (transport !== 'uws' && transport !== 'node') throw new UsageError(`--transport must be uws or node, got ${JSON.stringify(transport)}`);
     const dir = resolve(values.data ?? defaultDataDir());
@@ -97,12 +103,12 @@ export const serveCommand: Command = {
     const db = shared ? dbArg : resolve(dbArg);
     const poolSize = values['db-pool'] === undefined ? undefined : numberFlag('db-pool', values['db-pool'], 16, { min: 2, max: 1000, integer: true });
     const windowCacheMb = values['window-cache-mb'] === undefined ? undefined : numberFlag('window-cache-mb', values['window-cache-mb'], 64, { min: 16, max: 65536, integer: true });
-    if (windowCacheMb !== undefined && !values['layer-file']) throw new UsageError('--window-cache-mb needs --layer-file');
+    if (windowCacheMb !== undefined && !values['layer-file'] && compute === 'here') throw new UsageError('--window-cache-mb needs --layer-file (or engine threads, which read by window)');
     const modelBudgetMb = values['model-budget-mb'] === undefined ? undefined : numberFlag('model-budget-mb', values['model-budget-mb'], 0, { min: 1, max: 1_048_576, integer: true });
     if (values['layer-file'] !== undefined && values['layer-file'].trim() === '') throw new UsageError('--layer-file needs a file path');
     const layerFile = values['layer-file'] ? resolve(values['layer-file']) : undefined;
     if (layerFile && !values.quiet) io.stdout(`Opening the layers by window from ${layerFile} (written from the dataset if absent or stale)\n`);
-    const stack = await openStack({ datasets: dir, db, threads, replicaDir: values['replica-dir'] ? resolve(values['replica-dir']) : undefined, poolSize, layerFile, windowCacheMb, modelBudgetMb });
+    const stack = await openStack({ datasets: dir, db, threads, compute, replicaDir: values['replica-dir'] ? resolve(values['replica-dir']) : undefined, poolSize, layerFile, windowCacheMb, modelBudgetMb });
     const log = new JsonLinesLog((t) => io.stdout(t));
     const allowPrivate = !!values['allow-private-webhooks'];
     // Webhook deliveries run in this process unless another one (`propintel webhooks run`) does them.

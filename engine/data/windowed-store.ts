@@ -211,6 +211,23 @@ export class WindowedData {
     return n;
   }
 
+  /**
+   * Each state's lon/lat box: the union of the extents its files hold in the layer file (no item read).
+   * Engine threads route a point's calls by it (engine/threads/affinity.ts).
+   */
+  stateBoxes(): Map<string, [number, number, number, number]> {
+    const out = new Map<string, [number, number, number, number]>();
+    for (const e of this.layers.entries) {
+      const s = this.slots[e.id];
+      if (!s || !e.extent) continue;
+      const state = stateOfFile(s.source, s.file);
+      if (state === 'national') continue;
+      const b = out.get(state);
+      out.set(state, b ? [Math.min(b[0], e.extent[0]), Math.min(b[1], e.extent[1]), Math.max(b[2], e.extent[2]), Math.max(b[3], e.extent[3])] : [...e.extent]);
+    }
+    return out;
+  }
+
   /** The whole layers read from the layer file and held now, and how many could be. */
   wholeLayers(): { read: number; total: number } {
     let read = 0, total = 0;

@@ -9,6 +9,8 @@ export { PROPERTY_BLOCKS, SURFACE_LAYERS, checkLicence } from '../property/contr
 export type { LicenceRefusal, PropertyBlock, PropertyLicence, PropertyOptions, PropertyService, PropertySubject, SurfaceLayer } from '../property/contract.js';
 export { LIMITS, resolveOptions, validateSubject } from '../property/options.js';
 export { LAYER_TTL_MS, SCORE_TTL_MS } from '../property/property-lookup.js';
+export { payloadExpiry, propertyBodyOf, serialisePayload } from '../property/payload-body.js';
+export type { PayloadBody, PropertyBody } from '../property/payload-body.js';
 export { SAMPLE_NAMES, samplesDir } from '../property/samples.js';
 export type { SampleName } from '../property/samples.js';
 export { CORE_PAYLOAD_SCHEMA, PROPERTY_PAYLOAD_SCHEMA, USAGE_SCHEMA } from '../property/schema.js';

@@ -17,7 +17,7 @@
 import { invalidArgument } from '../errors.js';
 import type { GeoTransform } from '../geo/geo-transform.js';
 import { createWindow, windowToLonLat } from '../geo/window.js';
-import type { WorkerPool } from '../pool/worker-pool.js';
+import type { TaskRunner } from '../pool/worker-pool.js';
 import type { NoiseGridInput, NoiseGridOutput } from './noise-grid-task.js';
 import { aircraftNoiseAt } from './point-evaluation.js';
 import { dbToEnergy, reportDb } from './decibels.js';
@@ -205,7 +205,7 @@ export function noiseSurface(network: NoiseNetwork, lon: number, lat: number, op
  * `surfaces.noise` with the segment-by-node work on a worker (task `noise-grid`): the scene travels as
  * shared buffers (no copy), node coordinates are transferred, the energies come back transferred.
  */
-export async function noiseSurfaceOnPool(pool: WorkerPool<{ 'noise-grid': [NoiseGridInput, NoiseGridOutput] }>, network: NoiseNetwork, lon: number, lat: number, options: NoiseSurfaceOptions & { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<NoiseSurface> {
+export async function noiseSurfaceOnPool(pool: TaskRunner<{ 'noise-grid': [NoiseGridInput, NoiseGridOutput] }>, network: NoiseNetwork, lon: number, lat: number, options: NoiseSurfaceOptions & { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<NoiseSurface> {
   const nodes = noiseGridNodes(network, lon, lat, options.cells ?? DEFAULT_NOISE_CELLS);
   const nodesX = nodes.x.slice();
   const nodesY = nodes.y.slice();

@@ -43,8 +43,23 @@ function isAbortError(err: unknown): boolean {
   return !!err && typeof err === 'object' && (err as Error).name === 'AbortError';
 }
 
+/**
+ * What runs the tasks of `TM`: a pool of worker threads ({@link WorkerPool}), or the calling thread itself
+ * (inline-pool.ts, inside an engine thread that is already off the answering thread).
+ */
+export interface TaskRunner<TM extends AnyTaskMap> {
+  /** Worker threads running now (0 when tasks run in the calling thread). */
+  readonly threads: number;
+  /** Tasks waiting for a free worker. */
+  readonly queueSize: number;
+  /** Runs task `name` with `input`; rejects with an {@link EngineError} as {@link WorkerPool.run} describes. */
+  run<K extends keyof TM & string>(name: K, input: TM[K][0], options?: RunOptions): Promise<TM[K][1]>;
+  /** Stops; later runs fail with `UNAVAILABLE`. */
+  destroy(): Promise<void>;
+}
+
 /** A typed pool of worker threads running the tasks of `TM`. */
-export class WorkerPool<TM extends AnyTaskMap> {
+export class WorkerPool<TM extends AnyTaskMap> implements TaskRunner<TM> {
   private readonly piscina: Piscina;
   private readonly timeoutMs: number;
   private destroyed = false;

@@ -91,6 +91,35 @@ export interface PropertyResult {
   notChargedReason?: string;
 }
 
+/** A payload ready to be finished per request. */
+export interface PayloadBody {
+  /** The payload up to the end of meta's last field. */
+  prefix: Buffer;
+  /** gzip header + raw deflate of `prefix`, sync-flushed. */
+  gzPrefix: Buffer;
+  /** CRC-32 of `prefix`. */
+  crc: number;
+  /** True when the engine already set `meta.not_charged_reason` (the server then adds none). */
+  engineReason: boolean;
+  /** Bytes held. */
+  bytes: number;
+}
+
+/** A lookup's answer serialised where it was computed: what a server caches and finishes per request. */
+export interface PropertyBody {
+  body: PayloadBody;
+  addressKey: string;
+  /** The resolved address (null for a bare coordinate), for the meter's messages. */
+  label: string | null;
+  sandbox: boolean;
+  chargeable: boolean;
+  notChargedReason?: string;
+  /** Epoch ms after which the answer may not be served from a cache ({@link payloadExpiry}). */
+  expiresAt: number;
+  /** The payload's `completeness` (only a `full` one is cached). */
+  completeness: string;
+}
+
 /** Why a licence refuses a request: the server answers 403 with this. */
 export interface LicenceRefusal {
   error: 'not_licensed';
@@ -160,4 +189,9 @@ export interface PropertyService {
    * decides a quota refusal after the lookup.
    */
   identify?(subject: PropertySubject): Promise<{ addressKey: string; label: string | null; sandbox: boolean }>;
+  /**
+   * One lookup answered as its serialised body (payload-body.ts), made where the lookup ran (an engine thread),
+   * with `metaExtra` appended to its meta. Optional: a server without it serialises `property`'s payload itself.
+   */
+  propertyBody?(subject: PropertySubject, options: PropertyOptions, metaExtra?: Record<string, unknown>): Promise<PropertyBody>;
 }

@@ -74,7 +74,21 @@ export interface OpenRasterOptions {
 export const BLOCK_CACHE_BYTES = 64 * 1024 * 1024;
 
 /** The blocks of every file of this thread, by file and block, bounded by {@link BLOCK_CACHE_BYTES}. */
-const threadBlocks = new LruCache<string, unknown>({ maxSize: BLOCK_CACHE_BYTES, sizeOf: (v) => (v as { bytes: number }).bytes });
+let threadBlocks = new LruCache<string, unknown>({ maxSize: BLOCK_CACHE_BYTES, sizeOf: (v) => (v as { bytes: number }).bytes });
+
+/**
+ * Bounds this thread's decoded blocks at `bytes` instead of {@link BLOCK_CACHE_BYTES} (the blocks held are
+ * dropped): an engine thread takes its share of the bound, so N threads hold no more than one did.
+ */
+export function setBlockCacheBytes(bytes: number): void {
+  threadBlocks.clear();
+  threadBlocks = new LruCache<string, unknown>({ maxSize: bytes, sizeOf: (v) => (v as { bytes: number }).bytes });
+}
+
+/** Decoded bytes this thread's raster blocks hold now. */
+export function blockCacheBytes(): number {
+  return threadBlocks.bytes;
+}
 let nextFileKey = 0;
 
 /**

@@ -20,7 +20,7 @@ import { escapeHtml } from '../escape-html.js';
 import type { HandTileStore } from '../hydro/hand-tile-store.js';
 import type { NoiseNetwork } from '../noise/noise-network.js';
 import { contourSourcesFor, floodHandInputs } from '../property/inputs/domain-inputs.js';
-import type { WorkerPool } from '../pool/worker-pool.js';
+import type { TaskRunner } from '../pool/worker-pool.js';
 import type { NoiseGridInput, NoiseGridOutput } from '../noise/noise-grid-task.js';
 import { collectFields, mergeFields, type FieldType } from '../vector/feature-fields.js';
 import { CONTOUR_LAYER, type ContourTile, type ContourTileInput } from './contour-tiles.js';
@@ -32,7 +32,7 @@ import { isTile, tileBounds } from './tile-math.js';
 import { encodeTile, tileReadBox, vectorTile, vectorTileLayers, type TileLayerSpec } from './vector-tiles.js';
 
 /** The pool's tasks the tiles run. */
-export type TilePool = WorkerPool<{ 'contour-tile': [ContourTileInput, ContourTile]; 'terrain-tile': [TerrainTileInput, Uint8Array]; 'noise-grid': [NoiseGridInput, NoiseGridOutput] }>;
+export type TilePool = TaskRunner<{ 'contour-tile': [ContourTileInput, ContourTile]; 'terrain-tile': [TerrainTileInput, Uint8Array]; 'noise-grid': [NoiseGridInput, NoiseGridOutput] }>;
 
 /** What the tiles need of the engine. */
 export interface EngineTilesDeps {

@@ -15,7 +15,7 @@ import { nodeLevels } from '../noise/noise-grid.js';
 import type { NoiseGridInput, NoiseGridOutput } from '../noise/noise-grid-task.js';
 import type { NoiseNetwork } from '../noise/noise-network.js';
 import { calibrateTransferAt, resolveTransferOptions } from '../noise/transfer-calibration.js';
-import type { WorkerPool } from '../pool/worker-pool.js';
+import type { TaskRunner } from '../pool/worker-pool.js';
 import { growBox, tileBounds, type TileId } from './tile-math.js';
 import type { TileLayerSpec } from './vector-tiles.js';
 
@@ -39,7 +39,7 @@ export function noiseTileLattice(t: TileId): { box: [number, number, number, num
   return { box: growBox(tileBounds(t), 0.1), nodes: NOISE_TILE_NODES };
 }
 
-export async function noiseTileFeatures(network: NoiseNetwork, pool: WorkerPool<{ 'noise-grid': [NoiseGridInput, NoiseGridOutput] }>, t: TileId): Promise<Feature<MultiPolygon>[]> {
+export async function noiseTileFeatures(network: NoiseNetwork, pool: TaskRunner<{ 'noise-grid': [NoiseGridInput, NoiseGridOutput] }>, t: TileId): Promise<Feature<MultiPolygon>[]> {
   const { box: [w, s, e, n], nodes: N } = noiseTileLattice(t);
   const lon = new Float64Array(N * N), lat = new Float64Array(N * N), x = new Float64Array(N * N), y = new Float64Array(N * N);
   const win = createWindow((w + e) / 2, (s + n) / 2, undefined, network.crs);

@@ -35,6 +35,12 @@ export interface MapTiles {
 }
 
 /** The operator's and public pages' routes of one API. */
+/** What an engine with engine threads adds (engine/engine.ts: `compute: 'threads'`). */
+interface ThreadedService {
+  threadStats(): { threads: number; queued: number; perThread: { slot: number; inFlight: number; calls: number; failed: number; restarts: number }[] } | null;
+  threadHeaps(): Promise<{ used: number; total: number; external: number; arrayBuffers: number }[]>;
+}
+
 export class OpsRoutes {
   private readonly statics = new Map<string, Promise<StaticBody | null>>();
   private readonly staticsDone = new Map<string, StaticBody | null>();
@@ -83,6 +89,18 @@ export class OpsRoutes {
       }
       metric('propintel_cache_entries', 'Entries in the memory tier of each engine cache.', 'gauge', report.caches.filter((c) => c.entries !== null).map((c) => [{ cache: c.cache }, c.entries!]));
       metric('propintel_cache_memory_bytes', 'Estimated bytes in the memory tier of each engine cache.', 'gauge', report.caches.filter((c) => c.bytes !== null).map((c) => [{ cache: c.cache }, c.bytes!]));
+    }
+    const threaded = this.ctx.service as PropertyService & Partial<ThreadedService>;
+    const threads = typeof threaded.threadStats === 'function' ? threaded.threadStats() : null;
+    if (threads && typeof threaded.threadHeaps === 'function') {
+      const heaps = await threaded.threadHeaps().catch(() => []);
+      metric('propintel_engine_threads', 'Engine threads running (every lookup, batch part, tile and report runs on one).', 'gauge', [[{}, threads.threads]]);
+      metric('propintel_engine_calls_queued', 'Calls waiting for a free engine thread.', 'gauge', [[{}, threads.queued]]);
+      metric('propintel_engine_calls_in_flight', 'Calls an engine thread is working on, by thread.', 'gauge', threads.perThread.map((t) => [{ thread: String(t.slot) }, t.inFlight]));
+      metric('propintel_engine_calls_total', 'Calls each engine thread answered (failed ones included).', 'counter', threads.perThread.map((t) => [{ thread: String(t.slot) }, t.calls]));
+      metric('propintel_engine_calls_failed_total', 'Calls each engine thread answered with an error.', 'counter', threads.perThread.map((t) => [{ thread: String(t.slot) }, t.failed]));
+      metric('propintel_engine_thread_restarts_total', 'Times an engine thread died or was stopped and was replaced.', 'counter', threads.perThread.map((t) => [{ thread: String(t.slot) }, t.restarts]));
+      metric('propintel_engine_thread_heap_bytes', "Each engine thread's memory by kind (V8 heap used and total, external, array buffers), bytes; the process's RSS holds them all.", 'gauge', heaps.flatMap((h, i): [Record<string, string>, number][] => [[{ thread: String(i), kind: 'used' }, h.used], [{ thread: String(i), kind: 'total' }, h.total], [{ thread: String(i), kind: 'external' }, h.external], [{ thread: String(i), kind: 'array_buffers' }, h.arrayBuffers]]));
     }
     metric('propintel_response_cache_entries', 'Finished payloads in the response cache.', 'gauge', [[{}, this.status.responses.size]]);
     metric('propintel_response_cache_bytes', 'Payload bytes in the response cache (bounded).', 'gauge', [[{}, this.status.responses.bytes]]);

@@ -13,38 +13,10 @@
  * written by hand, so a request costs no compressor at all. The trailer's CRC-32 continues the prefix's
  * CRC over the suffix, and ISIZE is the total length. Any gzip reader sees one ordinary stream.
  */
-import { constants, crc32, deflateRawSync, gzipSync } from 'node:zlib';
+import { crc32, gzipSync } from 'node:zlib';
+import type { PayloadBody } from '../../engine/entry/property.js';
 
-/** A payload ready to be finished per request. */
-export interface PayloadBody {
-  /** The payload up to the end of meta's last field. */
-  prefix: Buffer;
-  /** gzip header + raw deflate of `prefix`, sync-flushed. */
-  gzPrefix: Buffer;
-  /** CRC-32 of `prefix`. */
-  crc: number;
-  /** True when the engine already set `meta.not_charged_reason` (the server then adds none). */
-  engineReason: boolean;
-  /** Bytes held. */
-  bytes: number;
-}
-
-/** gzip member header: magic, CM=8 (deflate), no flags, MTIME 0, XFL 0, OS 255 (unknown). */
-const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0xff]);
-
-/** Serialises `payload` (which must have a `meta` object) with `metaExtra` appended to meta. */
-export function serialisePayload(payload: Record<string, unknown>, metaExtra: Record<string, unknown> = {}): PayloadBody {
-  const meta = payload.meta as Record<string, unknown> | undefined;
-  if (!meta || typeof meta !== 'object') throw new TypeError('a property payload needs a meta object');
-  const rest: Record<string, unknown> = {};
-  for (const k of Object.keys(payload)) if (k !== 'meta' && k !== 'usage') rest[k] = payload[k];
-  const r = JSON.stringify(rest);
-  const m = JSON.stringify({ ...meta, ...metaExtra });
-  if (m === '{}') throw new TypeError('a property payload needs a non-empty meta object');
-  const prefix = Buffer.from(`${r === '{}' ? '{' : `${r.slice(0, -1)},`}"meta":${m.slice(0, -1)}`);
-  const gzPrefix = Buffer.concat([GZIP_HEADER, deflateRawSync(prefix, { level: 6, finishFlush: constants.Z_SYNC_FLUSH })]);
-  return { prefix, gzPrefix, crc: crc32(prefix), engineReason: typeof meta.not_charged_reason === 'string', bytes: prefix.length + gzPrefix.length };
-}
+export { serialisePayload, type PayloadBody } from '../../engine/entry/property.js';
 
 function suffixOf(body: PayloadBody, usage: Record<string, unknown>, reason?: string): Buffer {
   const extra = reason !== undefined && !body.engineReason ? `,"not_charged_reason":${JSON.stringify(reason)}` : '';

@@ -4,7 +4,7 @@
  * identical requests already waiting for one, after the quota gate -> the meter (429) -> 200 with `usage`.
  * HEAD checks all of that without computing or metering the payload.
  */
-import { checkLicence, type LicenceRefusal, type PropertyLicence, type PropertyOptions, type PropertySubject, resolveOptions, validateSubject, LAYER_TTL_MS, SCORE_TTL_MS } from '../../engine/entry/property.js';
+import { checkLicence, propertyBodyOf, type LicenceRefusal, type PropertyLicence, type PropertyOptions, type PropertySubject, resolveOptions, validateSubject } from '../../engine/entry/property.js';
 import { BillingPeriodCache, inOnboarding, type BillingPeriod } from '../metering/billing-period.js';
 import { meterLookup, quotaExceeded } from '../metering/meter.js';
 import { chain, type MaybePromise } from '../maybe-promise.js';
@@ -12,9 +12,9 @@ import { documentationStamp } from '../openapi/openapi.js';
 import type { ApiKeyRecord } from '../store/store.js';
 import { ApiError } from './api-error.js';
 import { clientClosed, JSON_TYPE, type AbortSource, type ApiContext, type ApiRequest, type ApiResponse } from './api-types.js';
-import { acceptsGzip, finishPayload, serialisePayload } from './payload-body.js';
+import { acceptsGzip, finishPayload } from './payload-body.js';
 import { parsePropertyQuery } from './query.js';
-import { payloadExpiry, ResponseCache, type CachedResponse } from './response-cache.js';
+import { ResponseCache, type CachedResponse } from './response-cache.js';
 
 interface ValidQuery {
   subject: PropertySubject;
@@ -137,18 +137,15 @@ export class PropertyRoutes {
     let p = this.pending.get(cacheKey);
     if (!p) {
       const controller = new AbortController();
-      const promise = this.ctx.service.property(subject, { ...options, licence, variant, now, signal: controller.signal }).then((result) => {
-        const entry: CachedResponse = {
-          body: serialisePayload(result.payload, { documentation: this.documentation }),
-          addressKey: result.addressKey,
-          label: ((result.payload.resolved as { address?: string | null } | undefined)?.address ?? null),
-          sandbox: result.sandbox,
-          chargeable: result.chargeable,
-          notChargedReason: result.notChargedReason,
-          expiresAt: payloadExpiry(result.payload, now.getTime(), LAYER_TTL_MS, SCORE_TTL_MS),
-        };
+      const service = this.ctx.service;
+      const lookupOptions: PropertyOptions = { ...options, licence, variant, now, signal: controller.signal };
+      const meta = { documentation: this.documentation };
+      // Serialised where it was computed (an engine thread) when the engine offers it, else here.
+      const answer = service.propertyBody ? service.propertyBody(subject, lookupOptions, meta) : service.property(subject, lookupOptions).then((result) => propertyBodyOf(result, now.getTime(), meta));
+      const promise = answer.then((b) => {
+        const entry: CachedResponse = { body: b.body, addressKey: b.addressKey, label: b.label, sandbox: b.sandbox, chargeable: b.chargeable, notChargedReason: b.notChargedReason, expiresAt: b.expiresAt };
         // Only a complete payload, and only if the DA records did not change while it was computed.
-        if (result.payload.completeness === 'full' && this.ctx.service.dataRevision() === revision) this.responses.set(cacheKey, entry);
+        if (b.completeness === 'full' && service.dataRevision() === revision) this.responses.set(cacheKey, entry);
         return entry;
       });
       p = { promise, controller, waiters: 0 };

@@ -14,6 +14,8 @@
 import { LruCache } from '../../engine/entry/runtime.js';
 import type { PayloadBody } from './payload-body.js';
 
+export { payloadExpiry } from '../../engine/entry/property.js';
+
 /** A stored response. */
 export interface CachedResponse {
   body: PayloadBody;
@@ -67,17 +69,3 @@ export class ResponseCache {
   }
 }
 
-/**
- * When a payload built at `now` stops being fresh: the earliest of its layer lookups' expiry
- * (`meta.as_at.layer_features` + `layerTtlMs`) and its scores' (`meta.as_at.scores` + `scoreTtlMs`).
- */
-export function payloadExpiry(payload: Record<string, unknown>, now: number, layerTtlMs: number, scoreTtlMs: number): number {
-  const asAt = ((payload.meta as Record<string, unknown> | undefined)?.as_at ?? {}) as Record<string, unknown>;
-  const t = (v: unknown) => (typeof v === 'string' ? Date.parse(v) : NaN);
-  let expires = now + layerTtlMs;
-  const layers = t(asAt.layer_features);
-  if (Number.isFinite(layers)) expires = Math.min(expires, layers + layerTtlMs);
-  const scores = t(asAt.scores);
-  if (Number.isFinite(scores)) expires = Math.min(expires, scores + scoreTtlMs);
-  return expires;
-}

@@ -16,7 +16,7 @@ import { createWindow, WINDOW_HALF_WIDTH_M, windowLonLatBBox } from '../../geo/w
 import { DEFAULT_BUFFER_FRACTION, DEFAULT_SNAP_M, handAtPoint, type HandPointInput, type HandPointResult } from '../../hydro/hand-at-point.js';
 import { lineSetFromFeatures } from '../../hydro/line-set.js';
 import { burnLines, NO_BURN, type BurnLines, type HandTileStore } from '../../hydro/hand-tile-store.js';
-import type { WorkerPool } from '../../pool/worker-pool.js';
+import type { TaskRunner } from '../../pool/worker-pool.js';
 import { floodOverlayHits, type FloodOverlayHit, type FloodOverlaySource } from './flood-overlays.js';
 import { scoreFlood, type FloodEvidence, type FloodScore, type HandEvidence, type HazardClass, type StudyLibrary } from './flood-score.js';
 import { officialLayer, type OtherFloodEvidence } from './official-layer.js';
@@ -77,7 +77,7 @@ export interface FloodAssessment {
 /** Options for {@link assessFlood}. */
 export interface AssessFloodOptions {
   /** Run HAND on this pool's workers; without one it runs in this thread. */
-  pool?: WorkerPool<{ 'hand-point': [HandPointInput, HandPointResult] }>;
+  pool?: TaskRunner<{ 'hand-point': [HandPointInput, HandPointResult] }>;
   signal?: AbortSignal;
   /** Time limit of the HAND task, ms (pool default when absent). */
   timeoutMs?: number;

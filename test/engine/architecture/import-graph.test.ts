@@ -51,8 +51,9 @@ describe('the engine module graph', () => {
     for (const m of graph.keys()) if (m.startsWith('pool/')) expect(reach(m).has('tasks/task-map.ts'), m).toBe(false);
     const viaPool = [...graph.keys()].filter((m) => reach(m).has('tasks/engine-pool.ts')).sort();
     // The engine, the two entries that hand it out (`propintel`, and `propintel/runtime` with the pool factory),
-    // and internals.ts, which names the engine's type for engineInternals().
-    expect(viaPool).toEqual(['engine.ts', 'entry/runtime.ts', 'index.ts', 'internals.ts']);
+    // internals.ts, which names the engine's type for engineInternals(), and an engine thread, which hosts an
+    // engine of its own (threads/engine-thread.ts and the calls it answers).
+    expect(viaPool).toEqual(['engine.ts', 'entry/runtime.ts', 'index.ts', 'internals.ts', 'threads/engine-thread.ts', 'threads/thread-calls.ts']);
   });
 
   it('the compute entry points stand without a dataset: they reach neither the engine nor the DA store', () => {
