@@ -304,7 +304,8 @@ export class Engine implements PropertyService {
         daStoreFile: das.path,
         windowCacheBytes: share(options.windowCacheBytes, 64 * 1024 * 1024),
         modelBudgetBytes: share(options.modelBudgetBytes, DEFAULT_WINDOWED_MODEL_BUDGET),
-        rasterBlockCacheBytes: share(options.rasterBlockCacheBytes, BLOCK_CACHE_BYTES),
+        // The threads share one bound of decoded blocks (thread-blocks.ts); each keeps only a few of its own.
+        rasterBlockCacheBytes: THREAD_OWN_BLOCK_BYTES,
         memoryCacheBytes: { layers: share(options.memoryCacheBytes?.layers, DEFAULT_LAYER_CACHE_BYTES), scores: share(options.memoryCacheBytes?.scores, DEFAULT_SCORE_CACHE_BYTES) },
         ...(options.handTiles !== undefined ? { handTiles: options.handTiles } : {}),
         ...(options.tileCache !== undefined ? { tileCache: options.tileCache } : {}),
@@ -312,7 +313,7 @@ export class Engine implements PropertyService {
         maxConcurrentLookups: options.callsPerThread ?? 4,
       };
       for (const [st, box] of windows.stateBoxes()) if ((STATES as readonly string[]).includes(st)) engine.stateBoxes.set(st as StateCode, box);
-      engine.engineThreads = await EngineThreads.start({ threads: n, engine: thread as unknown as Record<string, unknown>, callsPerThread: options.callsPerThread, log: options.log });
+      engine.engineThreads = await EngineThreads.start({ threads: n, engine: thread as unknown as Record<string, unknown>, callsPerThread: options.callsPerThread, log: options.log, blockCacheBytes: options.rasterBlockCacheBytes ?? BLOCK_CACHE_BYTES });
       return engine;
     } catch (err) {
       await engine.close();
@@ -709,6 +710,9 @@ function* addressRecordsOf(tables: Iterable<{ source: CatalogueSource; rows: Rec
 
 /** How long warming one engine thread may take (the HAND tiles of every state's DEMs), ms. */
 const WARM_TIMEOUT_MS = 30 * 60_000;
+
+/** Decoded raster blocks an engine thread keeps of its own (reads that are not single-band take this path). */
+const THREAD_OWN_BLOCK_BYTES = 4 * 1024 * 1024;
 
 /** The window cache of the thread that owns engine threads (it reads windows only for a state lookup or a map's layers). */
 const MAIN_WINDOW_CACHE_BYTES = 8 * 1024 * 1024;

@@ -3,6 +3,7 @@
  * benchmark server process (server-process.ts) and percentiles.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 /** What a benchmark server process prints when it is ready. */
@@ -150,4 +151,70 @@ export function wrkAsync(url: string, seconds: number, headers: Record<string, s
     child.stderr.on('data', (d: Buffer) => (err += d));
     child.once('exit', (code) => (code === 0 ? resolve(parseWrk(out)) : reject(new Error(`wrk failed: ${err || out}`))));
   });
+}
+
+/**
+ * A lean HTTP/1.1 load client: `clients` keep-alive connections, each sending the next of `paths` as soon as
+ * its previous answer has arrived, until every path was asked once. It reads only the status line and
+ * Content-Length of each answer (no parsing of bodies), so on a machine it shares with the server it takes a
+ * fraction of the CPU fetch() would (the cold-lookup rows of the cores suite measure the server, not the
+ * client). Answers must carry Content-Length (this server's always do).
+ */
+export async function leanLoad(base: string, paths: readonly string[], clients: number, headers: Record<string, string> = {}): Promise<{ rps: number; p50: number; p99: number; n: number; failed: number; statuses: Record<number, number>; seconds: number }> {
+  const u = new URL(base);
+  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const latencies: number[] = [];
+  const statuses: Record<number, number> = {};
+  let next = 0;
+  let failed = 0;
+  const t0 = performance.now();
+  const one = () =>
+    new Promise<void>((resolve, reject) => {
+      const sock = connect(Number(u.port), u.hostname);
+      sock.setNoDelay(true);
+      let buf: Buffer = Buffer.alloc(0);
+      let remaining = -1;
+      let started = 0;
+      const send = () => {
+        if (next >= paths.length) {
+          sock.end();
+          resolve();
+          return;
+        }
+        const p = paths[next++];
+        started = performance.now();
+        sock.write(`GET ${p} HTTP/1.1\r\nHost: ${u.host}\r\n${extra}\r\n`);
+      };
+      sock.on('connect', send);
+      sock.on('error', reject);
+      sock.on('data', (chunk: Buffer) => {
+        buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
+        for (;;) {
+          if (remaining < 0) {
+            const end = buf.indexOf('\r\n\r\n');
+            if (end < 0) return;
+            const head = buf.subarray(0, end).toString('latin1');
+            const status = Number(head.slice(9, 12));
+            const len = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+            if (!len) {
+              reject(new Error(`leanLoad: an answer without Content-Length: ${head.slice(0, 200)}`));
+              sock.destroy();
+              return;
+            }
+            statuses[status] = (statuses[status] ?? 0) + 1;
+            if (status !== 200) failed++;
+            remaining = Number(len[1]);
+            buf = buf.subarray(end + 4);
+          }
+          if (buf.length < remaining) return;
+          buf = buf.subarray(remaining);
+          remaining = -1;
+          latencies.push(performance.now() - started);
+          send();
+        }
+      });
+    });
+  await Promise.all(Array.from({ length: Math.min(clients, paths.length) }, one));
+  const seconds = (performance.now() - t0) / 1000;
+  return { rps: latencies.length / seconds, p50: pct(latencies, 50), p99: pct(latencies, 99), n: latencies.length, failed, statuses, seconds };
 }

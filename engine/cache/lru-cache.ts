@@ -112,6 +112,11 @@ export class LruCache<K, V> {
     for (const e of this.map.values()) yield e.value;
   }
 
+  /** The entries held, least recently used first. */
+  *entries(): IterableIterator<[K, V]> {
+    for (const [k, e] of this.map) yield [k, e.value];
+  }
+
   /** Empties the cache (without `onEvict`) and resets the counters. */
   clear(): void {
     this.map.clear();

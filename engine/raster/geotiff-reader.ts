@@ -21,6 +21,7 @@ import type { Grid, TypedArray } from './grid.js';
 import { registerNativeDeflate } from './native-deflate.js';
 import { resampleGrid, type ResampleMethod } from './resample.js';
 import { LruCache } from '../cache/lru-cache.js';
+import { blockShare } from './shared-blocks.js';
 
 registerNativeDeflate();
 
@@ -199,6 +200,8 @@ export class RasterSource {
     readonly info: RasterInfo,
     private readonly tiff: GeoTIFF,
     private readonly image: GeoTIFFImage,
+    /** Names this file's blocks among every thread's (its path, size and modification time). */
+    private readonly blockKey: string,
   ) {}
 
   /** True for a raster owned by the shared pool (see raster-pool.ts): its `close()` is a no-op. */
@@ -207,8 +210,11 @@ export class RasterSource {
   /** Opens and validates a GeoTIFF. Throws `NOT_FOUND`, `INVALID_DATA` or `UNSUPPORTED` naming the file. */
   static async open(file: string, options: OpenRasterOptions = {}): Promise<RasterSource> {
     let size: number;
+    let mtime: number;
     try {
-      size = (await stat(file)).size;
+      const st = await stat(file);
+      size = st.size;
+      mtime = st.mtimeMs;
     } catch {
       throw new EngineError('NOT_FOUND', `${file}: raster file not found`, { file });
     }
@@ -262,7 +268,7 @@ export class RasterSource {
         bbox: [transform[0], transform[3] + height * transform[5], transform[0] + width * transform[1], transform[3]],
         imageCount,
       };
-      return new RasterSource(info, tiff, image);
+      return new RasterSource(info, tiff, image, `${file}|${size}|${mtime}|0`);
     } catch (err) {
       await Promise.resolve(tiff.close()).catch(() => {});
       if (err instanceof EngineError) throw err;
@@ -305,10 +311,23 @@ export class RasterSource {
     const w = c1 - c0;
     const out = new Ctor(w * (r1 - r0));
     const jobs: Promise<void>[] = [];
+    // Blocks another thread decoded are read from their shared bytes (no file read, no decode); those decoded
+    // here are offered to the others.
+    const share = blockShare();
+    const block = (bx: number, by: number): Promise<{ data: ArrayBufferLike }> => {
+      if (!share) return im.getTileOrStrip(bx, by, 0, decoder, signal);
+      const key = `${this.blockKey}:${bx},${by}`;
+      const hit = share.get(key);
+      if (hit) return Promise.resolve({ data: hit });
+      return im.getTileOrStrip(bx, by, 0, decoder, signal).then((r) => {
+        share.put(key, r.data);
+        return r;
+      });
+    };
     for (let by = Math.floor(r0 / th); by <= Math.floor((r1 - 1) / th); by++) {
       for (let bx = Math.floor(c0 / tw); bx <= Math.floor((c1 - 1) / tw); bx++) {
-        jobs.push(im.getTileOrStrip(bx, by, 0, decoder, signal).then(({ data }) => {
-          const block = new Ctor(data);
+        jobs.push(block(bx, by).then(({ data }) => {
+          const block = new Ctor(data as ArrayBuffer);
           const ya = Math.max(r0, by * th), yb = Math.min(r1, (by + 1) * th);
           const xa = Math.max(c0, bx * tw), xb = Math.min(c1, (bx + 1) * tw);
           for (let y = ya; y < yb; y++) {

@@ -8,6 +8,8 @@ import { readlinkSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { isEngineError, serializeError } from '../errors.js';
 import { Engine, type EngineOptions } from '../engine.js';
+import { setBlockShare } from '../raster/shared-blocks.js';
+import { ThreadBlocks } from './thread-blocks.js';
 import { THREAD_CALLS } from './thread-calls.js';
 import { movableBuffers, type FromThread, type ToThread } from './thread-protocol.js';
 
@@ -26,6 +28,10 @@ function threadId(): number | null {
 
 const post = (m: FromThread, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
 
+// Decoded raster blocks are shared with the other engine threads (thread-blocks.ts).
+const blocks = new ThreadBlocks((m) => post(m));
+setBlockShare(blocks);
+
 let engine: Engine;
 try {
   const options = (workerData as { engine: EngineOptions }).engine;
@@ -40,6 +46,16 @@ const running = new Map<number, AbortController>();
 port.on('message', (m: ToThread) => {
   if (m.type === 'cancel') {
     running.get(m.id)?.abort();
+    return;
+  }
+  if (m.type === 'blocks' || m.type === 'drop') {
+    blocks.receive(m);
+    return;
+  }
+  if (m.type === 'close') {
+    // Files closed, then the thread ends (its owner stops it anyway if this takes too long).
+    blocks.close();
+    void engine.close().finally(() => process.exit(0));
     return;
   }
   const fn = (THREAD_CALLS as unknown as Record<string, ((e: Engine, args: unknown[], signal: AbortSignal) => unknown) | undefined>)[m.method];

@@ -20,6 +20,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { deserializeError, EngineError, type SerializedError } from '../errors.js';
+import { BlockHub } from './thread-blocks.js';
 import type { FromThread, ToThread } from './thread-protocol.js';
 
 /** Options of {@link EngineThreads.start}. */
@@ -36,6 +37,8 @@ export interface EngineThreadsOptions {
   stuckGraceMs?: number;
   /** Told when a thread dies or is stopped, and when it is replaced. */
   log?: (line: string) => void;
+  /** Bytes of decoded raster blocks the threads share (thread-blocks.ts); default 64 MiB. */
+  blockCacheBytes?: number;
 }
 
 /** Options of one call. */
@@ -97,6 +100,9 @@ interface Slot {
   stuckTimer?: NodeJS.Timeout;
 }
 
+/** How long a thread may take to close its engine and end before it is stopped, ms. */
+const CLOSE_WAIT_MS = 5_000;
+
 /** How far down the queue a thread with room looks for a call that prefers it. */
 const PREFER_SCAN = 32;
 
@@ -120,8 +126,20 @@ export class EngineThreads {
   private failedStarts = 0;
   private lastFailure: SerializedError | null = null;
   private drained: (() => void) | null = null;
+  /** The decoded raster blocks every thread reads. */
+  private readonly blocks: BlockHub;
 
   private constructor(private readonly options: EngineThreadsOptions) {
+    this.blocks = new BlockHub(
+      options.blockCacheBytes ?? 64 * 1024 * 1024,
+      (order, except) => {
+        for (const s of this.slots) if (s && s.index !== except && !s.gone) s.worker.postMessage(order satisfies ToThread);
+      },
+      (slot, order) => {
+        const s = this.slots[slot];
+        if (s && !s.gone) s.worker.postMessage(order satisfies ToThread);
+      },
+    );
     this.callsPerThread = Math.max(1, options.callsPerThread ?? 4);
     this.callTimeoutMs = options.callTimeoutMs ?? 120_000;
     this.stuckGraceMs = options.stuckGraceMs ?? 10_000;
@@ -154,6 +172,11 @@ export class EngineThreads {
   /** Calls being worked on. */
   get inFlight(): number {
     return this.slots.reduce((a, s) => a + s.inFlight.size, 0);
+  }
+
+  /** The decoded raster blocks the threads share. */
+  get sharedBlocks(): { blocks: number; bytes: number } {
+    return this.blocks.stats;
   }
 
   /** Each thread's counts. */
@@ -227,9 +250,13 @@ export class EngineThreads {
     this.slots[index] = slot;
     return new Promise<void>((resolve, reject) => {
       worker.on('message', (m: FromThread) => {
-        if (m.type === 'ready') {
+        if (m.type === 'block' || m.type === 'touch') this.blocks.heard(index, m);
+        else if (m.type === 'ready') {
           slot.ready = true;
           slot.tid = m.tid;
+          // A thread started late (a replacement) reads the blocks the others decoded.
+          const held = this.blocks.entries();
+          if (held.length) worker.postMessage({ type: 'blocks', entries: held } satisfies ToThread);
           this.failedStarts = 0;
           resolve();
           this.pump();
@@ -380,9 +407,18 @@ export class EngineThreads {
     this.afterAnswer();
   }
 
+  /** Has a thread close its engine and end; stops it after {@link CLOSE_WAIT_MS} if it has not. */
   private async stop(slot: Slot): Promise<void> {
-    if (slot.gone && slot.worker.threadId < 0) return;
+    if (slot.worker.threadId < 0) return;
     slot.gone = true;
-    await slot.worker.terminate();
+    const ended = new Promise<void>((resolve) => slot.worker.once('exit', () => resolve()));
+    try {
+      slot.worker.postMessage({ type: 'close' } satisfies ToThread);
+    } catch {
+      // Already gone.
+    }
+    const t = setTimeout(() => void slot.worker.terminate(), CLOSE_WAIT_MS);
+    await ended;
+    clearTimeout(t);
   }
 }
