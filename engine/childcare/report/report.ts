@@ -13,7 +13,6 @@ import type { SiteRequest } from '../site.js';
 import { reportBlocks, reportFilename, subjectLine, type Block, type ReportSubject } from './report-content.js';
 import { reportHtml } from './report-html.js';
 import { mapBox, reportMap, type DrawItem, type MapRoad } from './report-map.js';
-import { reportPdf } from './report-pdf.js';
 
 /** The report formats. */
 export const REPORT_FORMATS = ['pdf', 'html'] as const;
@@ -107,6 +106,8 @@ export function prepareReport(format: ReportFormat, req: SiteRequest, data: Reco
 /** The file of a job: PDF bytes or the HTML text, as bytes. */
 export async function renderReport(job: ReportJob): Promise<Uint8Array> {
   if (job.format === 'html') return Buffer.from(reportHtml(job.blocks, job.map), 'utf8');
+  // pdfkit is loaded by the first PDF: a thread that never renders one (most engine threads) never holds it.
+  const { reportPdf } = await import('./report-pdf.js');
   return reportPdf(job.blocks, job.map, { title: job.title, subject: job.subject });
 }
 
