@@ -52,6 +52,8 @@ import { BLOCK_CACHE_BYTES, setBlockCacheBytes } from './raster/geotiff-reader.j
 import { EngineThreads, type ThreadStats } from './threads/engine-threads.js';
 import { stateOfAddressText, stateOfPoint, threadOfState, type LonLatBox } from './threads/affinity.js';
 import { propertyBodyOf, type PropertyBody } from './property/payload-body.js';
+import { joinPacked, lookupPacked } from './batch/batch-pack.js';
+import type { LookupRowsOptions, PackedResults } from './batch/batch-run.js';
 import { computeScores, type ScoresContext } from './compute-scores.js';
 import { computeSurfaces, type SurfacesContext } from './compute-surfaces.js';
 
@@ -601,6 +603,24 @@ export class Engine implements PropertyService {
     return propertyBodyOf(await this.property(subject, { ...options, now }), now.getTime(), metaExtra);
   }
 
+  /**
+   * A batch chunk looked up and packed (engine/batch/batch-pack.ts): `input` is its rows packed, `rows` how
+   * many. With engine threads, the chunk is cut into parts of about {@link BATCH_PART_ROWS} rows in input
+   * order, each looked up (in spatial order) and packed on a thread; the calling thread receives bytes to
+   * store and a few fields a row to meter by.
+   */
+  async batchChunk(input: Uint8Array, rows: number, options: LookupRowsOptions): Promise<PackedResults> {
+    this.assertOpen();
+    const threads = this.engineThreads;
+    if (!threads) return lookupPacked(this, input, options);
+    const { signal, ...rest } = options;
+    const n = Math.max(threads.threads, Math.ceil(rows / BATCH_PART_ROWS));
+    const size = Math.ceil(rows / n);
+    const parts: Promise<PackedResults>[] = [];
+    for (let from = 0; from < rows; from += size) parts.push(threads.call<PackedResults>('batchPart', [input, { ...rest, concurrency: 2, from, to: Math.min(rows, from + size) }], { signal }));
+    return joinPacked(await Promise.all(parts));
+  }
+
   /** See {@link PropertyService.identify}: what a lookup of `subject` would be billed as, without running it. */
   async identify(subject: PropertySubject): Promise<BillingIdentity> {
     this.assertOpen();
@@ -707,6 +727,9 @@ export class Engine implements PropertyService {
 function* addressRecordsOf(tables: Iterable<{ source: CatalogueSource; rows: Record<string, unknown>[] }>): Generator<AddressRecord> {
   for (const t of tables) yield* addressRecordsFromRows(t.rows, t.source.id);
 }
+
+/** Rows of a batch chunk an engine thread looks up in one call (a chunk of 1,000 is eight calls over the threads). */
+const BATCH_PART_ROWS = 125;
 
 /** How long warming one engine thread may take (the HAND tiles of every state's DEMs), ms. */
 const WARM_TIMEOUT_MS = 30 * 60_000;

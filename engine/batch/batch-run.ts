@@ -25,6 +25,11 @@ export interface BatchLookupService {
   property(subject: PropertySubject, options?: PropertyOptions): Promise<PropertyResult>;
   /** Resolves the subject only: its billing identity and point. */
   identify(subject: PropertySubject): Promise<{ addressKey: string; label: string | null; sandbox: boolean; lon?: number; lat?: number }>;
+  /**
+   * Looks up a whole chunk (`input`: its rows packed, `rows` of them) and packs the results (batch-pack.ts),
+   * spread over the engine's threads. Optional: without it the caller looks the rows up one by one.
+   */
+  batchChunk?(input: Uint8Array, rows: number, options: LookupRowsOptions): Promise<PackedResults>;
 }
 
 /** One row's result. */
@@ -50,6 +55,17 @@ export interface BatchRowResult {
   not_charged_reason: string | null;
   /** The payload (status `ok` only). */
   payload: Record<string, unknown> | null;
+}
+
+/** What the commit needs of a row: its result without the payload and the input cells. */
+export type BatchRowMeta = Omit<BatchRowResult, 'payload' | 'cells'>;
+
+/** A chunk's (or part's) results packed (batch-pack.ts): the stored pack, each row's meta in order, and the rows not `ok`. */
+export interface PackedResults {
+  meta: BatchRowMeta[];
+  /** Gzipped JSON lines of the results, every row with `charged: false`. */
+  packed: Uint8Array;
+  failed: number;
 }
 
 /** Options of {@link lookupRows}. */

@@ -9,6 +9,8 @@ import type { ScoresOptions, SurfacesOptions } from '../engine-calls.js';
 import type { PropertyOptions, PropertySubject } from '../property/contract.js';
 import type { ReportFormat } from '../childcare/report/report.js';
 import type { SiteRequest } from '../childcare/site.js';
+import { lookupPacked } from '../batch/batch-pack.js';
+import type { LookupRowsOptions } from '../batch/batch-run.js';
 
 type Call = (engine: Engine, args: never, signal: AbortSignal) => unknown;
 
@@ -26,6 +28,7 @@ export const THREAD_CALLS = {
     // A Buffer arrives as a plain Uint8Array; its bytes are moved when they are its own.
     return { ...file, body: new Uint8Array(file.body.buffer, file.body.byteOffset, file.body.byteLength) };
   },
+  batchPart: (e: Engine, [input, options]: [Uint8Array, LookupRowsOptions & { from: number; to: number }], signal: AbortSignal) => lookupPacked(e, input, { ...options, signal }),
   warm: async (e: Engine) => {
     const lines: string[] = [];
     await e.warm((line) => lines.push(line));

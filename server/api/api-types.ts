@@ -146,7 +146,7 @@ export interface ApiOptions {
    */
   beforeRequest?: () => MaybePromise<void>;
   /** Batch jobs: the local worker to wake when one is created (server/batch/batch-runner.ts); default none. */
-  batch?: { runner?: { wake(): void }; chunkRows?: number };
+  batch?: { runner?: { wake(): void; cancelled?(id: string): void }; chunkRows?: number };
 }
 
 /** Whether the client went away; `signal` is made on demand (server/transport/lazy-abort.ts). */

@@ -34,7 +34,7 @@ export const BATCH_UPLOAD_TYPES: Record<BatchInputFormat, readonly string[]> = {
 /** What the batch routes need beyond the API's context. */
 export interface BatchRouteOptions {
   /** The local worker, woken when a job is created (none: another process or replica works the jobs). */
-  runner?: { wake(): void };
+  runner?: { wake(): void; cancelled?(id: string): void };
   /** Callback URLs may be http and private addresses (`--allow-private-webhooks`). */
   allowPrivate?: boolean;
   resolve?: Resolver;
@@ -132,6 +132,8 @@ export class BatchRoutes {
     if (op === 'get') return ok(200, batchDocument(job, now, base));
     if (op === 'cancel') {
       const after = (await batches.cancelJob(id, now, BATCH_RETENTION_MS)) ?? job;
+      // The chunk this server is working stops now, not at its next lease check.
+      this.options.runner?.cancelled?.(id);
       return ok(200, batchDocument(after, now, base));
     }
     const format = (params.get('format') ?? job.options.format) as BatchOutputFormat;

@@ -4,8 +4,7 @@
  * chunks in input order (a chunk never looked up gives its rows the job's stop reason).
  */
 import { randomBytes } from 'node:crypto';
-import { gunzipSync, gzipSync } from 'node:zlib';
-import { BatchFileWriter, batchRows, collectColumns, failedRow, type BatchInputOptions, type BatchOutputFormat, type BatchRow, type StoredBatchRow } from '../../engine/entry/batch.js';
+import { BatchFileWriter, batchRows, collectColumns, failedRow, packLines, unpackLines, type BatchInputOptions, type BatchOutputFormat, type BatchRow, type StoredBatchRow } from '../../engine/entry/batch.js';
 import type { PropertyLicence } from '../../engine/entry/property.js';
 import type { BatchJob, BatchJobOptions, BatchRepository, NewBatchChunk, StoredChunk } from '../store/batch-store.js';
 
@@ -14,16 +13,7 @@ export const BATCH_CHUNK_ROWS = 1000;
 /** How long a finished job and its results are kept: 7 days after it finishes. */
 export const BATCH_RETENTION_MS = 7 * 24 * 3600 * 1000;
 
-/** Gzipped JSON lines of `items`. */
-export function packLines(items: readonly unknown[]): Buffer {
-  return gzipSync(items.map((i) => JSON.stringify(i)).join('\n'), { level: 4 });
-}
-
-/** The items of {@link packLines}. */
-export function unpackLines<T>(buf: Buffer): T[] {
-  const text = gunzipSync(buf).toString('utf8');
-  return text ? text.split('\n').map((l) => JSON.parse(l) as T) : [];
-}
+export { packLines, unpackLines } from '../../engine/entry/batch.js';
 
 /** A new job id: `batch_` and 20 hex digits. */
 export function newBatchId(): string {
@@ -143,7 +133,11 @@ export async function* batchResults(batches: BatchRepository, job: BatchJob, for
     const page = await batches.chunks(job.id, seq, PAGE);
     for (const c of page) {
       let rows: StoredBatchRow[];
-      if (c.status === 'done' && c.result) rows = unpackLines<StoredBatchRow>(c.result);
+      if (c.status === 'done' && c.result) {
+        rows = unpackLines<StoredBatchRow>(c.result);
+        // Rows packed where they were looked up say charged: false; the commit named the charged ones.
+        if (c.charged_rows) for (const i of JSON.parse(c.charged_rows) as number[]) if (rows[i]) rows[i].charged = true;
+      }
       else if (c.status === 'skipped' || finished) rows = skippedRows(c, job);
       else {
         yield Buffer.from(writer.footer());

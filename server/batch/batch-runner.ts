@@ -10,12 +10,15 @@
  * the quota refuses marks that row `quota_exceeded` and stops the job; nothing past the quota is charged.
  */
 import { hostname } from 'node:os';
-import { failedRow, lookupRows, type BatchLookupService, type BatchRow, type BatchRowResult, type StoredBatchRow } from '../../engine/entry/batch.js';
+import { failedRow, lookupRows, packResults, type BatchLookupService, type BatchRow, type PackedResults, type StoredBatchRow } from '../../engine/entry/batch.js';
 import { BillingPeriodCache, inOnboarding } from '../metering/billing-period.js';
 import type { BatchJob, ClaimedChunk } from '../store/batch-store.js';
 import type { ServerStore } from '../store/store.js';
 import { sendBatchCallback } from './batch-callback.js';
 import { BATCH_RETENTION_MS, batchDocument, packLines, unpackLines } from './batch-jobs.js';
+
+/** How often a chunk being worked checks that its job still runs, ms (a cancel elsewhere stops it within this). */
+const WATCH_MS = 1_000;
 
 /** Tries a chunk gets before its rows are recorded as errors. */
 export const MAX_ATTEMPTS = 3;
@@ -70,6 +73,14 @@ export class BatchRunner {
   /** Wakes an idle worker (a job was just created). */
   wake(): void {
     this.wakeUp?.();
+  }
+
+  /**
+   * Told that job `id` was cancelled (`DELETE` on this server): a chunk of it in hand stops at once, its rows
+   * not yet looked up left as they are. A replica that did not hear of it finds out within a second.
+   */
+  cancelled(id: string): void {
+    if (this.current?.claim.job.id === id) this.current.controller.abort();
   }
 
   /** Stops: the chunk in hand is abandoned and handed back for another worker (or the next start). */
@@ -156,23 +167,32 @@ export class BatchRunner {
       return;
     }
     // The lease renewed while the chunk is worked; lost (taken over, or the job stopped) -> stop and drop it.
-    const renew = setInterval(() => {
-      void Promise.resolve(batches.renewLease(job.id, claim.seq, this.owner, this.clock().getTime() + this.leaseMs)).then(
+    // Between renewals the job's status is checked every second, so a job cancelled through another replica
+    // stops within about a second too.
+    let lastRenew = Date.now();
+    const watch = setInterval(() => {
+      const renewing = Date.now() - lastRenew >= Math.max(50, this.leaseMs / 3);
+      if (renewing) lastRenew = Date.now();
+      const check = renewing ? batches.renewLease(job.id, claim.seq, this.owner, this.clock().getTime() + this.leaseMs) : Promise.resolve(batches.job(job.id)).then((j) => !!j && j.status === 'running');
+      void Promise.resolve(check).then(
         (mine) => mine || controller.abort(),
         () => {},
       );
-    }, Math.max(50, this.leaseMs / 3));
-    let results: BatchRowResult[];
+    }, Math.min(WATCH_MS, Math.max(50, this.leaseMs / 3)));
+    let results: PackedResults;
     try {
-      const rows = unpackLines<BatchRow>(claim.input);
-      results = await lookupRows(this.options.service, rows, {
-        property: { components: job.options.components ?? undefined, include_geometry: job.options.include_geometry, licence: { components: key.components, geometry: key.geometry } },
-        concurrency: this.options.concurrency ?? 8,
-        order: this.options.order,
-        signal: controller.signal,
-      });
+      const property = { components: job.options.components ?? undefined, include_geometry: job.options.include_geometry, licence: { components: key.components, geometry: key.geometry } };
+      const service = this.options.service;
+      // An engine with threads looks the chunk up there and hands back packed results; else it is looked up here.
+      results = service.batchChunk
+        ? await service.batchChunk(claim.input, claim.row_count, { property, order: this.options.order, signal: controller.signal })
+        : packResults(await lookupRows(service, unpackLines<BatchRow>(claim.input), { property, concurrency: this.options.concurrency ?? 8, order: this.options.order, signal: controller.signal }));
+    } catch (err) {
+      // Stopped part-way (the job cancelled, the lease lost, the server stopping): handed back below.
+      if (!controller.signal.aborted) throw err;
+      results = { meta: [], packed: new Uint8Array(0), failed: 0 };
     } finally {
-      clearInterval(renew);
+      clearInterval(watch);
       this.current = null;
     }
     if (controller.signal.aborted) {
@@ -192,9 +212,16 @@ export class BatchRunner {
       keyId: key.id,
       periodKey: period.key,
       quota: key.quota,
-      charges: results.map((r) => (r.status === 'ok' && r.address_key && !r.sandbox && r.chargeable && !free ? r.address_key : null)),
+      charges: results.meta.map((r) => (r.status === 'ok' && r.address_key && !r.sandbox && r.chargeable && !free ? r.address_key : null)),
       encode: (outcomes) => {
-        const stored: StoredBatchRow[] = results.map((r, i) =>
+        if (!outcomes.includes('quota_exceeded')) {
+          // The usual commit: the pack as it was made, and which of its rows were charged.
+          const chargedRows: number[] = [];
+          outcomes.forEach((o, i) => o === 'charged' && chargedRows.push(i));
+          return { result: results.packed, failed: results.failed, chargedRows };
+        }
+        // The chunk where the quota ran out (once a job): its rows rewritten here, the refused ones as errors.
+        const stored: StoredBatchRow[] = unpackLines<StoredBatchRow>(results.packed).map((r, i) =>
           outcomes[i] === 'quota_exceeded'
             ? { ...r, status: 'error', error: 'quota_exceeded', message: `the key reached its quota of ${key.quota} unique addresses in billing period ${period.key}; this row would be a new one (not charged)`, payload: null, charged: false }
             : { ...r, charged: outcomes[i] === 'charged' },

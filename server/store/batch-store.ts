@@ -97,6 +97,11 @@ export interface StoredChunk {
   status: BatchChunkStatus;
   /** Gzipped JSON lines of results (`done`). */
   result: Buffer | null;
+  /**
+   * The positions in `result` of the rows the meter charged, as a JSON array, when the rows were stored with
+   * `charged: false` (engine/batch/batch-pack.ts); null when each row says itself.
+   */
+  charged_rows: string | null;
   /** The rows, while not done (`skipped` chunks keep them for their results). */
   input: Buffer | null;
 }
@@ -118,7 +123,7 @@ export interface ChunkCommit {
    * The chunk's stored results given the meter's outcome for each row (null where nothing was charged):
    * gzipped JSON lines, and how many rows are not `ok` (a row refused by the quota is not).
    */
-  encode(outcomes: (ChargeOutcome['outcome'] | null)[]): { result: Buffer; failed: number };
+  encode(outcomes: (ChargeOutcome['outcome'] | null)[]): { result: Uint8Array; failed: number; chargedRows?: number[] };
 }
 
 /** What a commit did. */

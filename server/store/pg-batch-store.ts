@@ -90,9 +90,9 @@ export class PgBatchStore extends PgRepository implements BatchRepository {
         if (a === null) outcomes.push(null);
         else outcomes.push((await c.query<ChargeOutcome>('SELECT outcome, used FROM propintel_charge($1, $2, $3, $4, $5)', [commit.keyId, commit.periodKey, a, commit.quota, at])).rows[0]);
       }
-      const { result, failed } = commit.encode(outcomes.map((o) => o?.outcome ?? null));
+      const { result, failed, chargedRows } = commit.encode(outcomes.map((o) => o?.outcome ?? null));
       const charged = outcomes.filter((o) => o?.outcome === 'charged').length;
-      await c.query("UPDATE batch_chunks SET status = 'done', result = $1, input = NULL, owner = NULL WHERE job_id = $2 AND seq = $3", [result, commit.jobId, commit.seq]);
+      await c.query("UPDATE batch_chunks SET status = 'done', result = $1, charged_rows = $2, input = NULL, owner = NULL WHERE job_id = $3 AND seq = $4", [Buffer.from(result.buffer, result.byteOffset, result.byteLength), chargedRows ? JSON.stringify(chargedRows) : null, commit.jobId, commit.seq]);
       await c.query(
         'UPDATE batch_jobs SET rows_done = rows_done + $1, rows_failed = rows_failed + $2, charged = charged + $3, chunks_done = chunks_done + 1, first_done_at = coalesce(first_done_at, $4) WHERE id = $5',
         [commit.charges.length, failed, charged, commit.now.getTime(), commit.jobId],
@@ -138,7 +138,7 @@ export class PgBatchStore extends PgRepository implements BatchRepository {
   }
 
   async chunks(jobId: string, fromSeq: number, limit: number): Promise<StoredChunk[]> {
-    return (await this.q<StoredChunk>('SELECT seq, first_row, row_count, status, result, input FROM batch_chunks WHERE job_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3', [jobId, fromSeq, limit])).rows;
+    return (await this.q<StoredChunk>('SELECT seq, first_row, row_count, status, result, charged_rows, input FROM batch_chunks WHERE job_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3', [jobId, fromSeq, limit])).rows;
   }
 
   deleteExpired(now: number): Promise<number> {

@@ -110,6 +110,8 @@ export const BATCH_TABLES: readonly TableDef[] = [
     columns: [
       text('job_id'), int('seq'), int('first_row'), int('row_count'), { name: 'input', type: 'blob', nullable: true }, text('status'), optText('owner'),
       { name: 'lease_until', type: 'bigint', default: 0 }, { name: 'attempts', type: 'integer', default: 0 }, { name: 'result', type: 'blob', nullable: true },
+      // The rows of `result` the meter charged (JSON positions), when the rows themselves say charged: false.
+      { name: 'charged_rows', type: 'text', nullable: true },
     ],
     primaryKey: ['job_id', 'seq'],
     indexes: [{ name: 'batch_chunks_open', columns: ['status', 'lease_until'], where: "status IN ('pending', 'running')" }],
