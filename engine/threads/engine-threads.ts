@@ -213,6 +213,16 @@ export class EngineThreads {
   }
 
   /**
+   * Stops thread `slot` at once, as the system would (out of memory, a fatal error): its calls are sent again
+   * to the others and it is replaced. For tests and for an operator's last resort.
+   */
+  async kill(slot: number): Promise<void> {
+    const s = this.slots[slot];
+    if (!s || s.gone) return;
+    await s.worker.terminate();
+  }
+
+  /**
    * Stops taking calls, waits up to `graceMs` for those in flight, then stops every thread; calls still
    * queued or in flight fail with `UNAVAILABLE`.
    */
