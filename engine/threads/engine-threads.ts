@@ -39,6 +39,11 @@ export interface EngineThreadsOptions {
   log?: (line: string) => void;
   /** Bytes of decoded raster blocks the threads share (thread-blocks.ts); default 64 MiB. */
   blockCacheBytes?: number;
+  /**
+   * The module each thread runs (default engine-thread.ts: an engine). Tests give one that speaks the same
+   * messages (thread-protocol.ts) to check the dispatch on its own.
+   */
+  module?: URL;
 }
 
 /** Options of one call. */
@@ -106,11 +111,13 @@ const CLOSE_WAIT_MS = 5_000;
 /** How far down the queue a thread with room looks for a call that prefers it. */
 const PREFER_SCAN = 32;
 
-/** The URL a thread is started from: the built entry, or through the tsx bootstrap from TypeScript sources. */
-function threadEntry(): { file: URL; taskModule: string } {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const entry = new URL(`./engine-thread.${fromSource ? 'ts' : 'js'}`, import.meta.url);
-  return fromSource ? { file: new URL('../../workers/ts-bootstrap.mjs', import.meta.url), taskModule: entry.href } : { file: entry, taskModule: entry.href };
+/**
+ * The URL a thread is started from: the built entry, or through the tsx bootstrap for a TypeScript module
+ * (the engine's sources, under the test runner).
+ */
+function threadEntry(module?: URL): { file: URL; taskModule: string } {
+  const entry = module ?? new URL(`./engine-thread.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
+  return entry.href.endsWith('.ts') ? { file: new URL('../../workers/ts-bootstrap.mjs', import.meta.url), taskModule: entry.href } : { file: entry, taskModule: entry.href };
 }
 
 /** See the module comment. */
@@ -249,7 +256,7 @@ export class EngineThreads {
 
   /** Starts the thread of slot `index` (its `restarts`th replacement); resolves when it is ready. */
   private spawn(index: number, restarts: number): Promise<void> {
-    const { file, taskModule } = threadEntry();
+    const { file, taskModule } = threadEntry(this.options.module);
     const worker = new Worker(file, { workerData: { taskModule, engine: this.options.engine } });
     const slot: Slot = { index, worker, tid: null, ready: false, gone: false, inFlight: new Map(), calls: 0, failed: 0, restarts };
     const old = this.slots[index];
