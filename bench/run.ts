@@ -26,9 +26,10 @@ import { importSuite } from './suites/import.js';
 import { scaleSuite } from './suites/scale.js';
 import { statesSuite } from './suites/states.js';
 import { batchSuite } from './suites/batch.js';
+import { coresSuite } from './suites/cores.js';
 
 /** Every suite, in run order. */
-export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, sampleWorldSuite, contoursSuite, noiseSuite, handSuite, walkabilitySuite, scoresSuite, propertySuite, serverSuite, batchSuite, replicasSuite, dasSuite, webhooksSuite, sqlSuite, mcpSuite, childcareSuite, reportsSuite, tilesSuite, importSuite, scaleSuite, statesSuite];
+export const SUITES: BenchSuite[] = [spatialIndexSuite, workerTransferSuite, sampleWorldSuite, contoursSuite, noiseSuite, handSuite, walkabilitySuite, scoresSuite, propertySuite, serverSuite, coresSuite, batchSuite, replicasSuite, dasSuite, webhooksSuite, sqlSuite, mcpSuite, childcareSuite, reportsSuite, tilesSuite, importSuite, scaleSuite, statesSuite];
 
 async function main(argv: string[]): Promise<number> {
   const quick = argv.includes('--quick');

@@ -36,7 +36,7 @@ import { addressRecordsFromRows } from './address/address-record.js';
 import { DaStore, daStoreFromDataStore, daStoreFromTables, type DaService } from './da/index.js';
 import { TtlCache, type Cache } from './cache/ttl-cache.js';
 import { NATIONAL_MODEL_PATHS, StateModels } from './state-models.js';
-import { openWindowedData, stateOfFile, type WindowedData } from './data/windowed-store.js';
+import { openWindowedData, stateOfFile, type WholeStore, type WindowedData } from './data/windowed-store.js';
 import { layerRead } from './data/lazy-layer.js';
 import { COVERING_REACH_M, ZONES_NEARBY_REACH_M } from './data/layer-policy.js';
 import { radiusBox } from './vector/metric-search.js';
@@ -123,6 +123,13 @@ export interface EngineOptions {
   layerFile?: string;
   /** With `layerFile`: bytes of windows kept in memory (default 64 MB; the parsed items they share are bounded apart). */
   windowCacheBytes?: number;
+  /**
+   * With `layerFile`: states whose windowed files this engine holds whole in memory (read once from the layer
+   * file), answering lookups there without reading a window; elsewhere, and near another state's data, it
+   * reads windows as usual. Engine threads each hold their own states so when the dataset was not given as a
+   * layer file (`compute: 'threads'` without `layerFile`): one copy of the data across the threads.
+   */
+  memoryStates?: readonly string[];
   /** With `layerFile`: told what the first open's conversion does, file by file. */
   onProgress?: (line: string) => void;
   /**
@@ -195,8 +202,13 @@ export class Engine implements PropertyService {
   /** Models of each window (data/windowed-store.ts), made with the window and dropped with it. */
   private readonly windowModels = new WeakMap<DataStore, StateModels>();
 
+  /** The states held whole in memory (`memoryStates`), their store (made on first use) and its models. */
+  private readonly owned?: ReadonlySet<string>;
+  private whole?: { held: WholeStore; models: StateModels };
+
   private constructor(readonly store: DataStore, readonly pool: EnginePool, private readonly options: EngineOptions, readonly windows?: WindowedData) {
     if (options.rasterBlockCacheBytes !== undefined) setBlockCacheBytes(options.rasterBlockCacheBytes);
+    if (windows && options.memoryStates?.length) this.owned = new Set(options.memoryStates);
     this.models = new StateModels(store);
     this.models.budgetBytes = options.modelBudgetBytes ?? (windows ? DEFAULT_WINDOWED_MODEL_BUDGET : null);
     if (windows) {
@@ -236,8 +248,11 @@ export class Engine implements PropertyService {
       ...(windows
         ? {
             windows: {
-              at: (lon: number, lat: number) => windows.storeAt(lon, lat),
-              around: (lon: number, lat: number, radiusM: number) => windows.storeForBox(radiusBox(lon, lat, radiusM)),
+              at: (lon: number, lat: number) => this.storeAt(lon, lat),
+              around: (lon: number, lat: number, radiusM: number) => {
+                const box = radiusBox(lon, lat, radiusM);
+                return this.held(box)?.held.store ?? windows.storeForBox(box);
+              },
               coveringM: COVERING_REACH_M,
               zonesNearbyM: ZONES_NEARBY_REACH_M,
             },
@@ -246,14 +261,29 @@ export class Engine implements PropertyService {
     };
   }
 
-  /** The store answering for (lon, lat): the dataset, or the window of its cell. */
+  /** The store answering for (lon, lat): the dataset, the states held whole, or the window of its cell. */
   private storeAt(lon: number, lat: number): DataStore {
-    return this.windows ? this.windows.storeAt(lon, lat) : this.store;
+    return this.windows ? (this.held([lon, lat, lon, lat])?.held.store ?? this.windows.storeAt(lon, lat)) : this.store;
+  }
+
+  /**
+   * The states held whole (`memoryStates`) when they answer a window around `box` exactly: no other state's
+   * windowed file reaches it. Made on first use (each windowed file of those states read once).
+   */
+  private held(box: readonly [number, number, number, number]): { held: WholeStore; models: StateModels } | null {
+    if (!this.owned || !this.windows) return null;
+    if (!this.whole) {
+      const held = this.windows.wholeStore(this.owned);
+      this.whole = { held, models: new StateModels(held.store, this.models) };
+    }
+    return this.whole.held.reaches(box) ? null : this.whole;
   }
 
   /** The scores' and surfaces' context at (lon, lat): over the dataset, or the window of its cell with its models. */
   private computeAt(lon: number, lat: number): ScoresContext & SurfacesContext {
     if (!this.windows) return this.compute;
+    const whole = this.held([lon, lat, lon, lat]);
+    if (whole) return { ...this.compute, store: whole.held.store, models: whole.models };
     const store = this.windows.storeAt(lon, lat);
     let models = this.windowModels.get(store);
     if (!models) this.windowModels.set(store, (models = new StateModels(store, this.models)));
@@ -315,7 +345,10 @@ export class Engine implements PropertyService {
         maxConcurrentLookups: options.callsPerThread ?? 4,
       };
       for (const [st, box] of windows.stateBoxes()) if ((STATES as readonly string[]).includes(st)) engine.stateBoxes.set(st as StateCode, box);
-      engine.engineThreads = await EngineThreads.start({ threads: n, engine: thread as unknown as Record<string, unknown>, callsPerThread: options.callsPerThread, log: options.log, blockCacheBytes: options.rasterBlockCacheBytes ?? BLOCK_CACHE_BYTES });
+      // Without a layer file of the caller's (the dataset is held in memory, as by one thread), each thread
+      // holds its own states' windowed files whole and reads the others' by window: one copy across threads.
+      const own = (slot: number) => (options.layerFile ? {} : { memoryStates: STATES.filter((st) => n < 2 || threadOfState(st, n) === slot) });
+      engine.engineThreads = await EngineThreads.start({ threads: n, engine: (slot) => ({ ...(thread as unknown as Record<string, unknown>), ...own(slot) }), callsPerThread: options.callsPerThread, log: options.log, blockCacheBytes: options.rasterBlockCacheBytes ?? BLOCK_CACHE_BYTES });
       return engine;
     } catch (err) {
       await engine.close();
@@ -381,6 +414,8 @@ export class Engine implements PropertyService {
     // The childcare analysis reads its category from memory; the first read of a large store is the slow one.
     await time('childcare', () => this.das().categoryRecords('childcare'));
     await time('sandbox', () => this.sandboxIds());
+    // The states this engine holds whole (an engine thread's own), read from the layer file.
+    if (this.owned) await time('held_states', () => this.held([0, 0, 0, 0]));
     const states = STATES.filter((st) => this.store.catalogue.sources.some((s) => st in s.coverage));
     await time('noise', () => Promise.all(states.map((st) => this.models.noiseNetwork(st))));
     await time('walkability', () => states.forEach((st) => this.models.walkability(st)));
@@ -404,8 +439,12 @@ export class Engine implements PropertyService {
 
   /** What this thread's own engine holds (with engine threads: the catalogue, the DA store, the address index). */
   private async ownMemoryReport(): Promise<MemoryReport> {
-    // Whole layers read by window only once read (walking one not read would read it).
-    const files = this.store.files.filter((f) => layerRead(f));
+    // Whole layers read by window only once read (walking one not read would read it); the windowed files of
+    // the states held whole (memoryStates) count too.
+    const base = new Set<LoadedFile>(this.store.files);
+    const nonEmpty = (f: LoadedFile) => (f.kind === 'vector' ? f.features.length > 0 : f.kind === 'records' && f.rows.length > 0);
+    const held = this.whole ? this.whole.held.store.files.filter((f) => !base.has(f) && nonEmpty(f)) : [];
+    const files = [...this.store.files.filter((f) => layerRead(f)), ...held];
     const report = await this.memory.report({
       files,
       held: (f) => layerRead(f as LoadedFile),

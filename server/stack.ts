@@ -73,6 +73,8 @@ export interface StackOptions {
   layerFile?: string;
   /** With `layerFile`: megabytes of windows kept in memory (default 64). */
   windowCacheMb?: number;
+  /** Where finished contour, noise and HAND tiles are kept (engine option `tileCache`; `false`: memory only). */
+  tileCache?: string | false;
   /** Megabytes the per-state models may hold across states (engine option `modelBudgetBytes`); default 512 by window, none in memory. */
   modelBudgetMb?: number;
 }
@@ -92,8 +94,8 @@ export interface Stack {
 }
 
 /** The engine options of a layer file read by window, when the stack has one. */
-function windowOptions(options: StackOptions): Pick<EngineOptions, 'layerFile' | 'windowCacheBytes' | 'modelBudgetBytes' | 'compute'> {
-  const budget = options.modelBudgetMb ? { modelBudgetBytes: options.modelBudgetMb * 1024 * 1024 } : {};
+function windowOptions(options: StackOptions): Pick<EngineOptions, 'layerFile' | 'windowCacheBytes' | 'modelBudgetBytes' | 'compute' | 'tileCache'> {
+  const budget = { ...(options.modelBudgetMb ? { modelBudgetBytes: options.modelBudgetMb * 1024 * 1024 } : {}), ...(options.tileCache !== undefined ? { tileCache: options.tileCache } : {}) };
   const cache = options.windowCacheMb ? { windowCacheBytes: options.windowCacheMb * 1024 * 1024 } : {};
   const compute = options.compute ? { compute: options.compute } : {};
   // Engine threads always read by window (from a layer file of their own when none is named).

@@ -4,7 +4,7 @@
  * given), and the chosen transport on a free port. Prints one JSON line when ready
  * ({ url, key, sandbox, addresses }) and shuts down gracefully on SIGTERM.
  *
- *   node dist/bench/lib/server-process.js --transport uws|node [--threads N] [--compute here|threads] [--addresses N]
+ *   node dist/bench/lib/server-process.js --transport uws|node [--threads N] [--compute here|threads] [--tile-cache none] [--addresses N]
  *     [--db postgres://... --replica-dir DIR --key SECRET] [--data DIR [--layer-file FILE [--window-cache-mb N]]] [--warm]
  *
  * With --data the engine opens that dataset instead of the sample world (by window with --layer-file); with
@@ -25,6 +25,7 @@ const { values } = parseArgs({
     transport: { type: 'string', default: 'uws' },
     threads: { type: 'string' },
     compute: { type: 'string' },
+    'tile-cache': { type: 'string' },
     addresses: { type: 'string', default: '0' },
     db: { type: 'string', default: ':memory:' },
     'replica-dir': { type: 'string' },
@@ -38,7 +39,7 @@ const { values } = parseArgs({
 });
 const dir = values.data ?? defaultDataDir();
 if (!values.data) await ensureSampleWorld(dir);
-const stack = await openStack({ datasets: dir, db: values.db!, replicaDir: values['replica-dir'], threads: values.threads ? Number(values.threads) : undefined, compute: values.compute === 'threads' ? 'threads' : 'here', persistentCache: false, layerFile: values['layer-file'], ...(values['window-cache-mb'] ? { windowCacheMb: Number(values['window-cache-mb']) } : {}) });
+const stack = await openStack({ datasets: dir, db: values.db!, replicaDir: values['replica-dir'], threads: values.threads ? Number(values.threads) : undefined, compute: values.compute === 'threads' ? 'threads' : 'here', ...(values['tile-cache'] === 'none' ? { tileCache: false as const } : {}), persistentCache: false, layerFile: values['layer-file'], ...(values['window-cache-mb'] ? { windowCacheMb: Number(values['window-cache-mb']) } : {}) });
 // performance.now() counts from the process's start: the open includes loading the modules.
 const openMs = performance.now();
 let warmMs = 0;

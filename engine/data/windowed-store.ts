@@ -68,6 +68,16 @@ export function stateOfFile(source: CatalogueSource, file: SourceFile): string {
   return states.length === 1 ? states[0] : 'national';
 }
 
+/** A store of some states' windowed files held whole ({@link WindowedData.wholeStore}). */
+export interface WholeStore {
+  store: DataStore;
+  /**
+   * True when a windowed file it holds empty (another state's) may have an item within the reach of a window
+   * around `box` (lon/lat): a lookup there must read its window instead.
+   */
+  reaches(box: readonly [number, number, number, number]): boolean;
+}
+
 /** One slot per catalogue file, in catalogue order. */
 type Slot = { source: CatalogueSource; file: SourceFile; loaded: LoadedFile } | { source: CatalogueSource; file: SourceFile; id: number; kind: 'vector' | 'records'; columns: string[]; warnings?: string[] };
 
@@ -209,6 +219,36 @@ export class WindowedData {
     let n = 0;
     for (const s of this.slots) if ('loaded' in s && stateOfFile(s.source, s.file) === state && !keep(s.loaded) && unloadLayer(s.loaded)) n++;
     return n;
+  }
+
+  /**
+   * A store holding whole, in memory, every windowed file of `states` (each file's items read once and
+   * indexed as the in-memory store indexes them), beside the whole layers and rasters every window shares;
+   * the windowed files of other states (and of no one state) are empty in it, and the stored ones (addresses,
+   * DA records) too, as in a window. A lookup at a point answers from it exactly as from the point's window
+   * while no file left empty has an item within reach of the point: {@link WholeStore.reaches} says when
+   * one might. An engine thread holds its own states so (engine.ts: `memoryStates`).
+   */
+  wholeStore(states: ReadonlySet<string>): WholeStore {
+    const foreign: [number, number, number, number][] = [];
+    let reachM = 0;
+    const files = this.slots.map((s, i): LoadedFile => {
+      if ('loaded' in s) return s.loaded;
+      const e = this.layers.entries[s.id];
+      const windowed = e && e.class !== null;
+      if (windowed) reachM = Math.max(reachM, REACH_CLASSES[e.class!]);
+      if (windowed && states.has(stateOfFile(s.source, s.file))) return this.layerOf(s, this.layers.allItems(s.id) as (Feature<Geometry> | Record<string, unknown>)[]);
+      if (windowed && e.extent) foreign.push([...e.extent]);
+      return (this.empty[i] ??= this.layerOf(s, []));
+    });
+    const store = DataStore.fromFiles(this.base.catalogue, files, 0, this.positions);
+    return {
+      store,
+      reaches: (box) => {
+        const b = growByMetres(box, reachM);
+        return foreign.some((f) => f[0] <= b[2] && f[2] >= b[0] && f[1] <= b[3] && f[3] >= b[1]);
+      },
+    };
   }
 
   /**

@@ -130,6 +130,18 @@ function polygonReachesInto(g: Polygon | MultiPolygon, parcel: Polygon | MultiPo
 }
 
 /**
+ * True when `ring`, which lies within `box` (it was clipped to it), encloses as much area as the box: then it
+ * is the box (a region of a rectangle with the rectangle's whole area is the rectangle). Shoelace area in
+ * degrees, against the box's, to a relative 1e-9.
+ */
+function fillsBox(ring: Position[], box: readonly [number, number, number, number]): boolean {
+  let a = 0;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) a += (ring[j][0] - ring[i][0]) * (ring[j][1] + ring[i][1]);
+  const boxArea = (box[2] - box[0]) * (box[3] - box[1]);
+  return Math.abs(Math.abs(a) / 2 - boxArea) <= boxArea * 1e-9;
+}
+
+/**
  * Share of `parcel` covered by `g`, 0-1. `g` (a zone or overlay, often thousands of vertices) is first cut
  * to the parcel's box (turf's bboxClip, exact: the parcel lies inside its box), so the exact overlay runs on
  * a few dozen vertices instead of the whole polygon.
@@ -143,6 +155,9 @@ export function coverShare(parcel: Polygon | MultiPolygon, g: Polygon | MultiPol
   const cut = bboxClip(asTurf(g), [x0 - pad, y0 - pad, x1 + pad, y1 + pad]);
   const rings: Position[][] = cut.geometry.type === 'Polygon' ? cut.geometry.coordinates : (cut.geometry.coordinates as Position[][][]).flat();
   if (!rings.some((r) => r.length >= 4)) return 0;
+  // `g` covers the whole box, so the whole parcel: the exact overlay (polyclip, the costliest step of a lookup
+  // and most of its garbage) would give the parcel itself back.
+  if (rings.length === 1 && fillsBox(rings[0], [x0 - pad, y0 - pad, x1 + pad, y1 + pad])) return 1;
   const x = intersect(featureCollection([p, cut as Feature<Polygon | MultiPolygon>]));
   return x ? Math.min(1, area(x) / total) : 0;
 }

@@ -330,9 +330,15 @@ export class RasterSource {
           const block = new Ctor(data as ArrayBuffer);
           const ya = Math.max(r0, by * th), yb = Math.min(r1, (by + 1) * th);
           const xa = Math.max(c0, bx * tw), xb = Math.min(c1, (bx + 1) * tw);
+          // Rows copied as bytes through one Buffer view of each side (a native copy that allocates nothing):
+          // a subarray per row, a view object each, was most of a DEM read's garbage.
+          const bpe = block.BYTES_PER_ELEMENT;
+          const from = Buffer.from(block.buffer, block.byteOffset, block.byteLength);
+          const to = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+          const rowBytes = (xb - xa) * bpe;
           for (let y = ya; y < yb; y++) {
-            const src = (y - by * th) * tw + (xa - bx * tw);
-            out.set(block.subarray(src, src + (xb - xa)) as never, (y - r0) * w + (xa - c0));
+            const src = ((y - by * th) * tw + (xa - bx * tw)) * bpe;
+            from.copy(to, ((y - r0) * w + (xa - c0)) * bpe, src, src + rowBytes);
           }
         }));
       }

@@ -27,8 +27,11 @@ import type { FromThread, ToThread } from './thread-protocol.js';
 export interface EngineThreadsOptions {
   /** Threads (default the number of cores). */
   threads?: number;
-  /** What each thread opens its engine with (plain data: it is copied to every thread). */
-  engine: Record<string, unknown>;
+  /**
+   * What each thread opens its engine with (plain data, copied to the thread), or a function giving each
+   * slot's (a replacement gets its slot's again).
+   */
+  engine: Record<string, unknown> | ((slot: number) => Record<string, unknown>);
   /** Calls a thread works on at once (default 4); more wait here for the first free thread. */
   callsPerThread?: number;
   /** A call's time limit, ms (default 120,000). */
@@ -257,7 +260,8 @@ export class EngineThreads {
   /** Starts the thread of slot `index` (its `restarts`th replacement); resolves when it is ready. */
   private spawn(index: number, restarts: number): Promise<void> {
     const { file, taskModule } = threadEntry(this.options.module);
-    const worker = new Worker(file, { workerData: { taskModule, engine: this.options.engine } });
+    const engine = typeof this.options.engine === 'function' ? this.options.engine(index) : this.options.engine;
+    const worker = new Worker(file, { workerData: { taskModule, engine } });
     const slot: Slot = { index, worker, tid: null, ready: false, gone: false, inFlight: new Map(), calls: 0, failed: 0, restarts };
     const old = this.slots[index];
     if (old) {

@@ -37,7 +37,7 @@ export interface MapTiles {
 /** The operator's and public pages' routes of one API. */
 /** What an engine with engine threads adds (engine/engine.ts: `compute: 'threads'`). */
 interface ThreadedService {
-  threadStats(): { threads: number; queued: number; perThread: { slot: number; inFlight: number; calls: number; failed: number; restarts: number }[] } | null;
+  threadStats(): { threads: number; queued: number; perThread: { slot: number; tid: number | null; inFlight: number; calls: number; failed: number; restarts: number }[] } | null;
   threadHeaps(): Promise<{ used: number; total: number; external: number; arrayBuffers: number }[]>;
 }
 
@@ -99,6 +99,7 @@ export class OpsRoutes {
       metric('propintel_engine_calls_in_flight', 'Calls an engine thread is working on, by thread.', 'gauge', threads.perThread.map((t) => [{ thread: String(t.slot) }, t.inFlight]));
       metric('propintel_engine_calls_total', 'Calls each engine thread answered (failed ones included).', 'counter', threads.perThread.map((t) => [{ thread: String(t.slot) }, t.calls]));
       metric('propintel_engine_calls_failed_total', 'Calls each engine thread answered with an error.', 'counter', threads.perThread.map((t) => [{ thread: String(t.slot) }, t.failed]));
+      metric('propintel_engine_thread_info', 'Each engine thread\'s Linux thread id (its CPU time is in /proc/PID/task/TID/stat); the value is always 1.', 'gauge', threads.perThread.filter((t) => t.tid !== null).map((t) => [{ thread: String(t.slot), tid: String(t.tid) }, 1]));
       metric('propintel_engine_thread_restarts_total', 'Times an engine thread died or was stopped and was replaced.', 'counter', threads.perThread.map((t) => [{ thread: String(t.slot) }, t.restarts]));
       metric('propintel_engine_thread_heap_bytes', "Each engine thread's memory by kind (V8 heap used and total, external, array buffers), bytes; the process's RSS holds them all.", 'gauge', heaps.flatMap((h, i): [Record<string, string>, number][] => [[{ thread: String(i), kind: 'used' }, h.used], [{ thread: String(i), kind: 'total' }, h.total], [{ thread: String(i), kind: 'external' }, h.external], [{ thread: String(i), kind: 'array_buffers' }, h.arrayBuffers]]));
     }

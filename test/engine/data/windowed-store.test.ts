@@ -163,6 +163,34 @@ describe('layers read per window from the layer file', () => {
     }
   }, 60_000);
 
+  it('answers from a state held whole (an engine thread\'s own) exactly as from memory, and reads windows near data it does not hold', async () => {
+    const held = await createEngine({ datasets: world, threads: 0, tileCache: false, layerFile, memoryStates: ['VIC'] });
+    try {
+      const rows = ['r0c0', 'r0c1', 'r1c0', 'r1c1'].flatMap((d) => addressRows(join(world, 'vic', d, 'addresses.csv')));
+      const rnd = seededRandom(46);
+      for (let k = 0; k < 10; k++) {
+        const r = rows[Math.floor(rnd.next() * rows.length)];
+        const subject: PropertySubject = k % 2 ? { address: r.text } : { lat: r.lat, lng: r.lon };
+        const options = { now, include_surfaces: k === 0 };
+        const a = await memory.property(subject, options);
+        const b = await held.property(subject, options);
+        expect(b.addressKey).toBe(a.addressKey);
+        expect(comparable(b.payload as Record<string, unknown>), JSON.stringify(subject)).toEqual(comparable(a.payload as Record<string, unknown>));
+      }
+      // Every lookup was answered from the state held whole: no window was built for them.
+      expect(held.windows!.cacheStats().built).toBe(0);
+      // Held by nobody else's data, a box anywhere in the world is answered whole; holding another state, a
+      // box near this state's files is not, and a box far away is.
+      const whole = held.windows!.wholeStore(new Set(['NSW']));
+      const r = rows[0];
+      expect(whole.reaches([r.lon, r.lat, r.lon, r.lat])).toBe(true);
+      expect(whole.reaches([r.lon + 1, r.lat + 1, r.lon + 1, r.lat + 1])).toBe(false);
+      expect(held.windows!.wholeStore(new Set(['VIC'])).reaches([r.lon, r.lat, r.lon, r.lat])).toBe(false);
+    } finally {
+      await held.close();
+    }
+  }, 120_000);
+
   it('declares the same TileJSON fields from the layer file as from memory (every attribute of every file)', () => {
     const specs = (e: typeof memory) => e.tileLayers().map((l) => [l.id, l.fields]);
     expect(specs(windowed)).toEqual(specs(memory));
