@@ -203,12 +203,16 @@ export class Engine implements PropertyService {
   private readonly windowModels = new WeakMap<DataStore, StateModels>();
 
   /** The states held whole in memory (`memoryStates`), their store (made on first use) and its models. */
-  private readonly owned?: ReadonlySet<string>;
+  private owned?: Set<string>;
   private whole?: { held: WholeStore; models: StateModels };
+  /** Lookups answered by window since the last look, by the state of their point (see {@link held}). */
+  private byWindow = new Map<string, number>();
+  private windowedSince = 0;
 
   private constructor(readonly store: DataStore, readonly pool: EnginePool, private readonly options: EngineOptions, readonly windows?: WindowedData) {
     if (options.rasterBlockCacheBytes !== undefined) setBlockCacheBytes(options.rasterBlockCacheBytes);
-    if (windows && options.memoryStates?.length) this.owned = new Set(options.memoryStates);
+    if (windows && options.memoryStates) this.owned = new Set(options.memoryStates);
+    if (windows) for (const [st, box] of windows.stateBoxes()) if ((STATES as readonly string[]).includes(st)) this.stateBoxes.set(st as StateCode, box);
     this.models = new StateModels(store);
     this.models.budgetBytes = options.modelBudgetBytes ?? (windows ? DEFAULT_WINDOWED_MODEL_BUDGET : null);
     if (windows) {
@@ -276,7 +280,34 @@ export class Engine implements PropertyService {
       const held = this.windows.wholeStore(this.owned);
       this.whole = { held, models: new StateModels(held.store, this.models) };
     }
-    return this.whole.held.reaches(box) ? null : this.whole;
+    if (!this.whole.held.reaches(box)) return this.whole;
+    this.noteWindowed(box);
+    return null;
+  }
+
+  /**
+   * A thread that answers many lookups of a state it does not hold (a book of one state's addresses keeps
+   * every thread busy with it) holds that state too: once {@link ADOPT_AFTER} window reads have passed and
+   * more than half of them were in one state, that state's windowed files are read whole here as well. One
+   * copy per thread of a state only while its traffic needs more than one thread.
+   */
+  private noteWindowed(box: readonly [number, number, number, number]): void {
+    const state = stateOfPoint(this.stateBoxes, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2);
+    if (!state || this.owned!.has(state)) return;
+    this.byWindow.set(state, (this.byWindow.get(state) ?? 0) + 1);
+    if (++this.windowedSince < ADOPT_AFTER) return;
+    const [top, n] = [...this.byWindow].reduce((a, b) => (b[1] > a[1] ? b : a));
+    this.byWindow = new Map();
+    this.windowedSince = 0;
+    if (n * 2 <= ADOPT_AFTER) return;
+    this.owned!.add(top);
+    const held = this.windows!.wholeStore(this.owned!, this.whole!.held);
+    this.whole = { held, models: new StateModels(held.store, this.models) };
+  }
+
+  /** The states this engine holds whole now (its `memoryStates` and those it took on). */
+  heldStates(): string[] {
+    return this.owned ? [...this.owned].sort() : [];
   }
 
   /** The scores' and surfaces' context at (lon, lat): over the dataset, or the window of its cell with its models. */
@@ -344,7 +375,6 @@ export class Engine implements PropertyService {
         ...(options.taskTimeoutMs !== undefined ? { taskTimeoutMs: options.taskTimeoutMs } : {}),
         maxConcurrentLookups: options.callsPerThread ?? 4,
       };
-      for (const [st, box] of windows.stateBoxes()) if ((STATES as readonly string[]).includes(st)) engine.stateBoxes.set(st as StateCode, box);
       // Without a layer file of the caller's (the dataset is held in memory, as by one thread), each thread
       // holds its own states' windowed files whole and reads the others' by window: one copy across threads.
       const own = (slot: number) => (options.layerFile ? {} : { memoryStates: STATES.filter((st) => n < 2 || threadOfState(st, n) === slot) });
@@ -720,6 +750,11 @@ export class Engine implements PropertyService {
     if (this.closed) throw new EngineError('UNAVAILABLE', 'the engine is closed', { component: 'engine' });
   }
 
+  /** The states each engine thread holds whole (empty without `compute: 'threads'` or with a layer file of the caller's). */
+  async threadStates(): Promise<string[][]> {
+    return this.engineThreads ? this.engineThreads.callEach('heldStates', []) : [];
+  }
+
   /** Each engine thread's V8 heap, bytes (empty without `compute: 'threads'`). */
   async threadHeaps(): Promise<{ used: number; total: number; external: number; arrayBuffers: number; mallocced: number }[]> {
     return this.engineThreads ? this.engineThreads.callEach('heap', []) : [];
@@ -766,6 +801,9 @@ export class Engine implements PropertyService {
 function* addressRecordsOf(tables: Iterable<{ source: CatalogueSource; rows: Record<string, unknown>[] }>): Generator<AddressRecord> {
   for (const t of tables) yield* addressRecordsFromRows(t.rows, t.source.id);
 }
+
+/** Window reads of states not held after which an engine thread looks whether one state had most of them. */
+const ADOPT_AFTER = 400;
 
 /** Rows of a batch chunk an engine thread looks up in one call (a chunk of 1,000 is eight calls over the threads). */
 const BATCH_PART_ROWS = 125;

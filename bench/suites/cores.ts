@@ -25,7 +25,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultDataDir } from '../../datasets/sample-world.js';
-import { tileAt } from '../../engine/tiles/tile-math.js';
+import { tileAt } from '../../engine/entry/tiles.js';
 import { firstLookups, leanLoad, median, pct, startServerProcess, stop, type Server } from '../lib/load.js';
 import { getDefaultMaxTime } from '../lib/measure.js';
 import type { BenchRow, BenchSuite } from '../lib/report.js';

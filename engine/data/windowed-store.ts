@@ -229,7 +229,7 @@ export class WindowedData {
    * while no file left empty has an item within reach of the point: {@link WholeStore.reaches} says when
    * one might. An engine thread holds its own states so (engine.ts: `memoryStates`).
    */
-  wholeStore(states: ReadonlySet<string>): WholeStore {
+  wholeStore(states: ReadonlySet<string>, reuse?: WholeStore): WholeStore {
     const foreign: [number, number, number, number][] = [];
     let reachM = 0;
     const files = this.slots.map((s, i): LoadedFile => {
@@ -237,7 +237,12 @@ export class WindowedData {
       const e = this.layers.entries[s.id];
       const windowed = e && e.class !== null;
       if (windowed) reachM = Math.max(reachM, REACH_CLASSES[e.class!]);
-      if (windowed && states.has(stateOfFile(s.source, s.file))) return this.layerOf(s, this.layers.allItems(s.id) as (Feature<Geometry> | Record<string, unknown>)[]);
+      if (windowed && states.has(stateOfFile(s.source, s.file))) {
+        // A file the store being extended already holds is kept as it is (read once).
+        const held = reuse?.store.files[i];
+        if (held && held !== this.empty[i]) return held;
+        return this.layerOf(s, this.layers.allItems(s.id) as (Feature<Geometry> | Record<string, unknown>)[]);
+      }
       if (windowed && e.extent) foreign.push([...e.extent]);
       return (this.empty[i] ??= this.layerOf(s, []));
     });

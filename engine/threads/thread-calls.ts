@@ -36,6 +36,7 @@ export const THREAD_CALLS = {
   },
   buildIndexes: (e: Engine) => e.buildIndexes(),
   memoryReport: (e: Engine) => e.memoryReport(),
+  heldStates: (e: Engine) => e.heldStates(),
   /** This thread's V8 heap (each thread has its own): for /metrics and the benchmarks. */
   heap: () => {
     const h = getHeapStatistics();

@@ -39,6 +39,7 @@ export interface MapTiles {
 interface ThreadedService {
   threadStats(): { threads: number; queued: number; perThread: { slot: number; tid: number | null; inFlight: number; calls: number; failed: number; restarts: number }[] } | null;
   threadHeaps(): Promise<{ used: number; total: number; external: number; arrayBuffers: number }[]>;
+  threadStates(): Promise<string[][]>;
 }
 
 export class OpsRoutes {
@@ -94,12 +95,14 @@ export class OpsRoutes {
     const threads = typeof threaded.threadStats === 'function' ? threaded.threadStats() : null;
     if (threads && typeof threaded.threadHeaps === 'function') {
       const heaps = await threaded.threadHeaps().catch(() => []);
+      const held = typeof threaded.threadStates === 'function' ? await threaded.threadStates().catch(() => []) : [];
       metric('propintel_engine_threads', 'Engine threads running (every lookup, batch part, tile and report runs on one).', 'gauge', [[{}, threads.threads]]);
       metric('propintel_engine_calls_queued', 'Calls waiting for a free engine thread.', 'gauge', [[{}, threads.queued]]);
       metric('propintel_engine_calls_in_flight', 'Calls an engine thread is working on, by thread.', 'gauge', threads.perThread.map((t) => [{ thread: String(t.slot) }, t.inFlight]));
       metric('propintel_engine_calls_total', 'Calls each engine thread answered (failed ones included).', 'counter', threads.perThread.map((t) => [{ thread: String(t.slot) }, t.calls]));
       metric('propintel_engine_calls_failed_total', 'Calls each engine thread answered with an error.', 'counter', threads.perThread.map((t) => [{ thread: String(t.slot) }, t.failed]));
       metric('propintel_engine_thread_info', 'Each engine thread\'s Linux thread id (its CPU time is in /proc/PID/task/TID/stat); the value is always 1.', 'gauge', threads.perThread.filter((t) => t.tid !== null).map((t) => [{ thread: String(t.slot), tid: String(t.tid) }, 1]));
+      metric('propintel_engine_thread_state_held', 'The states each engine thread holds whole in memory (its own, and any it took on for their traffic); the value is always 1.', 'gauge', held.flatMap((states, i) => states.map((st): [Record<string, string>, number] => [{ thread: String(i), state: st }, 1])));
       metric('propintel_engine_thread_restarts_total', 'Times an engine thread died or was stopped and was replaced.', 'counter', threads.perThread.map((t) => [{ thread: String(t.slot) }, t.restarts]));
       metric('propintel_engine_thread_heap_bytes', "Each engine thread's memory by kind (V8 heap used and total, external, array buffers), bytes; the process's RSS holds them all.", 'gauge', heaps.flatMap((h, i): [Record<string, string>, number][] => [[{ thread: String(i), kind: 'used' }, h.used], [{ thread: String(i), kind: 'total' }, h.total], [{ thread: String(i), kind: 'external' }, h.external], [{ thread: String(i), kind: 'array_buffers' }, h.arrayBuffers]]));
     }

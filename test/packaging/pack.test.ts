@@ -120,14 +120,15 @@ await engine.close();
     const readme = readDocs();
     const section = readme.slice(readme.indexOf('## Using the engine as a library'), readme.indexOf('### Readers'));
     const blocks = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
-    expect(blocks.length).toBe(5);
+    expect(blocks.length).toBe(6);
     const outputs = blocks.map((code, i) => {
       const file = join(project, `example-${i}.mjs`);
       writeFileSync(file, code);
       return node(file);
     });
-    const [engine, contours, hydro, noise, geo] = outputs;
+    const [engine, threaded, contours, hydro, noise, geo] = outputs;
     expect(engine).toMatch(/^91 Cumberland Grove, Northcote VIC 3070 NRZ1\n\d+(\.\d+)? \d+(\.\d+)?\nNOT_FOUND outside_coverage\n$/);
+    expect(threaded).toBe('91 Cumberland Grove, Northcote VIC 3070 NRZ1 2\n');
     expect(contours).toBe('3 lines; all closed\n');
     expect(hydro).toMatch(/^channel cells \d+ HAND at the rim \d+\.\d m\n$/);
     expect(Number(/^channel cells (\d+)/.exec(hydro)![1])).toBeGreaterThanOrEqual(30);

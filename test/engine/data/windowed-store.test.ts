@@ -191,6 +191,31 @@ describe('layers read per window from the layer file', () => {
     }
   }, 120_000);
 
+  it('takes on a state whose lookups keep coming by window (a book of one state on a thread that does not hold it), answering the same', async () => {
+    const taker = await createEngine({ datasets: world, threads: 0, tileCache: false, layerFile, memoryStates: [] });
+    try {
+      const rows = ['r0c0', 'r0c1', 'r1c0', 'r1c1'].flatMap((d) => addressRows(join(world, 'vic', d, 'addresses.csv')));
+      const points = Array.from({ length: 260 }, (_, k) => rows[(k * 7919) % rows.length]);
+      const built: number[] = [];
+      for (const r of points) {
+        await taker.property({ lat: r.lat, lng: r.lon }, { now, components: ['planning'] });
+        built.push(taker.windows!.cacheStats().built);
+      }
+      expect(taker.heldStates()).toEqual(['VIC']);
+      // Windows were read until the state was taken on, and none after.
+      const last = built[built.length - 1];
+      expect(last).toBeGreaterThan(50);
+      expect(built.slice(-60).every((b) => b === last)).toBe(true);
+      for (const r of points.slice(0, 4)) {
+        const a = await memory.property({ lat: r.lat, lng: r.lon }, { now });
+        const b = await taker.property({ lat: r.lat, lng: r.lon }, { now });
+        expect(comparable(b.payload as Record<string, unknown>)).toEqual(comparable(a.payload as Record<string, unknown>));
+      }
+    } finally {
+      await taker.close();
+    }
+  }, 120_000);
+
   it('declares the same TileJSON fields from the layer file as from memory (every attribute of every file)', () => {
     const specs = (e: typeof memory) => e.tileLayers().map((l) => [l.id, l.fields]);
     expect(specs(windowed)).toEqual(specs(memory));
