@@ -22,7 +22,9 @@
  * figure of the same run, p99 under 1 s; batch at least 150 rows/s; an uncached lookup alone no slower than
  * before (p50 about 18 ms); cached lookups no slower; RSS at 2 threads at most 1.25x RSS at 1 thread.
  */
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { defaultDataDir } from '../../datasets/sample-world.js';
 import { tileAt } from '../../engine/entry/tiles.js';
@@ -85,13 +87,13 @@ async function engineTids(s: Server): Promise<Set<number>> {
   return new Set([...text.matchAll(/propintel_engine_thread_info\{thread="\d+",tid="(\d+)"\}/g)].map((m) => Number(m[1])));
 }
 
-/** Distinct tile paths around each state's sandbox addresses: `n` per layer, 5 x 5 tiles at z15 and z16. */
+/** Distinct tile paths around each state's sandbox addresses: `n` per layer, 5 x 5 tiles at z15 and z16 (parcels, which start at z16: z16 and z17). */
 function tilePaths(sandbox: { lat: number; lng: number }[], n: number): string[] {
   const layers = ['zones', 'parcels', 'roads', 'hand', 'noise', 'contours'];
   const out: string[] = [];
   for (const layer of layers) {
     const mine: string[] = [];
-    for (const z of [15, 16]) {
+    for (const z of layer === 'parcels' ? [16, 17] : [15, 16]) {
       for (const p of sandbox) {
         const c = tileAt(p.lng, p.lat, z);
         for (let dx = -2; dx <= 2; dx++) for (let dy = -2; dy <= 2; dy++) mine.push(`/api/v1/tiles/${layer}/${z}/${c.x + dx}/${c.y + dy}.mvt`);
@@ -111,15 +113,34 @@ interface Round {
   cold: Awaited<ReturnType<typeof leanLoad>>;
   cached: Awaited<ReturnType<typeof leanLoad>>;
   tiles: Awaited<ReturnType<typeof leanLoad>>;
+  /** The server's RSS right after the cold load, and after every load. */
+  rssCold: number;
   rss: number;
   /** CPU ms over the cold load: the answering thread, the engine threads, the rest. */
   cpu: { main: number; engine: number; engineEach: number[]; other: number };
 }
 
-/** One server: warmed, then an uncached lookup alone, the cold load, the cached load and the cold tiles. */
-async function serverRound(extra: string[], quick: boolean): Promise<Round> {
+/** Pins every thread of process `pid` (and those it starts later) to the cores in `list` (taskset). */
+function pin(pid: number, list: string): void {
+  const r = spawnSync('taskset', ['-a', '-p', '-c', list, String(pid)], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`taskset -a -p -c ${list} ${pid} failed: ${r.stderr || r.error}`);
+}
+
+/** Null when taskset can pin a server to chosen cores here, else why not. */
+function pinning(): string | null {
+  if (availableParallelism() < 2) return 'one core: nothing to pin apart';
+  const r = spawnSync('taskset', ['-V'], { encoding: 'utf8' });
+  return r.status === 0 ? null : 'taskset (util-linux) is not installed';
+}
+
+/**
+ * One server: warmed, then an uncached lookup alone, the cold load, the cached load and the cold tiles (with
+ * `coldOnly`, the cold load alone); with `cores`, every thread of the server pinned to those cores.
+ */
+async function serverRound(extra: string[], quick: boolean, options: { cores?: string; coldOnly?: boolean } = {}): Promise<Round> {
   const s = await startServerProcess('uws', 0, ['--tile-cache', 'none', ...extra]);
   try {
+    if (options.cores) pin(s.child.pid!, options.cores);
     const auth = { authorization: `Bearer ${s.ready.key}` };
     const pid = s.child.pid!;
     // A running server has built its models: one lookup per sandbox address (every state) and a few more.
@@ -127,7 +148,7 @@ async function serverRound(extra: string[], quick: boolean): Promise<Round> {
     await firstLookups([s.ready], addresses(4, 1), 4);
     // An uncached lookup alone, one after another.
     const single: number[] = [];
-    for (const a of addresses(quick ? 4 : 8, 2)) {
+    for (const a of options.coldOnly ? [] : addresses(quick ? 4 : 8, 2)) {
       const t0 = performance.now();
       const res = await fetch(`${s.ready.url}/api/v1/property?address=${encodeURIComponent(a)}`, { headers: { ...auth, 'accept-encoding': 'gzip' } });
       await res.arrayBuffer();
@@ -140,15 +161,17 @@ async function serverRound(extra: string[], quick: boolean): Promise<Round> {
     const c0 = threadCpu(pid);
     const cold = await leanLoad(s.ready.url, paths, CLIENTS, { ...auth, 'accept-encoding': 'gzip' });
     const c1 = threadCpu(pid);
+    const rssCold = rssMb(pid);
     const d = (tid: number) => (c1.get(tid) ?? 0) - (c0.get(tid) ?? 0);
     const engineEach = [...tids].map(d);
     const all = [...c1.keys()].reduce((a, t) => a + d(t), 0);
     const cpu = { main: d(pid), engine: engineEach.reduce((a, b) => a + b, 0), engineEach, other: 0 };
     cpu.other = all - cpu.main - cpu.engine;
     if (cold.failed) throw new Error(`cold lookups: ${JSON.stringify(cold.statuses)}`);
+    if (options.coldOnly) return { single, cold, cached: cold, tiles: cold, rssCold, rss: rssCold, cpu };
     const cached = await leanLoad(s.ready.url, [...paths, ...paths, ...paths], CLIENTS, { ...auth, 'accept-encoding': 'gzip' });
     const tiles = await leanLoad(s.ready.url, tilePaths(s.ready.sandbox.length ? await sandboxPoints(s) : [], quick ? 20 : 60), CLIENTS, auth);
-    return { single, cold, cached, tiles, rss: rssMb(pid), cpu };
+    return { single, cold, cached, tiles, rssCold, rss: rssMb(pid), cpu };
   } finally {
     await stop(s);
   }
@@ -202,6 +225,17 @@ export const coresSuite: BenchSuite = {
       runs.t2.push(await serverRound(['--compute', 'threads', '--threads', '2'], quick));
     }
     runs.here.push(await serverRound(['--compute', 'here', '--threads', '2'], quick));
+    // Each server on as many cores as it has engine threads: the 1-thread server's GC helpers, libuv and
+    // answering thread share its one core instead of borrowing the idle second one (the load client is not
+    // pinned).
+    const noPin = pinning();
+    const pinned: Record<'t1' | 't2', Round[]> = { t1: [], t2: [] };
+    if (!noPin) {
+      for (let r = 0; r < rounds; r++) {
+        pinned.t1.push(await serverRound(['--compute', 'threads', '--threads', '1'], quick, { cores: '0', coldOnly: true }));
+        pinned.t2.push(await serverRound(['--compute', 'threads', '--threads', '2'], quick, { cores: '0,1', coldOnly: true }));
+      }
+    }
     const batchRows = quick ? 500 : 3000;
     const batch = { t1: await batchRound(1, batchRows), t2: await batchRound(2, batchRows) };
 
@@ -209,9 +243,11 @@ export const coresSuite: BenchSuite = {
     const mid = (rs: Round[]) => [...rs].sort((a, b) => a.cold.rps - b.cold.rps)[Math.floor(rs.length / 2)];
     const one = mid(runs.t1), two = mid(runs.t2), here = mid(runs.here);
     const speedup = two.cold.rps / one.cold.rps;
-    // Amdahl: speedup(2) = 1 / (s + (1 - s) / 2), so the serial fraction s = 2 / speedup - 1.
-    const serial = Math.min(1, Math.max(0, 2 / speedup - 1));
-    const project = (n: number) => one.cold.rps / (serial + (1 - serial) / n);
+    // Amdahl: speedup(2) = 1 / (s + (1 - s) / 2), so the serial fraction s = 2 / speedup - 1; from the pinned
+    // runs when there are (a core per thread: the unpinned 1-thread server borrows the idle core).
+    const base = pinned.t1.length ? { one: mid(pinned.t1).cold.rps, two: mid(pinned.t2).cold.rps, how: 'pinned' } : { one: one.cold.rps, two: two.cold.rps, how: 'unpinned' };
+    const serial = Math.min(1, Math.max(0, 2 / (base.two / base.one) - 1));
+    const project = (n: number) => base.one / (serial + (1 - serial) / n);
     const cpuNote = (r: Round) => `CPU over the cold load: answering thread ${f1(r.cpu.main / r.cold.n)} ms a lookup, engine threads ${r.cpu.engineEach.map((c) => f1(c / r.cold.n)).join(' + ')} ms, the rest (GC helpers, libuv) ${f1(r.cpu.other / r.cold.n)} ms`;
     const rows: BenchRow[] = [
       {
@@ -233,6 +269,21 @@ export const coresSuite: BenchSuite = {
         ratio: speedup,
         note: `p50 ${f0(two.cold.p50)} ms, p99 ${f0(two.cold.p99)} ms (1 thread: ${f1(one.cold.rps)}/s, p50 ${f0(one.cold.p50)}, p99 ${f0(one.cold.p99)}); rounds ${runs.t2.map((x) => f1(x.cold.rps)).join(', ')} vs ${runs.t1.map((x) => f1(x.cold.rps)).join(', ')}; targets >= 90/s, >= 1.7x, p99 < 1 s`,
       },
+      noPin
+        ? { benchmark: 'cold first lookups, each server on its threads\' cores (skipped)', size: '-', msPerOp: NaN, note: noPin }
+        : (() => {
+            const p1 = mid(pinned.t1), p2 = mid(pinned.t2);
+            return {
+              benchmark: 'cold first lookups, 2 engine threads on 2 cores',
+              size: `${p2.cold.n} distinct, ${CLIENTS} clients`,
+              msPerOp: 1000 / p2.cold.rps,
+              itemsPerSec: p2.cold.rps,
+              reference: '1 engine thread on 1 core (taskset), same run',
+              refMsPerOp: 1000 / p1.cold.rps,
+              ratio: p2.cold.rps / p1.cold.rps,
+              note: `every thread of each server pinned (its GC helpers and answering thread included); p99 ${f0(p2.cold.p99)} ms (1 core: ${f1(p1.cold.rps)}/s, p99 ${f0(p1.cold.p99)}); rounds ${pinned.t2.map((x) => f1(x.cold.rps)).join(', ')} vs ${pinned.t1.map((x) => f1(x.cold.rps)).join(', ')}; target >= 1.7x`,
+            } satisfies BenchRow;
+          })(),
       {
         benchmark: 'cold first lookups under load, before (--compute here)',
         size: `${here.cold.n} distinct, ${CLIENTS} clients`,
@@ -263,7 +314,7 @@ export const coresSuite: BenchSuite = {
         reference: '1 engine thread, same run',
         refMsPerOp: 1000 / one.tiles.rps,
         ratio: two.tiles.rps / one.tiles.rps,
-        note: `zones, parcels, roads, HAND, noise and contours at z15-16, no tile cache; p99 ${f0(two.tiles.p99)} ms; before (--compute here) ${f1(here.tiles.rps)}/s${two.tiles.failed ? `; ${JSON.stringify(two.tiles.statuses)}` : ''}`,
+        note: `zones, roads, HAND, noise and contours at z15-16, parcels at z16-17, no tile cache; p99 ${f0(two.tiles.p99)} ms; before (--compute here) ${f1(here.tiles.rps)}/s${two.tiles.failed ? `; ${JSON.stringify(two.tiles.statuses)}` : ''}`,
       },
       {
         benchmark: 'batch job, 2 engine threads',
@@ -275,22 +326,27 @@ export const coresSuite: BenchSuite = {
         ratio: batch.t2 / batch.t1,
         note: 'full payload without surfaces, submission to done; target >= 150 rows/s',
       },
-      {
-        benchmark: 'server RSS after the loads, 2 engine threads',
-        size: 'MB',
-        msPerOp: NaN,
-        itemsPerSec: two.rss,
-        reference: '1 engine thread',
-        ratio: two.rss / one.rss,
-        note: `${f0(two.rss)} MB against ${f0(one.rss)} MB (before, --compute here: ${f0(here.rss)} MB); target: at most 1.25x`,
-      },
+      (() => {
+        // The median of the rounds (RSS moves with the collector's timing by tens of MB from run to run).
+        const m = (rs: Round[], f: (r: Round) => number) => median(rs.map(f));
+        const [c1, c2, e1, e2] = [m(runs.t1, (r) => r.rssCold), m(runs.t2, (r) => r.rssCold), m(runs.t1, (r) => r.rss), m(runs.t2, (r) => r.rss)];
+        return {
+          benchmark: 'server RSS after the cold load, 2 engine threads',
+          size: 'MB',
+          msPerOp: NaN,
+          itemsPerSec: c2,
+          reference: '1 engine thread',
+          ratio: c2 / c1,
+          note: `${f0(c2)} MB against ${f0(c1)} MB; after the cached and tile loads too ${f0(e2)} against ${f0(e1)} MB (${(e2 / e1).toFixed(2)}x); before (--compute here) ${f0(here.rssCold)} / ${f0(here.rss)} MB; rounds ${runs.t2.map((r) => f0(r.rssCold)).join(', ')} vs ${runs.t1.map((r) => f0(r.rssCold)).join(', ')}; target: at most 1.25x`,
+        } satisfies BenchRow;
+      })(),
       ...[4, 8, 16].map(
         (n): BenchRow => ({
           benchmark: `PROJECTION, not measured: cold first lookups at ${n} cores`,
           size: `serial fraction ${serial.toFixed(3)}`,
           msPerOp: 1000 / project(n),
           itemsPerSec: project(n),
-          note: `Amdahl's law from the 1- and 2-thread cold loads (speed-up ${speedup.toFixed(2)}x at 2): ${f1(one.cold.rps)}/s / (s + (1 - s) / ${n}); assumes the load client and the answering thread keep pace`,
+          note: `Amdahl's law from the ${base.how} 1- and 2-thread cold loads (speed-up ${(base.two / base.one).toFixed(2)}x at 2): ${f1(base.one)}/s / (s + (1 - s) / ${n}); assumes the load client and the answering thread keep pace`,
         }),
       ),
     ];
