@@ -52,7 +52,9 @@ import { BLOCK_CACHE_BYTES, setBlockCacheBytes } from './raster/geotiff-reader.j
 import { EngineThreads, type ThreadStats } from './threads/engine-threads.js';
 import { stateOfAddressText, stateOfPoint, threadOfState, type LonLatBox } from './threads/affinity.js';
 import { propertyBodyOf, type PropertyBody } from './property/payload-body.js';
-import { joinPacked, lookupPacked } from './batch/batch-pack.js';
+import { joinPacked, lookupPacked, packedRowsText, readUploadYielding, type ReadUpload } from './batch/batch-pack.js';
+import type { BatchInputOptions } from './batch/batch-input.js';
+import type { BatchOutputOptions } from './batch/batch-output.js';
 import type { LookupRowsOptions, PackedResults } from './batch/batch-run.js';
 import { computeScores, type ScoresContext } from './compute-scores.js';
 import { computeSurfaces, type SurfacesContext } from './compute-surfaces.js';
@@ -690,6 +692,27 @@ export class Engine implements PropertyService {
     return joinPacked(await Promise.all(parts));
   }
 
+  /**
+   * An uploaded file read into packed chunks of `chunkRows` rows (engine/batch/batch-pack.ts `readUpload`),
+   * on an engine thread when there are (the bytes are moved there, not copied).
+   */
+  async batchUpload(bytes: Uint8Array, input: BatchInputOptions, chunkRows: number): Promise<ReadUpload> {
+    this.assertOpen();
+    if (!this.engineThreads) return readUploadYielding(bytes, input, chunkRows);
+    const whole = bytes.byteOffset === 0 && bytes.buffer instanceof ArrayBuffer && bytes.byteLength === bytes.buffer.byteLength;
+    return this.engineThreads.call<ReadUpload>('batchUpload', [bytes, input, chunkRows], { ...(whole ? { transfer: [bytes.buffer as ArrayBuffer] } : {}), timeoutMs: UPLOAD_TIMEOUT_MS });
+  }
+
+  /**
+   * The records of a stored chunk of batch results in an output file (`packedRowsText`), as UTF-8 bytes, on an
+   * engine thread when there are.
+   */
+  async batchText(packed: Uint8Array, chargedRows: readonly number[] | null, output: BatchOutputOptions, first: boolean): Promise<Uint8Array> {
+    this.assertOpen();
+    if (!this.engineThreads) return Buffer.from(packedRowsText(packed, chargedRows, output, first));
+    return this.engineThreads.call<Uint8Array>('batchText', [packed, chargedRows, output, first]);
+  }
+
   /** See {@link PropertyService.identify}: what a lookup of `subject` would be billed as, without running it. */
   async identify(subject: PropertySubject): Promise<BillingIdentity> {
     this.assertOpen();
@@ -804,6 +827,9 @@ function* addressRecordsOf(tables: Iterable<{ source: CatalogueSource; rows: Rec
 
 /** Window reads of states not held after which an engine thread looks whether one state had most of them. */
 const ADOPT_AFTER = 400;
+
+/** How long reading an upload may take on an engine thread (a million rows take seconds), ms. */
+const UPLOAD_TIMEOUT_MS = 10 * 60_000;
 
 /** Rows of a batch chunk an engine thread looks up in one call (a chunk of 1,000 is eight calls over the threads). */
 const BATCH_PART_ROWS = 125;

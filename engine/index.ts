@@ -30,7 +30,7 @@ export type PropertyResult = Omit<UntypedPropertyResult, 'payload'> & { payload:
 /** An open engine: what the server itself calls (see docs/library.md). */
 export type Engine = Pick<
   EngineImpl,
-  | 'identify' | 'propertyBody' | 'batchChunk' | 'scores' | 'surfaces' | 'sandbox' | 'sample' | 'stateAt' | 'addresses' | 'dataRevision' | 'threadStats' | 'threadStates' | 'threadHeaps'
+  | 'identify' | 'propertyBody' | 'batchChunk' | 'batchUpload' | 'batchText' | 'scores' | 'surfaces' | 'sandbox' | 'sample' | 'stateAt' | 'addresses' | 'dataRevision' | 'threadStats' | 'threadStates' | 'threadHeaps'
   | 'openSchools' | 'sourceNotices'
   | 'tile' | 'tileLayers' | 'tileAttribution' | 'terrainTile' | 'terrainLayer'
   | 'warm' | 'memoryReport' | 'close'

@@ -8,7 +8,9 @@
  * positions), so the thread that commits never parses, rewrites or compresses a payload.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { BatchRow } from './batch-input.js';
+import { EngineError } from '../errors.js';
+import { batchRows, type BatchInputOptions, type BatchRow } from './batch-input.js';
+import { BatchFileWriter, collectColumns, type BatchOutputOptions, type StoredBatchRow } from './batch-output.js';
 import { lookupRows, type BatchLookupService, type BatchRowMeta, type BatchRowResult, type LookupRowsOptions, type PackedResults } from './batch-run.js';
 
 /** Gzipped JSON lines of `items` (each line ended by a newline). */
@@ -53,4 +55,87 @@ export async function lookupPacked(service: BatchLookupService, input: Uint8Arra
   const rows = unpackLines<BatchRow>(input);
   const part = rows.slice(options.from ?? 0, options.to ?? rows.length);
   return packResults(await lookupRows(service, part, options));
+}
+
+/** A chunk of an upload: its first row's number, how many rows, and the rows packed ({@link packLines}). */
+export interface UploadChunk {
+  first_row: number;
+  row_count: number;
+  input: Uint8Array;
+}
+
+/** An upload read into chunks: the chunks, the input's columns (JSON lines: every key seen, first-seen order) and the rows. */
+export interface ReadUpload {
+  chunks: UploadChunk[];
+  columns: string[];
+  rows: number;
+}
+
+/**
+ * Reads an uploaded file (UTF-8 bytes) into packed chunks of `chunkRows` rows (batch-input.ts checks each row
+ * as the single lookup would). Throws INVALID_ARGUMENT naming `body` for a file that cannot be read as a whole,
+ * or that is not UTF-8 text. An engine thread runs it for the server: the work grows with the file.
+ */
+export function readUpload(bytes: Uint8Array, input: BatchInputOptions, chunkRows: number): ReadUpload {
+  const steps = uploadSteps(bytes, input, chunkRows);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** {@link readUpload} giving the event loop a turn after each chunk (where it runs on a thread that answers requests). */
+export async function readUploadYielding(bytes: Uint8Array, input: BatchInputOptions, chunkRows: number): Promise<ReadUpload> {
+  const steps = uploadSteps(bytes, input, chunkRows);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+/** The reading of an upload, a step per chunk. */
+function* uploadSteps(bytes: Uint8Array, input: BatchInputOptions, chunkRows: number): Generator<void, ReadUpload> {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new EngineError('INVALID_ARGUMENT', 'the upload is not UTF-8 text', { parameter: 'body', reason: 'not_utf8' });
+  }
+  const chunks: UploadChunk[] = [];
+  let columns: string[] = [];
+  const seen = new Set<string>();
+  let rows: BatchRow[] = [];
+  let total = 0;
+  const flush = () => {
+    if (!rows.length) return;
+    chunks.push({ first_row: rows[0].row, row_count: rows.length, input: packLines(rows) });
+    rows = [];
+  };
+  for (const r of batchRows(text, input, (c) => (columns = [...c]))) {
+    if (input.format === 'jsonl') collectColumns(columns, seen, r.cells);
+    rows.push(r);
+    total++;
+    if (rows.length >= chunkRows) {
+      flush();
+      yield;
+    }
+  }
+  flush();
+  return { chunks, columns, rows: total };
+}
+
+/**
+ * The records of a stored chunk's results in an output file (`writer`'s format): the pack unpacked, the rows the
+ * meter charged marked (`chargedRows`, when the pack says `charged: false` throughout), each row written. An
+ * engine thread runs it for the server's downloads: a chunk of full payloads is tens of megabytes of JSON.
+ */
+export function packedRowsText(packed: Uint8Array, chargedRows: readonly number[] | null, output: BatchOutputOptions, first: boolean): string {
+  const rows = unpackLines<StoredBatchRow>(packed);
+  if (chargedRows) for (const i of chargedRows) if (rows[i]) rows[i].charged = true;
+  const writer = new BatchFileWriter(output);
+  if (!first) writer.resumeAfter(1);
+  let text = '';
+  for (const r of rows) text += writer.row(r);
+  return text;
 }

@@ -89,6 +89,8 @@ interface Pending {
   settled: boolean;
   timeoutMs: number;
   prefer?: number;
+  /** When it was queued (performance.now()). */
+  queuedAt: number;
   timer?: NodeJS.Timeout;
   signal?: AbortSignal;
   onAbort?: () => void;
@@ -106,10 +108,15 @@ interface Slot {
   failed: number;
   restarts: number;
   stuckTimer?: NodeJS.Timeout;
+  /** The threads whose calls this one has taken (it holds their areas' models now too). */
+  served: Set<number>;
 }
 
 /** How long a thread may take to close its engine and end before it is stopped, ms. */
 const CLOSE_WAIT_MS = 5_000;
+
+/** How long a call waits for its own thread before a thread that has not served its area takes it, ms. */
+const TAKE_AFTER_MS = 100;
 
 /** How far down the queue a thread with room looks for a call that prefers it. */
 const PREFER_SCAN = 32;
@@ -203,7 +210,7 @@ export class EngineThreads {
     if (options.signal?.aborted) return Promise.reject(new EngineError('ABORTED', `${method} was cancelled`, { task: method }));
     if (this.failedStarts > 3) return Promise.reject(this.startFailure(method));
     return new Promise<T>((resolve, reject) => {
-      const p: Pending = { id: this.nextId++, method, args, transfer: options.transfer, resolve: resolve as (v: unknown) => void, reject, sends: 0, settled: false, timeoutMs: options.timeoutMs ?? this.callTimeoutMs, signal: options.signal, prefer: options.prefer };
+      const p: Pending = { id: this.nextId++, method, args, transfer: options.transfer, resolve: resolve as (v: unknown) => void, reject, sends: 0, settled: false, timeoutMs: options.timeoutMs ?? this.callTimeoutMs, signal: options.signal, prefer: options.prefer, queuedAt: performance.now() };
       if (options.signal) {
         p.onAbort = () => this.cancel(p, new EngineError('ABORTED', `${method} was cancelled`, { task: method }));
         options.signal.addEventListener('abort', p.onAbort, { once: true });
@@ -217,7 +224,7 @@ export class EngineThreads {
   async callEach<T>(method: string, args: unknown[]): Promise<T[]> {
     const live = this.slots.filter((s) => s.ready && !s.gone);
     return Promise.all(live.map((slot) => new Promise<T>((resolve, reject) => {
-      const p: Pending = { id: this.nextId++, method, args, resolve: resolve as (v: unknown) => void, reject, sends: 1, settled: false, timeoutMs: this.callTimeoutMs };
+      const p: Pending = { id: this.nextId++, method, args, resolve: resolve as (v: unknown) => void, reject, sends: 1, settled: false, timeoutMs: this.callTimeoutMs, queuedAt: performance.now() };
       this.send(slot, p);
     })));
   }
@@ -238,6 +245,7 @@ export class EngineThreads {
    */
   async close(graceMs = 10_000): Promise<void> {
     this.closing = true;
+    clearTimeout(this.wakeTimer);
     for (const p of this.queue.splice(0)) this.settle(p, new EngineError('UNAVAILABLE', `the engine closed before ${p.method} ran`, { component: 'engine' }));
     if (this.inFlight > 0 && graceMs > 0) {
       await new Promise<void>((resolve) => {
@@ -262,7 +270,7 @@ export class EngineThreads {
     const { file, taskModule } = threadEntry(this.options.module);
     const engine = typeof this.options.engine === 'function' ? this.options.engine(index) : this.options.engine;
     const worker = new Worker(file, { workerData: { taskModule, engine } });
-    const slot: Slot = { index, worker, tid: null, ready: false, gone: false, inFlight: new Map(), calls: 0, failed: 0, restarts };
+    const slot: Slot = { index, worker, tid: null, ready: false, gone: false, inFlight: new Map(), calls: 0, failed: 0, restarts, served: new Set([index]) };
     const old = this.slots[index];
     if (old) {
       slot.calls = old.calls;
@@ -302,8 +310,10 @@ export class EngineThreads {
 
   /**
    * Sends what the queue holds to threads with room: each call to the thread it prefers when that one has
-   * room, else to the least busy; a thread with room takes the first queued call that prefers it (looking
-   * {@link PREFER_SCAN} calls ahead), else the oldest call, so no thread idles while calls wait.
+   * room, else to the least busy. A thread with room takes the first queued call that prefers it (looking
+   * {@link PREFER_SCAN} calls ahead); failing that, the oldest call, if it is of an area the thread has taken
+   * calls of before or has waited {@link TAKE_AFTER_MS} (a thread taking another's area builds that area's
+   * models too: under a steady mix each keeps to its own, and a backlog of one area still reaches every thread).
    */
   private pump(): void {
     while (this.queue.length) {
@@ -317,18 +327,42 @@ export class EngineThreads {
         slot = own ?? free.reduce((a, b) => (b.inFlight.size < a.inFlight.size ? b : a));
         at = 0;
       } else {
-        // The head's thread is full: the least busy free thread takes a call of its own if one is near the
-        // front of the queue, else the head.
-        slot = free.reduce((a, b) => (b.inFlight.size < a.inFlight.size ? b : a));
-        const n = Math.min(this.queue.length, PREFER_SCAN);
-        for (let i = 1; i < n && at < 0; i++) if (this.queue[i].prefer === slot.index) at = i;
-        if (at < 0) at = 0;
+        // The head's thread is full: a free thread takes a call of its own if one is near the front of the
+        // queue, else the head when it may (see above).
+        const waited = performance.now() - head.queuedAt;
+        for (const s of free.sort((a, b) => a.inFlight.size - b.inFlight.size)) {
+          const n = Math.min(this.queue.length, PREFER_SCAN);
+          for (let i = 1; i < n && at < 0; i++) if (this.queue[i].prefer === s.index) at = i;
+          if (at < 0 && (s.served.has(head.prefer!) || waited >= TAKE_AFTER_MS)) at = 0;
+          if (at >= 0) {
+            slot = s;
+            break;
+          }
+        }
+        if (!slot) {
+          // Every free thread would take another's area: look again once the head has waited long enough.
+          this.wakeAt(head.queuedAt + TAKE_AFTER_MS);
+          return;
+        }
       }
       const [p] = this.queue.splice(at, 1);
       if (p.settled) continue;
+      if (p.prefer !== undefined) slot.served.add(p.prefer);
       p.sends++;
       this.send(slot, p);
     }
+  }
+
+  private wakeTimer?: NodeJS.Timeout;
+
+  /** Pumps the queue again at `at` (performance.now() time), once. */
+  private wakeAt(at: number): void {
+    if (this.wakeTimer) return;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = undefined;
+      this.pump();
+    }, Math.max(1, at - performance.now()));
+    this.wakeTimer.unref?.();
   }
 
   private send(slot: Slot, p: Pending): void {

@@ -9,7 +9,9 @@ import type { ScoresOptions, SurfacesOptions } from '../engine-calls.js';
 import type { PropertyOptions, PropertySubject } from '../property/contract.js';
 import type { ReportFormat } from '../childcare/report/report.js';
 import type { SiteRequest } from '../childcare/site.js';
-import { lookupPacked } from '../batch/batch-pack.js';
+import { lookupPacked, readUpload } from '../batch/batch-pack.js';
+import type { BatchInputOptions } from '../batch/batch-input.js';
+import type { BatchOutputOptions } from '../batch/batch-output.js';
 import type { LookupRowsOptions } from '../batch/batch-run.js';
 
 type Call = (engine: Engine, args: never, signal: AbortSignal) => unknown;
@@ -29,6 +31,8 @@ export const THREAD_CALLS = {
     return { ...file, body: new Uint8Array(file.body.buffer, file.body.byteOffset, file.body.byteLength) };
   },
   batchPart: (e: Engine, [input, options]: [Uint8Array, LookupRowsOptions & { from: number; to: number }], signal: AbortSignal) => lookupPacked(e, input, { ...options, signal }),
+  batchUpload: (_e: Engine, [bytes, input, chunkRows]: [Uint8Array, BatchInputOptions, number]) => readUpload(bytes, input, chunkRows),
+  batchText: (e: Engine, [packed, charged, output, first]: [Uint8Array, number[] | null, BatchOutputOptions, boolean]) => e.batchText(packed, charged, output, first),
   warm: async (e: Engine) => {
     const lines: string[] = [];
     await e.warm((line) => lines.push(line));

@@ -7,7 +7,7 @@
  */
 import { BATCH_CONTENT_TYPES, BATCH_DELIMITERS, BATCH_OUTPUT_FORMATS, type BatchInputFormat, type BatchOutputFormat } from '../../engine/entry/batch.js';
 import { checkLicence, resolveOptions, type PropertyLicence } from '../../engine/entry/property.js';
-import { batchDocument, batchResults, BATCH_RETENTION_MS, jobFromUpload, newBatchId } from '../batch/batch-jobs.js';
+import { batchDocument, batchResults, BATCH_RETENTION_MS, jobFromUpload, newBatchId, type BatchFiles } from '../batch/batch-jobs.js';
 import type { BatchJob } from '../store/batch-store.js';
 import type { ApiKeyRecord } from '../store/store.js';
 import { checkWebhookUrl, type Resolver } from '../webhooks/address-policy.js';
@@ -53,6 +53,15 @@ export class BatchRoutes {
     private readonly options: BatchRouteOptions = {},
   ) {}
 
+  /** The engine's readers and writers of batch files (on its threads), when the service has them. */
+  private files(): BatchFiles {
+    const s = this.ctx.service as Partial<BatchFiles>;
+    return {
+      ...(typeof s.batchUpload === 'function' ? { batchUpload: s.batchUpload.bind(s) } : {}),
+      ...(typeof s.batchText === 'function' ? { batchText: s.batchText.bind(s) } : {}),
+    };
+  }
+
   request(req: ApiRequest, op: BatchOperation, id: string, key: ApiKeyRecord): Promise<ApiResponse> {
     const base = req.path.startsWith('/api/') ? '/api/v1/batch' : '/v1/batch';
     if (op === 'create') return this.create(req, key, base);
@@ -93,23 +102,17 @@ export class BatchRoutes {
     }
     if (req.bodyTooLarge) throw new ApiError('payload_too_large', `the upload is larger than ${BATCH_MAX_BODY} bytes (128 MiB); split it into several jobs`, { limit: BATCH_MAX_BODY });
     if (!req.body || req.body.length === 0) throw new ApiError('invalid_body', 'the upload is empty: send the rows as the request body');
-    let text: string;
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(req.body);
-    } catch {
-      throw new ApiError('invalid_body', 'the upload is not UTF-8 text');
-    }
     const secret = callbackUrl ? newSecret() : null;
     const now = this.ctx.clock();
     let made: Awaited<ReturnType<typeof jobFromUpload>>;
     try {
-      made = await jobFromUpload(text, { format: input, delimiter: delimiter as (typeof BATCH_DELIMITERS)[number] | undefined }, {
+      made = await jobFromUpload(req.body, { format: input, delimiter: delimiter as (typeof BATCH_DELIMITERS)[number] | undefined }, {
         id: newBatchId(),
         key_id: key.id,
         created_at: now.toISOString(),
         callback_secret: secret,
         options: { components: components ?? null, include_geometry: includeGeometry, format, callback_url: callbackUrl },
-      }, this.options.chunkRows);
+      }, this.options.chunkRows, this.files());
     } catch (err) {
       // A file that cannot be read as a whole: 422 invalid_body with the reader's message.
       if ((err as { details?: { parameter?: string } }).details?.parameter === 'body') throw new ApiError('invalid_body', (err as Error).message);
@@ -155,7 +158,7 @@ export class BatchRoutes {
       },
       body: '',
       lengthUnknown: true,
-      stream: () => batchResults(batches, job, format, licenceOf(key))[Symbol.asyncIterator](),
+      stream: () => batchResults(batches, job, format, licenceOf(key), this.files())[Symbol.asyncIterator](),
     };
   }
 }

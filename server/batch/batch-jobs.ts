@@ -4,7 +4,7 @@
  * chunks in input order (a chunk never looked up gives its rows the job's stop reason).
  */
 import { randomBytes } from 'node:crypto';
-import { BatchFileWriter, batchRows, collectColumns, failedRow, packLines, unpackLines, type BatchInputOptions, type BatchOutputFormat, type BatchRow, type StoredBatchRow } from '../../engine/entry/batch.js';
+import { BatchFileWriter, failedRow, packedRowsText, readUpload, unpackLines, type BatchInputOptions, type BatchOutputFormat, type BatchOutputOptions, type BatchRow, type ReadUpload, type StoredBatchRow } from '../../engine/entry/batch.js';
 import type { PropertyLicence } from '../../engine/entry/property.js';
 import type { BatchJob, BatchJobOptions, BatchRepository, NewBatchChunk, StoredChunk } from '../store/batch-store.js';
 
@@ -20,33 +20,22 @@ export function newBatchId(): string {
   return `batch_${randomBytes(10).toString('hex')}`;
 }
 
+/** What reads an upload into chunks, and writes a stored chunk's results: the engine (on its threads), or here. */
+export interface BatchFiles {
+  batchUpload?(bytes: Uint8Array, input: BatchInputOptions, chunkRows: number): Promise<ReadUpload>;
+  batchText?(packed: Uint8Array, chargedRows: readonly number[] | null, output: BatchOutputOptions, first: boolean): Promise<Uint8Array>;
+}
+
 /**
- * Reads an upload into a job and its chunks (throws the engine's INVALID_ARGUMENT, parameter `body`, for a
- * file that cannot be read as a whole; a bad row is only that row's `invalid`). A chunk at a time, giving
- * the event loop a turn between chunks: a million-row upload takes seconds to read and pack, and the
- * server answers other requests meanwhile.
+ * Reads an upload (its UTF-8 bytes, or text) into a job and its chunks (throws the engine's INVALID_ARGUMENT,
+ * parameter `body`, for a file that cannot be read as a whole; a bad row is only that row's `invalid`). The
+ * reading grows with the file, so it runs on an engine thread when `files` has them (a million-row upload
+ * takes seconds), else here.
  */
-export async function jobFromUpload(text: string, input: BatchInputOptions, base: Pick<BatchJob, 'id' | 'key_id' | 'created_at' | 'callback_secret'> & { options: BatchJobOptions }, chunkRows = BATCH_CHUNK_ROWS): Promise<{ job: BatchJob; chunks: NewBatchChunk[] }> {
-  const chunks: NewBatchChunk[] = [];
-  let columns: string[] = [];
-  const seen = new Set<string>();
-  let rows: BatchRow[] = [];
-  let total = 0;
-  const flush = () => {
-    if (!rows.length) return;
-    chunks.push({ seq: chunks.length, first_row: rows[0].row, row_count: rows.length, input: packLines(rows) });
-    rows = [];
-  };
-  for (const r of batchRows(text, input, (c) => (columns = [...c]))) {
-    if (input.format === 'jsonl') collectColumns(columns, seen, r.cells);
-    rows.push(r);
-    total++;
-    if (rows.length >= chunkRows) {
-      flush();
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-  }
-  flush();
+export async function jobFromUpload(body: Uint8Array | string, input: BatchInputOptions, base: Pick<BatchJob, 'id' | 'key_id' | 'created_at' | 'callback_secret'> & { options: BatchJobOptions }, chunkRows = BATCH_CHUNK_ROWS, files: BatchFiles = {}): Promise<{ job: BatchJob; chunks: NewBatchChunk[] }> {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  const read = files.batchUpload ? await files.batchUpload(bytes, input, chunkRows) : readUpload(bytes, input, chunkRows);
+  const chunks: NewBatchChunk[] = read.chunks.map((c, seq) => ({ seq, first_row: c.first_row, row_count: c.row_count, input: Buffer.from(c.input.buffer, c.input.byteOffset, c.input.byteLength) }));
   const job: BatchJob = {
     ...base,
     status: 'queued',
@@ -54,8 +43,8 @@ export async function jobFromUpload(text: string, input: BatchInputOptions, base
     finished_at: null,
     expires_at: null,
     input_format: input.format,
-    columns,
-    rows_total: total,
+    columns: read.columns,
+    rows_total: read.rows,
     rows_done: 0,
     rows_failed: 0,
     rows_skipped: 0,
@@ -124,8 +113,10 @@ const PAGE = 4;
  * The results file of `job` in `format`, a part at a time: every row of the finished chunks at the front of
  * the job, in input order (a job still running gives the rows done so far, up to its first unfinished chunk).
  */
-export async function* batchResults(batches: BatchRepository, job: BatchJob, format: BatchOutputFormat, licence: PropertyLicence): AsyncGenerator<Buffer> {
-  const writer = new BatchFileWriter({ format, columns: job.columns, components: job.options.components, licence, charged: true });
+export async function* batchResults(batches: BatchRepository, job: BatchJob, format: BatchOutputFormat, licence: PropertyLicence, files: BatchFiles = {}): AsyncGenerator<Buffer> {
+  const output: BatchOutputOptions = { format, columns: job.columns, components: job.options.components, licence, charged: true };
+  const writer = new BatchFileWriter(output);
+  let first = true;
   const finished = FINISHED.has(job.status);
   yield Buffer.from(writer.header());
   let seq = 0;
@@ -134,15 +125,22 @@ export async function* batchResults(batches: BatchRepository, job: BatchJob, for
     for (const c of page) {
       let rows: StoredBatchRow[];
       if (c.status === 'done' && c.result) {
-        rows = unpackLines<StoredBatchRow>(c.result);
-        // Rows packed where they were looked up say charged: false; the commit named the charged ones.
-        if (c.charged_rows) for (const i of JSON.parse(c.charged_rows) as number[]) if (rows[i]) rows[i].charged = true;
+        // Rows packed where they were looked up say charged: false; the commit named the charged ones. A chunk of
+        // full payloads is tens of megabytes of JSON to read and write: an engine thread does it when there are.
+        const charged = c.charged_rows ? (JSON.parse(c.charged_rows) as number[]) : null;
+        const bytes = files.batchText ? await files.batchText(c.result, charged, output, first) : Buffer.from(packedRowsText(c.result, charged, output, first));
+        if (c.row_count > 0) first = false;
+        seq = c.seq + 1;
+        yield Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        continue;
       }
       else if (c.status === 'skipped' || finished) rows = skippedRows(c, job);
       else {
         yield Buffer.from(writer.footer());
         return;
       }
+      if (!first) writer.resumeAfter(1);
+      if (rows.length) first = false;
       yield Buffer.from(rows.map((r) => writer.row(r)).join(''));
       seq = c.seq + 1;
     }

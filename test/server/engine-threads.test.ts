@@ -139,6 +139,43 @@ describe('engine threads over HTTP', () => {
   }, 120_000);
 });
 
+describe('a batch on engine threads', () => {
+  it('reads the upload, looks the chunks up, meters them and writes the results on the threads: every row once, in order, in every format', async () => {
+    const runner = new BatchRunner({ store: two.stack.store, service: two.stack.engine, idleMs: 50 });
+    try {
+      const k = await two.key();
+      const good = sampleAddresses(3, 11);
+      const lines = ['address', ...good.map((a) => `"${a}"`), '"1 Nowhere Street, Atlantis VIC 3999"', `"${good[0]}"`, ''];
+      const res = await fetch(`${two.url}/v1/batch?components=planning`, { method: 'POST', headers: { authorization: `Bearer ${k}`, 'content-type': 'text/csv' }, body: lines.join('\n') });
+      const job = (await res.json()) as Obj;
+      expect(res.status).toBe(202);
+      expect(job.rows_total).toBe(26);
+      while (await runner.runOnce());
+      const doc = (await two.get(`/v1/batch/${job.id}`, k)).body;
+      expect(doc.status).toBe('done');
+      expect(doc.rows_failed).toBe(1);
+      // Each of the 24 distinct addresses charged once; the repeat of the first one is free.
+      expect(doc.charged).toBe(24);
+      const get = async (format: string) => (await fetch(`${two.url}/v1/batch/${job.id}/results?format=${format}`, { headers: { authorization: `Bearer ${k}` } })).text();
+      const jsonl = (await get('jsonl')).trim().split('\n').map((l) => JSON.parse(l) as Obj);
+      expect(jsonl.map((r) => r.row)).toEqual(Array.from({ length: 26 }, (_, i) => i + 1));
+      expect(jsonl.map((r) => r.status)).toEqual([...Array(24).fill('ok'), 'unresolved', 'ok']);
+      expect(jsonl.filter((r) => r.charged)).toHaveLength(24);
+      expect(jsonl[25].charged).toBe(false);
+      expect(jsonl[0].payload.planning.zone.length).toBeGreaterThan(0);
+      const geo = JSON.parse(await get('geojson')) as Obj;
+      expect(geo.type).toBe('FeatureCollection');
+      expect(geo.features).toHaveLength(26);
+      expect(geo.features.map((f: Obj) => f.properties.row)).toEqual(jsonl.map((r) => r.row));
+      const csv = (await get('csv')).trim().split('\r\n');
+      expect(csv).toHaveLength(27);
+      expect(csv[0]).toMatch(/^"address","row","status","error","error_message"/);
+    } finally {
+      await runner.stop();
+    }
+  }, 120_000);
+});
+
 describe('a batch never blocks', () => {
   it('keeps /healthz within 100 ms (p99) while 1,000,000 unresolvable rows run, and DELETE stops the work within a second', async () => {
     const runner = new BatchRunner({ store: two.stack.store, service: two.stack.engine, idleMs: 50 });

@@ -26,17 +26,30 @@ afterEach(async () => {
 const codeOf = (p: Promise<unknown>) => p.then(() => 'resolved', (e: unknown) => (e instanceof EngineError ? e.code : `plain: ${(e as Error).message}`));
 
 describe('EngineThreads', () => {
-  it('sends each call to the least busy thread, a preferred one while it has room, and keeps every thread busy', async () => {
+  it('sends each call to the least busy thread, its preferred one while that has room, and another area\'s only after it waited', async () => {
     const t = await start({ callsPerThread: 2 });
     // Two calls at once on idle threads: one each.
     const a = await Promise.all([t.call<number>('sleep', [50]), t.call<number>('sleep', [50])]);
     expect(new Set(a).size).toBe(2);
-    // Calls preferring thread 1 go there while it has room (2 calls), the third to thread 0 rather than wait.
-    const [p0, p1, p2] = [t.call<number>('sleep', [80], { prefer: 1 }), t.call<number>('sleep', [80], { prefer: 1 }), t.call<number>('sleep', [80], { prefer: 1 })];
-    const [r0, r1, r2] = await Promise.all([p0, p1, p2]);
-    expect(r0).toBe(r1);
-    expect(r2).not.toBe(r0);
-    expect(t.stats().map((s) => s.calls).reduce((x, y) => x + y)).toBe(5);
+    // Calls preferring thread 1 go there while it has room (2 calls); a third waits for it rather than go to a
+    // thread that has not taken thread 1's calls before (it would build that area's models too).
+    const short = await Promise.all([0, 1, 2].map(() => t.call<number>('sleep', [40], { prefer: 1 })));
+    expect(new Set(short).size).toBe(1);
+    // Kept waiting longer than 100 ms, the third goes to the other thread, which from then on takes thread 1's
+    // calls at once whenever thread 1 is full.
+    const t0 = performance.now();
+    const long = [0, 1, 2].map(() => t.call<number>('sleep', [400], { prefer: 1 }).then((id) => ({ id, ms: performance.now() - t0 })));
+    const [l0, l1, l2] = await Promise.all(long);
+    expect(l0.id).toBe(l1.id);
+    expect(l2.id).not.toBe(l0.id);
+    expect(l2.ms).toBeGreaterThanOrEqual(490);
+    expect(l2.ms).toBeLessThan(800);
+    const t1 = performance.now();
+    const again = [0, 1, 2].map(() => t.call<number>('sleep', [200], { prefer: 1 }).then((id) => ({ id, ms: performance.now() - t1 })));
+    const [, , g2] = await Promise.all(again);
+    expect(g2.id).not.toBe(l0.id);
+    expect(g2.ms).toBeLessThan(290);
+    expect(t.stats().map((x) => x.calls).reduce((x, y) => x + y)).toBe(11);
   });
 
   it("queues calls past the threads' room and answers them all, first come first served", async () => {
