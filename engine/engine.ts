@@ -35,6 +35,7 @@ import { openOrWriteAddressIndexFile } from './address/address-disk.js';
 import { addressRecordsFromRows } from './address/address-record.js';
 import { DaStore, daStoreFromDataStore, daStoreFromTables, type DaService } from './da/index.js';
 import { TtlCache, type Cache } from './cache/ttl-cache.js';
+import { openCacheDatabase, type CacheDatabase } from './cache/sqlite-cache.js';
 import { NATIONAL_MODEL_PATHS, StateModels } from './state-models.js';
 import { openWindowedData, stateOfFile, type WholeStore, type WindowedData } from './data/windowed-store.js';
 import { layerRead } from './data/lazy-layer.js';
@@ -166,6 +167,13 @@ export interface EngineOptions {
    * engine/raster/geotiff-reader.ts); each engine thread keeps its share.
    */
   rasterBlockCacheBytes?: number;
+  /**
+   * The layer and score caches in a SQLite file's `cache` table (namespaces `layers` and `scores`), opened by
+   * this engine with a connection of its own, behind memory tiers of `memoryCacheBytes`: how engine threads
+   * share the server store's persistent caches (`caches` holds objects, which cannot cross to a thread).
+   * Ignored when `caches` is given.
+   */
+  cacheDatabase?: { file: string; layers: string; scores: string };
   /** Bytes of the default in-memory caches: layer lookups (default 128 MiB) and scores and surfaces (64 MiB). */
   memoryCacheBytes?: { layers?: number; scores?: number };
   /** Told what the engine threads do that an operator should know (a thread that died and was replaced). */
@@ -185,6 +193,8 @@ export class Engine implements PropertyService {
   private engineThreads?: EngineThreads;
   /** With engine threads: each state's box, to send a point's calls to the thread owning its state. */
   private stateBoxes = new Map<StateCode, LonLatBox>();
+  /** The caches this engine opened in a SQLite file (`cacheDatabase`), closed with it. */
+  private cacheDb?: CacheDatabase;
   /** A DA store file this engine made for its threads (deleted at close). */
   private ownDaFile?: string;
   /** The stored HAND tiles (undefined when `handTiles: false`). */
@@ -213,6 +223,10 @@ export class Engine implements PropertyService {
 
   private constructor(readonly store: DataStore, readonly pool: EnginePool, private readonly options: EngineOptions, readonly windows?: WindowedData) {
     if (options.rasterBlockCacheBytes !== undefined) setBlockCacheBytes(options.rasterBlockCacheBytes);
+    if (options.cacheDatabase && !options.caches) {
+      const c = options.cacheDatabase;
+      this.cacheDb = openCacheDatabase(c.file, { layers: c.layers, scores: c.scores }, { memoryBytes: { layers: options.memoryCacheBytes?.layers, scores: options.memoryCacheBytes?.scores } });
+    }
     if (windows && options.memoryStates) this.owned = new Set(options.memoryStates);
     if (windows) for (const [st, box] of windows.stateBoxes()) if ((STATES as readonly string[]).includes(st)) this.stateBoxes.set(st as StateCode, box);
     this.models = new StateModels(store);
@@ -249,8 +263,8 @@ export class Engine implements PropertyService {
       sandboxIds: () => this.sandboxIds(),
       scores: (lon, lat, o) => this.scores(lon, lat, o),
       surfaces: (lon, lat, o) => this.surfaces(lon, lat, o),
-      layerCache: options.caches?.layers ?? new TtlCache(20_000, options.memoryCacheBytes?.layers ?? DEFAULT_LAYER_CACHE_BYTES),
-      scoreCache: options.caches?.scores ?? new TtlCache(5_000, options.memoryCacheBytes?.scores ?? DEFAULT_SCORE_CACHE_BYTES),
+      layerCache: options.caches?.layers ?? this.cacheDb?.layers ?? new TtlCache(20_000, options.memoryCacheBytes?.layers ?? DEFAULT_LAYER_CACHE_BYTES),
+      scoreCache: options.caches?.scores ?? this.cacheDb?.scores ?? new TtlCache(5_000, options.memoryCacheBytes?.scores ?? DEFAULT_SCORE_CACHE_BYTES),
       ...(windows
         ? {
             windows: {
@@ -375,6 +389,7 @@ export class Engine implements PropertyService {
         ...(options.handTiles !== undefined ? { handTiles: options.handTiles } : {}),
         ...(options.tileCache !== undefined ? { tileCache: options.tileCache } : {}),
         ...(options.taskTimeoutMs !== undefined ? { taskTimeoutMs: options.taskTimeoutMs } : {}),
+        ...(options.cacheDatabase ? { cacheDatabase: options.cacheDatabase } : {}),
         maxConcurrentLookups: options.callsPerThread ?? 4,
       };
       // Without a layer file of the caller's (the dataset is held in memory, as by one thread), each thread
@@ -816,6 +831,7 @@ export class Engine implements PropertyService {
     this.daStore?.close();
     this.addressIndex?.close();
     this.windows?.close();
+    this.cacheDb?.close();
     if (this.ownDaFile) for (const f of [this.ownDaFile, `${this.ownDaFile}-wal`, `${this.ownDaFile}-shm`]) rmSync(f, { force: true });
   }
 }

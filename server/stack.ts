@@ -106,11 +106,23 @@ function windowOptions(options: StackOptions): Pick<EngineOptions, 'layerFile' |
  * The engine's layer and score caches in `store`, namespaced by engine version and dataset fingerprint; the
  * namespaces of other versions or data are dropped.
  */
-async function engineCaches(store: ServerStore, datasets: string): Promise<{ layers: Cache; scores: Cache }> {
+async function engineCaches(store: ServerStore, datasets: string): Promise<{ layers: Cache; scores: Cache; namespaces: { layers: string; scores: string } }> {
   const tag = `${VERSION}:${datasetFingerprint(datasets)}`;
   const layers = `layers:${tag}`, scores = `scores:${tag}`;
   await store.dropCachesExcept([layers, scores]);
-  return { layers: store.cache(layers), scores: store.cache(scores) };
+  return { layers: store.cache(layers), scores: store.cache(scores), namespaces: { layers, scores } };
+}
+
+/**
+ * The engine options of its caches: `caches` for an engine computing here; for engine threads, the SQLite
+ * file and namespaces they open themselves (`cacheDatabase`; none for an in-memory store: each thread keeps
+ * its own memory caches).
+ */
+function cacheOptions(options: StackOptions, caches: Awaited<ReturnType<typeof engineCaches>> | undefined, file: string): Pick<EngineOptions, 'caches' | 'cacheDatabase'> {
+  if (!caches) return {};
+  const { namespaces, ...objects } = caches;
+  if (options.compute !== 'threads') return { caches: objects };
+  return file === ':memory:' ? {} : { cacheDatabase: { file, ...namespaces } };
 }
 
 /** Opens the store and the engine on `datasets`. */
@@ -121,7 +133,7 @@ export async function openStack(options: StackOptions): Promise<Stack> {
     const caches = options.persistentCache === false ? undefined : await engineCaches(store, options.datasets);
     // The DA store lives in the same file as the keys and the meter: `propintel das import --db FILE` writes
     // where the server reads, and the server sees an import at once.
-    const engine = await createEngine({ datasets: options.datasets, threads: options.threads, caches, daDatabase: options.db === ':memory:' ? undefined : options.db, ...windowOptions(options) });
+    const engine = await createEngine({ datasets: options.datasets, threads: options.threads, ...cacheOptions(options, caches, options.db), daDatabase: options.db === ':memory:' ? undefined : options.db, ...windowOptions(options) });
     return {
       engine,
       store,
@@ -159,7 +171,7 @@ async function openReplicaStack(options: StackOptions): Promise<Stack> {
     await replica.catchUp();
     local = SqliteStore.open(file);
     const caches = options.persistentCache === false ? undefined : await engineCaches(local, options.datasets);
-    const engine = await createEngine({ datasets: options.datasets, threads: options.threads, caches, daStore: replica.local, ...windowOptions(options) });
+    const engine = await createEngine({ datasets: options.datasets, threads: options.threads, ...cacheOptions(options, caches, file), daStore: replica.local, ...windowOptions(options) });
     const r = replica, l = local;
     return {
       engine,

@@ -232,9 +232,11 @@ export class WindowedData {
   wholeStore(states: ReadonlySet<string>, reuse?: WholeStore): WholeStore {
     const foreign: [number, number, number, number][] = [];
     let reachM = 0;
+    // Entries by their id (ids need not be positions: a file held by name has no entry).
+    const entries = new Map(this.layers.entries.map((e) => [e.id, e]));
     const files = this.slots.map((s, i): LoadedFile => {
       if ('loaded' in s) return s.loaded;
-      const e = this.layers.entries[s.id];
+      const e = entries.get(s.id);
       const windowed = e && e.class !== null;
       if (windowed) reachM = Math.max(reachM, REACH_CLASSES[e.class!]);
       if (windowed && states.has(stateOfFile(s.source, s.file))) {

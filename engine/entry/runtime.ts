@@ -6,6 +6,8 @@
 export { LruCache } from '../cache/lru-cache.js';
 export { TtlCache } from '../cache/ttl-cache.js';
 export type { Cache } from '../cache/ttl-cache.js';
+export { CACHE_TABLE, openCacheDatabase, SqliteCache, TieredCache } from '../cache/sqlite-cache.js';
+export type { CacheDatabase } from '../cache/sqlite-cache.js';
 export { escapeHtml } from '../escape-html.js';
 export { createEnginePool } from '../tasks/engine-pool.js';
 export { PACKAGE_ROOT } from '../version.js';

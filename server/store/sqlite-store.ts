@@ -9,7 +9,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { sqliteReconcile } from '../../engine/entry/data.js';
-import { TtlCache, type Cache } from '../../engine/entry/runtime.js';
+import { SqliteCache, TieredCache, TtlCache, type Cache } from '../../engine/entry/runtime.js';
+
+export { SqliteCache, TieredCache } from '../../engine/entry/runtime.js';
 import { KEY_TABLES } from './tables.js';
 import { WebhookStore } from './sqlite-webhook-store.js';
 import { SqliteBatchStore, type ChargeStep } from './sqlite-batch-store.js';
@@ -225,102 +227,3 @@ export class SqliteStore implements ServerStore {
   }
 }
 
-/**
- * A cache namespace in the store's `cache` table. Values are JSON; an entry past its expiry is gone. Every
- * 500 writes, expired rows and rows beyond `maxRows` (oldest first) are deleted.
- */
-export class SqliteCache implements Cache {
-  private readonly get_;
-  private readonly set_;
-  private readonly del;
-  private readonly clear_;
-  private readonly prune;
-  private writes = 0;
-
-  constructor(private readonly db: Database.Database, readonly namespace: string, private readonly maxRows: number) {
-    this.get_ = db.prepare('SELECT value, stored_at, expires_at FROM cache WHERE ns = ? AND key = ?');
-    this.set_ = db.prepare('INSERT OR REPLACE INTO cache (ns, key, value, stored_at, expires_at) VALUES (?, ?, ?, ?, ?)');
-    this.del = db.prepare('DELETE FROM cache WHERE ns = ? AND key = ?');
-    this.clear_ = db.prepare('DELETE FROM cache WHERE ns = ?');
-    const expired = db.prepare('DELETE FROM cache WHERE ns = ? AND expires_at <= ?');
-    const oldest = db.prepare('DELETE FROM cache WHERE ns = ? AND key IN (SELECT key FROM cache WHERE ns = ? ORDER BY stored_at DESC LIMIT -1 OFFSET ?)');
-    this.prune = db.transaction((now: number) => {
-      expired.run(namespace, now);
-      oldest.run(namespace, namespace, this.maxRows);
-    });
-  }
-
-  get<T>(key: string, now = new Date()): { value: T; storedAt: Date } | undefined {
-    const e = this.entry<T>(key, now);
-    return e && { value: e.value, storedAt: e.storedAt };
-  }
-
-  /** The entry with its expiry, or undefined when absent or expired at `now` (an expired row is deleted). */
-  entry<T>(key: string, now = new Date()): { value: T; storedAt: Date; expiresAt: number } | undefined {
-    const r = this.get_.get(this.namespace, key) as { value: string; stored_at: number; expires_at: number } | undefined;
-    if (!r) return undefined;
-    if (r.expires_at <= now.getTime()) {
-      this.del.run(this.namespace, key);
-      return undefined;
-    }
-    return { value: JSON.parse(r.value) as T, storedAt: new Date(r.stored_at), expiresAt: r.expires_at };
-  }
-
-  set(key: string, value: unknown, ttlMs: number, now = new Date()): void {
-    if (!(ttlMs > 0)) return;
-    this.set_.run(this.namespace, key, JSON.stringify(value), now.getTime(), now.getTime() + ttlMs);
-    if (++this.writes % 500 === 0) this.prune(now.getTime());
-  }
-
-  delete(key: string): void {
-    this.del.run(this.namespace, key);
-  }
-
-  clear(): void {
-    this.clear_.run(this.namespace);
-  }
-}
-
-/**
- * A fast in-memory tier in front of a persistent one. A miss in memory that the disk answers is promoted
- * (with the same stored time, for the remaining lifetime), so `storedAt`, and the payload's `meta.as_at`,
- * stay those of the original computation.
- */
-export class TieredCache implements Cache {
-  constructor(private readonly memory: TtlCache, private readonly disk: SqliteCache) {}
-
-  /** Entries in the memory tier. */
-  get size(): number {
-    return this.memory.size;
-  }
-
-  /** Estimated bytes of the memory tier. */
-  get bytes(): number {
-    return this.memory.bytes;
-  }
-
-  get<T>(key: string, now = new Date()): { value: T; storedAt: Date } | undefined {
-    const m = this.memory.get<T>(key, now);
-    if (m) return m;
-    const d = this.disk.entry<T>(key, now);
-    if (!d) return undefined;
-    // Stored as of the original time, expiring when the disk entry does.
-    this.memory.set(key, d.value, d.expiresAt - d.storedAt.getTime(), d.storedAt);
-    return { value: d.value, storedAt: d.storedAt };
-  }
-
-  set(key: string, value: unknown, ttlMs: number, now = new Date()): void {
-    this.memory.set(key, value, ttlMs, now);
-    this.disk.set(key, value, ttlMs, now);
-  }
-
-  delete(key: string): void {
-    this.memory.delete(key);
-    this.disk.delete(key);
-  }
-
-  clear(): void {
-    this.memory.clear();
-    this.disk.clear();
-  }
-}

@@ -6,6 +6,7 @@
  * anything else is created.
  */
 import type { ColumnDef, TableDef } from '../../engine/entry/data.js';
+import { CACHE_TABLE } from '../../engine/entry/runtime.js';
 
 const text = (name: string): ColumnDef => ({ name, type: 'text' });
 const optText = (name: string): ColumnDef => ({ name, type: 'text', nullable: true });
@@ -42,15 +43,7 @@ export const KEY_TABLES: readonly TableDef[] = [
     indexes: [{ name: 'request_counts_expiry', columns: ['expires_at'] }],
   },
   { name: 'settings', columns: [text('name'), text('value')], primaryKey: ['name'] },
-  {
-    // The engine's persistent cache tier: PostgreSQL replicas keep their caches in memory (pg-store.ts).
-    name: 'cache',
-    columns: [text('ns'), text('key'), text('value'), big('stored_at'), big('expires_at')],
-    primaryKey: ['ns', 'key'],
-    withoutRowid: true,
-    indexes: [{ name: 'cache_age', columns: ['ns', 'stored_at'] }],
-    only: 'sqlite',
-  },
+  CACHE_TABLE,
 ];
 
 /** Webhook subscriptions, their deliveries and every attempt. */

@@ -13,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../datasets/sample-world.js';
 import { engineInternals } from '../../engine/internals.js';
 import { BatchRunner } from '../../server/batch/batch-runner.js';
+import { openStack } from '../../server/stack.js';
+import { tempDir } from '../helpers/tmp.js';
 import { q, startTestServer, type TestServer } from '../helpers/server.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -136,6 +138,34 @@ describe('engine threads over HTTP', () => {
     expect((await two.get(`/api/v1/property?${q({ address: sampleAddresses(1, 9)[0] })}`, k)).status).toBe(200);
     const metrics = (await two.get('/metrics')).body as string;
     expect(metrics).toMatch(/propintel_engine_thread_restarts_total\{thread="0"\} [1-9]/);
+  }, 120_000);
+});
+
+describe('persistent caches on engine threads', () => {
+  it('keep the score cache in the store file, shared by the threads and found again after a restart', async () => {
+    const db = join(tempDir('threads-cache-'), 'store.sqlite');
+    const first = new Date('2026-11-20T00:00:00Z'), later = new Date('2026-11-21T00:00:00Z');
+    const asAt = (p: Obj) => p.meta.as_at as Obj;
+    let stack = await openStack({ datasets: defaultDataDir(), db, threads: 2, compute: 'threads' });
+    let a: Obj;
+    let address = '';
+    try {
+      address = (await stack.engine.sandbox())[0].address;
+      a = (await stack.engine.property({ address }, { now: first })).payload as Obj;
+    } finally {
+      await stack.close();
+    }
+    stack = await openStack({ datasets: defaultDataDir(), db, threads: 2, compute: 'threads' });
+    try {
+      const b = (await stack.engine.property({ address }, { now: later })).payload as Obj;
+      // Asked a day later, the scores come from the first run's cache, with its time (as they do computing here).
+      expect(asAt(a).scores).toBe(first.toISOString());
+      expect(asAt(b).scores).toBe(first.toISOString());
+      expect(asAt(b).layer_features).toBe(later.toISOString());
+      expect(b.scores).toEqual(a.scores);
+    } finally {
+      await stack.close();
+    }
   }, 120_000);
 });
 
