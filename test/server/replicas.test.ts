@@ -28,8 +28,10 @@ beforeAll(async () => {
   url = await postgres.pg!.fresh();
   // One after the other, as a rolling start would: the first migrates and loads the dataset's DAs, the
   // second finds both done.
+  // The second computes on engine threads, as `propintel serve` does (issue 46): its threads read the replica's
+  // local copy of the DA records, and its meter is the shared database's, as the first's.
   a = await startTestServer({ db: url, replicaDir: join(dir, 'a'), threads: 1 });
-  b = await startTestServer({ db: url, replicaDir: join(dir, 'b'), threads: 1 });
+  b = await startTestServer({ db: url, replicaDir: join(dir, 'b'), threads: 2, compute: 'threads' });
 }, 180_000);
 afterAll(async () => {
   await a?.close();
