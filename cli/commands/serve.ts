@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
 import { loadCatalogue } from '../../engine/entry/data.js';
+import { defaultLayerFile } from '../../engine/entry/runtime.js';
 import { startServer } from '../../server/http-server.js';
 import { issueDevelopmentKeys } from '../../server/keys/dev-keys.js';
 import { describePostgres, isPostgresUrl } from '../../server/store/pg-connect.js';
@@ -39,8 +41,9 @@ export const serveCommand: Command = {
     '  --window-cache-mb N  megabytes of windows kept in memory, shared out among the threads (default 64)',
     '  --model-budget-mb N  megabytes the per-state models (noise network, walkability, bushfire layers; with',
     '                     --layer-file also the state\'s whole layers) may hold across states; past it the least',
-    '                     recently used state\'s are dropped and rebuilt on demand (default 512 with --layer-file,',
-    '                     else none: kept once built); /metrics shows what is held',
+    '                     recently used state\'s are dropped and rebuilt on demand (default 512, shared out among',
+    '                     the engine threads; with --compute here and no --layer-file none: kept once built);',
+    '                     /metrics shows what is held',
     '  --no-dev-keys      do not issue development keys (they are only ever issued for the synthetic sample world)',
     '  --quiet            no request log (errors are still logged)',
     '  --transport NAME   uws (default) or node (node:http, for comparison)',
@@ -108,6 +111,7 @@ export const serveCommand: Command = {
     if (values['layer-file'] !== undefined && values['layer-file'].trim() === '') throw new UsageError('--layer-file needs a file path');
     const layerFile = values['layer-file'] ? resolve(values['layer-file']) : undefined;
     if (layerFile && !values.quiet) io.stdout(`Opening the layers by window from ${layerFile} (written from the dataset if absent or stale)\n`);
+    if (compute === 'threads' && !layerFile && !values.quiet) io.stdout(`Engine threads: ${threads ?? availableParallelism()}, each holding its share of the states, reading the others from ${defaultLayerFile(dir)} (written from the dataset if absent or stale)\n`);
     const stack = await openStack({ datasets: dir, db, threads, compute, replicaDir: values['replica-dir'] ? resolve(values['replica-dir']) : undefined, poolSize, layerFile, windowCacheMb, modelBudgetMb });
     const log = new JsonLinesLog((t) => io.stdout(t));
     const allowPrivate = !!values['allow-private-webhooks'];

@@ -13,3 +13,4 @@ export { createEnginePool } from '../tasks/engine-pool.js';
 export { PACKAGE_ROOT } from '../version.js';
 export type { Engine as EngineInternals } from '../engine.js';
 export { engineInternals } from '../internals.js';
+export { defaultLayerFile } from '../engine.js';
