@@ -142,10 +142,9 @@ export class PropertyRoutes {
       const meta = { documentation: this.documentation };
       // Serialised where it was computed (an engine thread) when the engine offers it, else here.
       const answer = service.propertyBody ? service.propertyBody(subject, lookupOptions, meta) : service.property(subject, lookupOptions).then((result) => propertyBodyOf(result, now.getTime(), meta));
-      const promise = answer.then((b) => {
-        const entry: CachedResponse = { body: b.body, addressKey: b.addressKey, label: b.label, sandbox: b.sandbox, chargeable: b.chargeable, notChargedReason: b.notChargedReason, expiresAt: b.expiresAt };
+      const promise = answer.then(({ completeness, ...entry }): CachedResponse => {
         // Only a complete payload, and only if the DA records did not change while it was computed.
-        if (b.completeness === 'full' && service.dataRevision() === revision) this.responses.set(cacheKey, entry);
+        if (completeness === 'full' && service.dataRevision() === revision) this.responses.set(cacheKey, entry);
         return entry;
       });
       p = { promise, controller, waiters: 0 };

@@ -12,22 +12,12 @@
  * Least-recently-used entries go first once `maxBytes` is held.
  */
 import { LruCache } from '../../engine/entry/runtime.js';
-import type { PayloadBody } from './payload-body.js';
+import type { PropertyBody } from '../../engine/entry/property.js';
 
 export { payloadExpiry } from '../../engine/entry/property.js';
 
-/** A stored response. */
-export interface CachedResponse {
-  body: PayloadBody;
-  addressKey: string;
-  /** The resolved address (null for a bare coordinate), for the meter's messages. */
-  label: string | null;
-  sandbox: boolean;
-  chargeable: boolean;
-  notChargedReason?: string;
-  /** Epoch ms after which the entry is not served. */
-  expiresAt: number;
-}
+/** A stored response: a lookup's serialised answer (its `expiresAt` is when the entry stops being served). */
+export type CachedResponse = Omit<PropertyBody, 'completeness'>;
 
 /** The response cache. */
 export class ResponseCache {
