@@ -26,7 +26,7 @@ import { clientClosed, isLoopback, JSON_TYPE, type AbortSource, type ApiContext,
 import { BatchRoutes } from './batch-routes.js';
 import { ChildcareRoutes } from './childcare-routes.js';
 import { DaRoutes } from './da-routes.js';
-import { MAX_REQUEST_TARGET } from './limits.js';
+import { BATCH_PATHS, MAX_REQUEST_TARGET } from './limits.js';
 import { OpsRoutes } from './ops-routes.js';
 import { acceptsGzip } from './payload-body.js';
 import { PropertyRoutes } from './property-routes.js';
@@ -273,6 +273,21 @@ export class Api {
       this.log.error({ id, message: (err as Error)?.message ?? String(err), stack: e.status === 500 ? (err as Error)?.stack : undefined, path: req.path, code: isEngineError(err) ? err.code : undefined });
     }
     return { status: e.status, contentType: JSON_TYPE, headers: { ...e.headers, 'Cache-Control': 'no-store' }, body: JSON.stringify(e.body()) };
+  }
+
+  /**
+   * Whether the request may send a body past the ordinary 1 MiB: a batch upload (`BATCH_PATHS`) whose key is
+   * known and not revoked. The transports ask before reading the body, so a made-up or revoked key never gets
+   * 128 MiB read and held for it (it is answered 401 as soon as this says no).
+   */
+  largeBodyAllowed(req: ApiRequest): MaybePromise<boolean> {
+    if (!req.authorization || !BATCH_PATHS.includes(req.path)) return false;
+    try {
+      const key = this.authenticate(req);
+      return key instanceof Promise ? key.then(() => true, () => false) : true;
+    } catch {
+      return false;
+    }
   }
 
   /** The key of the request's `Authorization: Bearer` header, or 401 (keyless routes never read the header). */

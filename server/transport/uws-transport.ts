@@ -5,6 +5,7 @@
  */
 import type { HttpRequest, HttpResponse, us_listen_socket } from 'uWebSockets.js';
 import { bodyLimit, type Api, type ApiRequest, type ApiResponse } from '../api/api.js';
+import { BATCH_PATHS } from '../api/limits.js';
 import { STATUS_TEXT } from '../api/api-error.js';
 import { uws } from '../uws.js';
 import { LazyAbort } from './lazy-abort.js';
@@ -153,15 +154,51 @@ export async function startUwsServer(api: Api, options: { port?: number; host?: 
         done = true;
         abort.abort();
       });
-      const chunks: Buffer[] = [];
+      let chunks: Buffer[] = [];
       let size = 0;
-      const limit = bodyLimit(request.path, !!request.authorization);
+      // With a Content-Length the body is copied into one buffer of that size as it comes (not kept as chunks and
+      // joined after: a 128 MiB upload would be held twice).
+      const declared = Number(req.getHeader('content-length'));
+      let whole: Buffer | null = null;
+      // A batch upload may run to 128 MiB, but only once its key is known good: until then (a store round trip
+      // at most) it is read as far as that, and a key that is not (made up, revoked) is answered 401 at once, its
+      // body dropped, never held (bodyLimit is the ordinary 1 MiB without credentials).
+      let limit = bodyLimit(request.path, false);
+      const large = api.largeBodyAllowed(request);
+      let refused = false;
+      const refuse = () => {
+        chunks = [];
+        if (done || refused) return;
+        refused = true;
+        const out = api.handle(request, abort);
+        if (out instanceof Promise) answer(out);
+        else {
+          done = true;
+          res.cork(() => write(res, out));
+        }
+      };
       res.onData((chunk, isLast) => {
+        if (done || refused) return;
+        const at = size;
         size += chunk.byteLength;
-        if (size <= limit) chunks.push(Buffer.from(chunk.slice(0)));
-        if (!isLast || done) return;
+        if (size <= limit) {
+          if (!whole && !chunks.length && Number.isInteger(declared) && declared >= size && declared <= limit) whole = Buffer.allocUnsafe(declared);
+          if (whole && size <= whole.length) whole.set(new Uint8Array(chunk), at);
+          else {
+            // More than it declared: kept as chunks from here.
+            if (whole) chunks = [whole.subarray(0, at)];
+            whole = null;
+            chunks.push(Buffer.from(chunk.slice(0)));
+          }
+        } else if (chunks.length || whole) {
+          chunks = [];
+          whole = null;
+        }
+        if (!isLast) return;
         if (size > limit) request.bodyTooLarge = true;
-        else request.body = Buffer.concat(chunks);
+        else request.body = whole ? (size === whole.length ? whole : whole.subarray(0, size)) : Buffer.concat(chunks);
+        chunks = [];
+        whole = null;
         const out = api.handle(request, abort);
         if (!(out instanceof Promise)) {
           done = true;
@@ -170,6 +207,20 @@ export async function startUwsServer(api: Api, options: { port?: number; host?: 
         }
         answer(out);
       });
+      // Decided after onData is registered: a refusal answers at once, and uWS must see the handler first.
+      if (large === true) limit = bodyLimit(request.path, true);
+      else if (large instanceof Promise) {
+        limit = bodyLimit(request.path, true);
+        void large.then((ok) => {
+          if (!ok) {
+            limit = bodyLimit(request.path, false);
+            refuse();
+          }
+        });
+      } else if (request.authorization && BATCH_PATHS.includes(request.path)) {
+        // Credentials that are not a good key on a batch path: answered now (401), whatever follows.
+        refuse();
+      }
       return;
     }
     const out = api.handle(request, abort);
