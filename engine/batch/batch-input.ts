@@ -24,6 +24,32 @@ export const MAX_BATCH_ROWS = 1_000_000;
 /** Different keys JSON lines rows may name in all (each is a column of the results). */
 export const MAX_BATCH_COLUMNS = 1000;
 
+/**
+ * How deep a JSON lines value may nest (objects and arrays within each other) to be carried: a row nesting
+ * deeper is that row's `invalid`. Carried values are written back as JSON text, whose writer recurses.
+ */
+export const MAX_CELL_DEPTH = 64;
+
+/** Sets `cells[key]`, a key named `__proto__` included (an own property, as JSON.parse makes it, never the prototype). */
+function setCell(cells: Record<string, BatchCell>, key: string, value: BatchCell): void {
+  if (key === '__proto__') Object.defineProperty(cells, key, { value, enumerable: true, writable: true, configurable: true });
+  else cells[key] = value;
+}
+
+/** How deep `v` nests (1 for a flat array or object), counted without recursion; stops counting past `max`. */
+function depthOf(v: unknown, max: number): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[v, 1]];
+  while (stack.length) {
+    const [x, d] = stack.pop()!;
+    if (x === null || typeof x !== 'object') continue;
+    if (d > deepest) deepest = d;
+    if (deepest > max) return deepest;
+    for (const c of Object.values(x as Record<string, unknown>)) if (c !== null && typeof c === 'object') stack.push([c, d + 1]);
+  }
+  return deepest;
+}
+
 /** A cell as carried through: text from CSV; text, numbers, booleans or null from JSON lines. */
 export type BatchCell = string | number | boolean | null;
 
@@ -116,7 +142,10 @@ export function* batchRows(text: string, options: BatchInputOptions, onColumns: 
     yield* jsonLines(text);
     return;
   }
-  const delimiter = !options.delimiter || options.delimiter === 'auto' ? detectDelimiter(text) : options.delimiter;
+  // Excel's "sep=;" first line names the delimiter (a delimiter asked for explicitly wins) and is not a row.
+  const sep = /^\uFEFF?sep=([,;\t|])\r?\n/i.exec(text);
+  if (sep) text = text.slice(sep[0].length);
+  const delimiter = options.delimiter && options.delimiter !== 'auto' ? options.delimiter : sep ? sep[1] : detectDelimiter(text);
   let header: string[] | null = null;
   let cols: ReturnType<typeof subjectColumns> | null = null;
   let n = 0;
@@ -140,9 +169,11 @@ export function* batchRows(text: string, options: BatchInputOptions, onColumns: 
       }
       if (++n > MAX_BATCH_ROWS) throw badInput(`a batch holds at most ${MAX_BATCH_ROWS.toLocaleString('en-AU')} rows`);
       const cells: Record<string, BatchCell> = {};
-      header.forEach((h, i) => (cells[h] = r.fields[i] ?? ''));
+      header.forEach((h, i) => setCell(cells, h, r.fields[i] ?? ''));
       if (r.fields.length !== header.length) {
-        yield { row: n, cells, problem: { error: 'invalid_parameter', message: `line ${r.line} has ${r.fields.length} fields; the header row has ${header.length}` } };
+        // One column and more fields: addresses with the delimiter in them, not quoted.
+        const hint = header.length === 1 && r.fields.length > 1 ? `: a value holding the delimiter ${JSON.stringify(delimiter)} (an address with commas) must be in double quotes, or the file written with another delimiter (delimiter=; or a sep=; first line)` : '';
+        yield { row: n, cells, problem: { error: 'invalid_parameter', message: `line ${r.line + (sep ? 1 : 0)} has ${r.fields.length} fields; the header row has ${header.length}${hint}` } };
         continue;
       }
       const c = cols!;
@@ -181,9 +212,19 @@ function* jsonLines(text: string): Generator<BatchRow> {
       continue;
     }
     const cells: Record<string, BatchCell> = {};
+    let tooDeep: string | null = null;
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
       if (CONTROL.test(k) || k === '') throw badInput(`line ${line} has a key ${JSON.stringify(k.slice(0, 40))} that is empty or holds a control character`);
-      cells[k] = v === null || typeof v !== 'object' ? (v as BatchCell) : JSON.stringify(v);
+      if (v !== null && typeof v === 'object' && depthOf(v, MAX_CELL_DEPTH) > MAX_CELL_DEPTH) {
+        tooDeep = k;
+        setCell(cells, k, null);
+        continue;
+      }
+      setCell(cells, k, v === null || typeof v !== 'object' ? (v as BatchCell) : JSON.stringify(v));
+    }
+    if (tooDeep !== null) {
+      yield { row: n, cells, problem: { error: 'invalid_parameter', message: `line ${line}: the value of ${JSON.stringify(tooDeep.slice(0, 40))} nests arrays or objects more than ${MAX_CELL_DEPTH} deep; a carried value may nest at most ${MAX_CELL_DEPTH}` } };
+      continue;
     }
     const fresh = Object.keys(cells).filter((k) => !keys.has(k));
     for (const k of fresh) keys.add(k);

@@ -2,6 +2,7 @@
 // server (uWebSockets.js, engine threads). Each finding is a case here.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BatchRunner } from '../../server/batch/batch-runner.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
@@ -65,4 +66,53 @@ describe('authentication before the body', () => {
     expect(Math.max(...answers.map((a) => a.sentMb))).toBeLessThan(32);
     expect(grown, `RSS grew ${grown.toFixed(0)} MB`).toBeLessThan(64);
   }, 120_000);
+});
+
+/** Submits `body` as a job on `key`, works it to the end, and reads its results as JSON lines. */
+async function job(key: string, body: string, type = 'text/csv', query = ''): Promise<{ status: number; doc: Record<string, any>; rows: Record<string, any>[] }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await fetch(`${s.url}/v1/batch${query}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': type }, body });
+  const doc = (await res.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  if (res.status !== 202) return { status: res.status, doc, rows: [] };
+  const runner = new BatchRunner({ store: s.stack.store, service: s.stack.engine });
+  while (await runner.runOnce());
+  const text = await (await fetch(`${s.url}/v1/batch/${doc.id}/results?format=jsonl`, { headers: { authorization: `Bearer ${key}` } })).text();
+  return { status: res.status, doc, rows: text.trim().split('\n').map((l) => JSON.parse(l)) };
+}
+
+describe('rows a hostile file holds', () => {
+  it('answers a row nesting a value 5,000 deep as that row\'s invalid, naming the bound, never a 500', async () => {
+    const k = await s.key();
+    const [sandbox] = await s.stack.engine.sandbox();
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    const body = `{"address": ${JSON.stringify(sandbox.address)}, "note": ${deep}}\n{"address": ${JSON.stringify(sandbox.address)}, "note": [[1]]}\n`;
+    const r = await job(k, body, 'application/x-ndjson', '?components=planning');
+    expect(r.status).toBe(202);
+    expect(r.rows.map((x) => x.status)).toEqual(['invalid', 'ok']);
+    expect(r.rows[0].message).toMatch(/nests arrays or objects more than 64 deep/);
+    expect(r.rows[1].input.note).toBe('[[1]]');
+  }, 60_000);
+
+  it('carries a key named __proto__ like any other', async () => {
+    const k = await s.key();
+    const [sandbox] = await s.stack.engine.sandbox();
+    const r = await job(k, `{"address": ${JSON.stringify(sandbox.address)}, "__proto__": "kept", "ref": 7}\n`, 'application/x-ndjson', '?components=planning');
+    expect(r.rows[0].status).toBe('ok');
+    expect(Object.keys(r.rows[0].input)).toEqual(['address', '__proto__', 'ref']);
+    expect(Object.getOwnPropertyDescriptor(r.rows[0].input, '__proto__')?.value).toBe('kept');
+    const csv = await (await fetch(`${s.url}/v1/batch/${r.doc.id}/results?format=csv`, { headers: { authorization: `Bearer ${k}` } })).text();
+    expect(csv.split('\r\n')[0]).toMatch(/^"address","__proto__","ref",/);
+    expect(csv.split('\r\n')[1]).toMatch(/,"kept",7,/);
+  }, 60_000);
+
+  it('honours Excel\'s sep=; first line, and says why unquoted commas in a one-column file make its rows invalid', async () => {
+    const k = await s.key();
+    const [a, b] = await s.stack.engine.sandbox();
+    const sep = await job(k, `sep=;\naddress;ref\n${a.address};1\n${b.address};2\n`, 'text/csv', '?components=planning');
+    expect(sep.status).toBe(202);
+    expect(sep.rows.map((x) => x.status)).toEqual(['ok', 'ok']);
+    expect(sep.rows.map((x) => x.input.ref)).toEqual(['1', '2']);
+    const commas = await job(k, `address\n${a.address}\n`, 'text/csv', '?components=planning');
+    expect(commas.rows[0].status).toBe('invalid');
+    expect(commas.rows[0].message).toMatch(/line 2 has \d fields; the header row has 1: a value holding the delimiter "," \(an address with commas\) must be in double quotes/);
+  }, 60_000);
 });
