@@ -6,7 +6,7 @@
  * rows/s and the time left. `--resume` continues a stopped run after the rows already in the output file;
  * Ctrl-C stops after the chunk in hand, so the file always ends on a whole row.
  */
-import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, realpathSync, statSync, writeSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
 import { createEngine } from '../../engine/index.js';
@@ -74,6 +74,14 @@ export const batchCommand: Command = {
     const input = resolve(positionals[0]);
     const out = resolve(values.out);
     if (!existsSync(input)) throw new UsageError(`no such input file: ${input}`);
+    // The results never replace the rows they come from: the same file under another name (a hard link, a
+    // symbolic link, another path to it) is the same file.
+    if (existsSync(out)) {
+      const a = statSync(input), b = statSync(out);
+      if ((a.dev === b.dev && a.ino === b.ino) || realpathSync(input) === realpathSync(out)) {
+        throw new UsageError(`--out ${values.out} is the input file ${positionals[0]}${out !== input ? ' (the same file under another name)' : ''}: writing the results there would destroy the rows; choose another file`);
+      }
+    }
     const byExt: Record<string, BatchOutputFormat> = { '.jsonl': 'jsonl', '.ndjson': 'jsonl', '.geojson': 'geojson', '.json': 'geojson', '.csv': 'csv' };
     const format = (values.format ?? byExt[extname(out).toLowerCase()] ?? 'csv') as BatchOutputFormat;
     if (!BATCH_OUTPUT_FORMATS.includes(format)) throw new UsageError(`--format must be csv, jsonl or geojson, got ${JSON.stringify(values.format)}`);

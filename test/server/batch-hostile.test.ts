@@ -1,9 +1,13 @@
 // Issue 48: batch as a hostile user and a careless customer would try it, over real HTTP against a real
 // server (uWebSockets.js, engine threads). Each finding is a case here.
+import { linkSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchRunner } from '../../server/batch/batch-runner.js';
+import { runCli } from '../helpers/run-cli.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { tempDir } from '../helpers/tmp.js';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -114,5 +118,23 @@ describe('rows a hostile file holds', () => {
     const commas = await job(k, `address\n${a.address}\n`, 'text/csv', '?components=planning');
     expect(commas.rows[0].status).toBe('invalid');
     expect(commas.rows[0].message).toMatch(/line 2 has \d fields; the header row has 1: a value holding the delimiter "," \(an address with commas\) must be in double quotes/);
+  }, 60_000);
+});
+
+describe('the CLI', () => {
+  it('refuses an output that is its input, by the same name, a hard link or a symbolic link, and leaves the input whole', async () => {
+    const dir = tempDir('batch-self-');
+    const [a] = await s.stack.engine.sandbox();
+    const book = join(dir, 'book.csv');
+    const rows = `address\n"${a.address}"\n`;
+    writeFileSync(book, rows);
+    linkSync(book, join(dir, 'hard.csv'));
+    symlinkSync(book, join(dir, 'soft.csv'));
+    for (const out of ['book.csv', 'hard.csv', 'soft.csv', `../${dir.split('/').pop()}/book.csv`]) {
+      const r = await runCli(['batch', book, '--out', join(dir, out), '--components', 'planning']);
+      expect(r.code, out).toBe(2);
+      expect(r.stderr, out).toMatch(/is the input file .*writing the results there would destroy the rows/);
+      expect(readFileSync(book, 'utf8'), out).toBe(rows);
+    }
   }, 60_000);
 });
