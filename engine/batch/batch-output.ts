@@ -85,14 +85,25 @@ export type StoredBatchRow = BatchRowResult & { charged?: boolean };
 /** Writes the records of one results file (header, one per row, footer). */
 export class BatchFileWriter {
   private readonly fields: readonly BatchCsvField[];
-  private readonly inputNames: string[];
+  private readonly inputNames: string[] = [];
   private first = true;
 
   constructor(private readonly options: BatchOutputOptions) {
     const sel = selectComponents(options.components, options.licence ?? FULL_LICENCE, 'full');
     this.fields = BATCH_CSV_FIELDS.filter((f) => isSelected(sel, f.block, f.item));
+    // A carried column named like one of ours is renamed input_<name> (input_<name>_2, _3, ... while that is
+    // taken too, by ours or by another carried column), so no two columns of the file share a name.
     const taken = new Set<string>([...BATCH_RESULT_COLUMNS, ...(options.charged ? ['charged'] : []), ...this.fields.map((f) => f.name)]);
-    this.inputNames = options.columns.map((c) => (taken.has(c) ? `input_${c}` : c));
+    const carried = new Set(options.columns);
+    for (const c of options.columns) {
+      let name = c;
+      if (taken.has(c)) {
+        name = `input_${c}`;
+        for (let k = 2; taken.has(name) || (carried.has(name) && name !== c); k++) name = `input_${c}_${k}`;
+      }
+      taken.add(name);
+      this.inputNames.push(name);
+    }
   }
 
   /** The CSV columns, in order. */

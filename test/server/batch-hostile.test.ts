@@ -4,6 +4,7 @@ import { linkSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { csvRows } from '../../engine/vector/csv.js';
 import { BatchRunner } from '../../server/batch/batch-runner.js';
 import { runCli } from '../helpers/run-cli.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -136,5 +137,19 @@ describe('the CLI', () => {
       expect(r.stderr, out).toMatch(/is the input file .*writing the results there would destroy the rows/);
       expect(readFileSync(book, 'utf8'), out).toBe(rows);
     }
+  }, 60_000);
+});
+
+describe('carried columns', () => {
+  it('never share a name with ours or each other: status and input_status both carried, each under its own name', async () => {
+    const k = await s.key();
+    const [a] = await s.stack.engine.sandbox();
+    const r = await job(k, `address,status,input_status,row\n"${a.address}",mine,also mine,7\n`, 'text/csv', '?components=planning');
+    expect(r.rows[0].status).toBe('ok');
+    const csv = [...csvRows(await (await fetch(`${s.url}/v1/batch/${r.doc.id}/results?format=csv`, { headers: { authorization: `Bearer ${k}` } })).text(), ',')].map((x) => x.fields);
+    const header = csv[0];
+    expect(new Set(header).size).toBe(header.length);
+    expect(header.slice(0, 4)).toEqual(['address', 'input_status_2', 'input_status', 'input_row']);
+    expect(csv[1].slice(1, 4)).toEqual(['mine', 'also mine', '7']);
   }, 60_000);
 });
