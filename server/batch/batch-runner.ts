@@ -162,10 +162,12 @@ export class BatchRunner {
     const key = await store.keyById(job.key_id);
     if (!key || key.revoked_at) {
       this.current = null;
-      const failed = await batches.failJob(job.id, { error: 'key_revoked', message: 'the key that submitted the job was revoked; the rows not yet looked up were not' }, this.clock(), BATCH_RETENTION_MS);
-      if (failed?.status === 'failed') this.completed(failed);
+      await this.keyRevoked(job, key);
       return;
     }
+    // The key as it stands now: read again every second while the chunk is worked (a revoked key stops it) and
+    // at its commit (the quota and period charged are the key's then, not at the chunk's start).
+    let revoked = false;
     // The lease renewed while the chunk is worked; lost (taken over, or the job stopped) -> stop and drop it.
     // Between renewals the job's status is checked every second, so a job cancelled through another replica
     // stops within about a second too.
@@ -176,6 +178,15 @@ export class BatchRunner {
       const check = renewing ? batches.renewLease(job.id, claim.seq, this.owner, this.clock().getTime() + this.leaseMs) : Promise.resolve(batches.job(job.id)).then((j) => !!j && j.status === 'running');
       void Promise.resolve(check).then(
         (mine) => mine || controller.abort(),
+        () => {},
+      );
+      void Promise.resolve(store.keyById(job.key_id)).then(
+        (k) => {
+          if (!k || k.revoked_at) {
+            revoked = true;
+            controller.abort();
+          }
+        },
         () => {},
       );
     }, Math.min(WATCH_MS, Math.max(50, this.leaseMs / 3)));
@@ -195,23 +206,31 @@ export class BatchRunner {
       clearInterval(watch);
       this.current = null;
     }
+    // Revoked while the chunk was worked, or before its commit: nothing of it is charged or stored.
+    const now0 = await store.keyById(job.key_id);
+    if (revoked || !now0 || now0.revoked_at) {
+      await batches.releaseChunk(job.id, claim.seq, this.owner);
+      await this.keyRevoked(job, now0);
+      return;
+    }
     if (controller.signal.aborted) {
       // Stopping, or the chunk is no longer ours: hand it back if it still is.
       await batches.releaseChunk(job.id, claim.seq, this.owner);
       return;
     }
     const now = this.clock();
-    const period = this.periods.get(now, key.period, key.effective_date);
-    const free = inOnboarding(now, key.onboarding_until);
+    const current = now0;
+    const period = this.periods.get(now, current.period, current.effective_date);
+    const free = inOnboarding(now, current.onboarding_until);
     const out = await batches.commitChunk({
       jobId: job.id,
       seq: claim.seq,
       owner: this.owner,
       now,
       retentionMs: BATCH_RETENTION_MS,
-      keyId: key.id,
+      keyId: current.id,
       periodKey: period.key,
-      quota: key.quota,
+      quota: current.quota,
       charges: results.meta.map((r) => (r.status === 'ok' && r.address_key && !r.sandbox && r.chargeable && !free ? r.address_key : null)),
       encode: (outcomes) => {
         if (!outcomes.includes('quota_exceeded')) {
@@ -223,7 +242,7 @@ export class BatchRunner {
         // The chunk where the quota ran out (once a job): its rows rewritten here, the refused ones as errors.
         const stored: StoredBatchRow[] = unpackLines<StoredBatchRow>(results.packed).map((r, i) =>
           outcomes[i] === 'quota_exceeded'
-            ? { ...r, status: 'error', error: 'quota_exceeded', message: `the key reached its quota of ${key.quota} unique addresses in billing period ${period.key}; this row would be a new one (not charged)`, payload: null, charged: false }
+            ? { ...r, status: 'error', error: 'quota_exceeded', message: `the key reached its quota of ${current.quota} unique addresses in billing period ${period.key}; this row would be a new one (not charged)`, payload: null, charged: false }
             : { ...r, charged: outcomes[i] === 'charged' },
         );
         return { result: packLines(stored), failed: stored.filter((r) => r.status !== 'ok').length };
@@ -232,6 +251,13 @@ export class BatchRunner {
     if (!out.committed) return;
     this.chunksDone++;
     if (out.finished && out.job) this.completed(out.job);
+  }
+
+  /** Stops a job whose key was revoked (or deleted), saying so; its rows not yet committed are neither looked up nor charged. */
+  private async keyRevoked(job: BatchJob, key: { revoked_at: string | null } | undefined): Promise<void> {
+    const when = key?.revoked_at ? ` at ${key.revoked_at}` : '';
+    const failed = await this.options.store.batches().failJob(job.id, { error: 'key_revoked', message: `the key that submitted the job was revoked${when}; the rows not yet done when it was were neither looked up nor charged` }, this.clock(), BATCH_RETENTION_MS);
+    if (failed?.status === 'failed') this.completed(failed);
   }
 
   /** The `batch.completed` webhook of a job this worker finished. */

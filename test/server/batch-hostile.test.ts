@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvRows } from '../../engine/vector/csv.js';
 import { BatchRunner } from '../../server/batch/batch-runner.js';
+import { jobFromUpload, newBatchId } from '../../server/batch/batch-jobs.js';
+import { createKey } from '../../server/keys/key-admin.js';
+import { defaultDataDir } from '../../datasets/sample-world.js';
 import { runCli } from '../helpers/run-cli.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -153,3 +156,69 @@ describe('carried columns', () => {
     expect(csv[1].slice(1, 4)).toEqual(['mine', 'also mine', '7']);
   }, 60_000);
 });
+
+describe('a key changed while its job runs', () => {
+  /** A job of `rows` distinct addresses in chunks of 10, made in the store as the API makes it. */
+  async function chunkedJob(keyId: string, rows: string[]): Promise<string> {
+    const text = `address\n${rows.map((a) => `"${a}"`).join('\n')}\n`;
+    const { job, chunks } = await jobFromUpload(text, { format: 'csv' }, { id: newBatchId(), key_id: keyId, created_at: new Date().toISOString(), callback_secret: null, options: { components: ['planning'], include_geometry: false, format: 'jsonl', callback_url: null } }, 10);
+    await s.stack.store.batches().createJob(job, chunks);
+    return job.id;
+  }
+  const addresses = async () => (await s.stack.engine.sandbox()).map((x) => x.address);
+
+  it('charges nothing of a chunk during which the key was revoked, and the job says why, in full', async () => {
+    const made = await createKey(s.stack.store, { components: 'all', geometry: true });
+    const engine = s.stack.engine;
+    let worked = 0;
+    // The key is revoked while the second chunk is being looked up.
+    const service = {
+      property: engine.property.bind(engine),
+      identify: engine.identify.bind(engine),
+      batchChunk: async (...args: Parameters<NonNullable<typeof engine.batchChunk>>) => {
+        if (++worked === 2) await s.stack.store.revokeKey(made.record.id, new Date());
+        return engine.batchChunk(...args);
+      },
+    };
+    const pool = [...(await addresses()), ...sampleVicAddresses(20)];
+    const id = await chunkedJob(made.record.id, pool.slice(0, 30));
+    const runner = new BatchRunner({ store: s.stack.store, service });
+    while (await runner.runOnce());
+    const doc = (await s.stack.store.batches().job(id))!;
+    expect(doc.status).toBe('failed');
+    expect(doc.rows_done).toBe(10);
+    expect(doc.charged).toBeLessThanOrEqual(10);
+    expect(doc.error?.error).toBe('key_revoked');
+    expect(doc.error?.message).toMatch(/^the key that submitted the job was revoked at .+; the rows not yet done when it was were neither looked up nor charged$/);
+  }, 60_000);
+
+  it('charges up to a quota lowered while a chunk runs, not the quota it started with', async () => {
+    const made = await createKey(s.stack.store, { components: 'all', geometry: true, quota: 1000 });
+    const engine = s.stack.engine;
+    const service = {
+      property: engine.property.bind(engine),
+      identify: engine.identify.bind(engine),
+      batchChunk: async (...args: Parameters<NonNullable<typeof engine.batchChunk>>) => {
+        await s.stack.store.setQuota(made.record.id, 4);
+        return engine.batchChunk(...args);
+      },
+    };
+    const id = await chunkedJob(made.record.id, sampleVicAddresses(10));
+    const runner = new BatchRunner({ store: s.stack.store, service });
+    while (await runner.runOnce());
+    const doc = (await s.stack.store.batches().job(id))!;
+    expect(doc.charged).toBe(4);
+    expect(doc.error?.error).toBe('quota_exceeded');
+  }, 60_000);
+});
+
+/** `n` street addresses of the sample world's VIC file, none of them sandbox addresses. */
+function sampleVicAddresses(n: number): string[] {
+  const lines = readFileSync(join(defaultDataDir(), 'vic', 'addresses.csv'), 'utf8').trim().split('\n').slice(1);
+  const out: string[] = [];
+  for (let i = 101; out.length < n; i += 53) {
+    const [, unit, number, street, type, suburb, state, postcode] = lines[i].split(',');
+    if (!unit) out.push(`${number} ${street} ${type}, ${suburb} ${state} ${postcode}`);
+  }
+  return out;
+}
