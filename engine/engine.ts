@@ -722,10 +722,10 @@ export class Engine implements PropertyService {
    * The records of a stored chunk of batch results in an output file (`packedRowsText`), as UTF-8 bytes, on an
    * engine thread when there are.
    */
-  async batchText(packed: Uint8Array, chargedRows: readonly number[] | null, output: BatchOutputOptions, first: boolean): Promise<Uint8Array> {
+  async batchText(packed: Uint8Array, chargedRows: readonly number[] | null, output: BatchOutputOptions, first: boolean, payloads: readonly (readonly [string, Uint8Array])[] = []): Promise<Uint8Array> {
     this.assertOpen();
-    if (!this.engineThreads) return Buffer.from(packedRowsText(packed, chargedRows, output, first));
-    return this.engineThreads.call<Uint8Array>('batchText', [packed, chargedRows, output, first]);
+    if (!this.engineThreads) return Buffer.from(packedRowsText(packed, chargedRows, output, first, payloads));
+    return this.engineThreads.call<Uint8Array>('batchText', [packed, chargedRows, output, first, payloads]);
   }
 
   /** See {@link PropertyService.identify}: what a lookup of `subject` would be billed as, without running it. */

@@ -80,7 +80,11 @@ export interface BatchOutputOptions {
 }
 
 /** A row as stored: its result, and whether the meter charged it. */
-export type StoredBatchRow = BatchRowResult & { charged?: boolean };
+export type StoredBatchRow = BatchRowResult & {
+  charged?: boolean;
+  /** The row's payload stored apart, once per job (batch-pack.ts): `payload` is null in the row and this names it. */
+  payload_hash?: string | null;
+};
 
 /** Writes the records of one results file (header, one per row, footer). */
 export class BatchFileWriter {

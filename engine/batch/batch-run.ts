@@ -60,12 +60,24 @@ export interface BatchRowResult {
 /** What the commit needs of a row: its result without the payload and the input cells. */
 export type BatchRowMeta = Omit<BatchRowResult, 'payload' | 'cells'>;
 
-/** A chunk's (or part's) results packed (batch-pack.ts): the stored pack, each row's meta in order, and the rows not `ok`. */
+/** A distinct payload of a job's results, stored once however many rows answer with it. */
+export interface PackedPayload {
+  /** SHA-256 of its JSON text (hex, 32 digits): what rows name it by (`payload_hash`). */
+  hash: string;
+  /** Its JSON text, gzipped. */
+  body: Uint8Array;
+}
+
+/**
+ * A chunk's (or part's) results packed (batch-pack.ts): the stored pack, each row's meta in order, the rows not
+ * `ok`, and the distinct payloads the rows name.
+ */
 export interface PackedResults {
   meta: BatchRowMeta[];
-  /** Gzipped JSON lines of the results, every row with `charged: false`. */
+  /** Gzipped JSON lines of the results, every row with `charged: false` and its payload named by `payload_hash`. */
   packed: Uint8Array;
   failed: number;
+  payloads: PackedPayload[];
 }
 
 /** Options of {@link lookupRows}. */

@@ -12,5 +12,5 @@ export type { BatchLookupService, BatchRowResult, BatchRowStatus, LookupRowsOpti
 export { BATCH_CONTENT_TYPES, BATCH_CSV_FIELDS, BATCH_OUTPUT_FORMATS, BATCH_RESULT_COLUMNS, BatchFileWriter, collectColumns } from '../batch/batch-output.js';
 export type { BatchCsvField, BatchOutputFormat, BatchOutputOptions, StoredBatchRow } from '../batch/batch-output.js';
 export { resumePoint } from '../batch/batch-resume.js';
-export { joinPacked, lookupPacked, packedRowsText, packLines, packResults, readUpload, unpackLines } from '../batch/batch-pack.js';
-export type { BatchRowMeta, PackedResults, ReadUpload, UploadChunk } from '../batch/batch-pack.js';
+export { joinPacked, lookupPacked, packedRowsText, packLines, packResults, readUpload, unpackLines, withPayloads } from '../batch/batch-pack.js';
+export type { BatchRowMeta, PackedPayload, PackedResults, ReadUpload, UploadChunk } from '../batch/batch-pack.js';

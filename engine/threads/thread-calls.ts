@@ -32,7 +32,7 @@ export const THREAD_CALLS = {
   },
   batchPart: (e: Engine, [input, options]: [Uint8Array, LookupRowsOptions & { from: number; to: number }], signal: AbortSignal) => lookupPacked(e, input, { ...options, signal }),
   batchUpload: (_e: Engine, [bytes, input, chunkRows]: [Uint8Array, BatchInputOptions, number]) => readUpload(bytes, input, chunkRows),
-  batchText: (e: Engine, [packed, charged, output, first]: [Uint8Array, number[] | null, BatchOutputOptions, boolean]) => e.batchText(packed, charged, output, first),
+  batchText: (e: Engine, [packed, charged, output, first, payloads]: [Uint8Array, number[] | null, BatchOutputOptions, boolean, [string, Uint8Array][]]) => e.batchText(packed, charged, output, first, payloads),
   warm: async (e: Engine) => {
     const lines: string[] = [];
     await e.warm((line) => lines.push(line));

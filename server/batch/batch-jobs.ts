@@ -23,7 +23,7 @@ export function newBatchId(): string {
 /** What reads an upload into chunks, and writes a stored chunk's results: the engine (on its threads), or here. */
 export interface BatchFiles {
   batchUpload?(bytes: Uint8Array, input: BatchInputOptions, chunkRows: number): Promise<ReadUpload>;
-  batchText?(packed: Uint8Array, chargedRows: readonly number[] | null, output: BatchOutputOptions, first: boolean): Promise<Uint8Array>;
+  batchText?(packed: Uint8Array, chargedRows: readonly number[] | null, output: BatchOutputOptions, first: boolean, payloads?: readonly (readonly [string, Uint8Array])[]): Promise<Uint8Array>;
 }
 
 /**
@@ -128,7 +128,10 @@ export async function* batchResults(batches: BatchRepository, job: BatchJob, for
         // Rows packed where they were looked up say charged: false; the commit named the charged ones. A chunk of
         // full payloads is tens of megabytes of JSON to read and write: an engine thread does it when there are.
         const charged = c.charged_rows ? (JSON.parse(c.charged_rows) as number[]) : null;
-        const bytes = files.batchText ? await files.batchText(c.result, charged, output, first) : Buffer.from(packedRowsText(c.result, charged, output, first));
+        // The payloads its rows name, stored once per job.
+        const hashes = c.payload_hashes ? (JSON.parse(c.payload_hashes) as string[]) : [];
+        const payloads = (await batches.payloads(job.id, hashes)).map((p): [string, Uint8Array] => [p.hash, p.body]);
+        const bytes = files.batchText ? await files.batchText(c.result, charged, output, first, payloads) : Buffer.from(packedRowsText(c.result, charged, output, first, payloads));
         if (c.row_count > 0) first = false;
         seq = c.seq + 1;
         yield Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

@@ -201,7 +201,7 @@ export class BatchRunner {
     } catch (err) {
       // Stopped part-way (the job cancelled, the lease lost, the server stopping): handed back below.
       if (!controller.signal.aborted) throw err;
-      results = { meta: [], packed: new Uint8Array(0), failed: 0 };
+      results = { meta: [], packed: new Uint8Array(0), failed: 0, payloads: [] };
     } finally {
       clearInterval(watch);
       this.current = null;
@@ -232,6 +232,7 @@ export class BatchRunner {
       periodKey: period.key,
       quota: current.quota,
       charges: results.meta.map((r) => (r.status === 'ok' && r.address_key && !r.sandbox && r.chargeable && !free ? r.address_key : null)),
+      payloads: results.payloads,
       encode: (outcomes) => {
         if (!outcomes.includes('quota_exceeded')) {
           // The usual commit: the pack as it was made, and which of its rows were charged.
@@ -242,7 +243,7 @@ export class BatchRunner {
         // The chunk where the quota ran out (once a job): its rows rewritten here, the refused ones as errors.
         const stored: StoredBatchRow[] = unpackLines<StoredBatchRow>(results.packed).map((r, i) =>
           outcomes[i] === 'quota_exceeded'
-            ? { ...r, status: 'error', error: 'quota_exceeded', message: `the key reached its quota of ${current.quota} unique addresses in billing period ${period.key}; this row would be a new one (not charged)`, payload: null, charged: false }
+            ? { ...r, status: 'error', error: 'quota_exceeded', message: `the key reached its quota of ${current.quota} unique addresses in billing period ${period.key}; this row would be a new one (not charged)`, payload: null, payload_hash: null, charged: false }
             : { ...r, charged: outcomes[i] === 'charged' },
         );
         return { result: packLines(stored), failed: stored.filter((r) => r.status !== 'ok').length };

@@ -102,6 +102,8 @@ export interface StoredChunk {
    * `charged: false` (engine/batch/batch-pack.ts); null when each row says itself.
    */
   charged_rows: string | null;
+  /** The hashes of the payloads its rows name (JSON), stored once per job apart from them; null for rows that hold theirs. */
+  payload_hashes: string | null;
   /** The rows, while not done (`skipped` chunks keep them for their results). */
   input: Buffer | null;
 }
@@ -124,6 +126,8 @@ export interface ChunkCommit {
    * gzipped JSON lines, and how many rows are not `ok` (a row refused by the quota is not).
    */
   encode(outcomes: (ChargeOutcome['outcome'] | null)[]): { result: Uint8Array; failed: number; chargedRows?: number[] };
+  /** The distinct payloads the chunk's rows name, stored once per job (a payload another chunk stored is not again). */
+  payloads?: readonly { hash: string; body: Uint8Array }[];
 }
 
 /** What a commit did. */
@@ -167,6 +171,10 @@ export interface BatchRepository {
   cancelJob(id: string, now: Date, retentionMs: number): MaybePromise<BatchJob | undefined>;
   /** Up to `limit` chunks of a job from `fromSeq` on, in order. */
   chunks(jobId: string, fromSeq: number, limit: number): MaybePromise<StoredChunk[]>;
+  /** The bytes a job holds in the store: its chunks' input and results and its payloads. */
+  storedBytes(jobId: string): MaybePromise<number>;
+  /** The stored payloads of a job with these hashes (gzipped JSON). */
+  payloads(jobId: string, hashes: readonly string[]): MaybePromise<{ hash: string; body: Buffer }[]>;
   /** Deletes jobs (and their chunks) that expired before `now`; how many. */
   deleteExpired(now: number): MaybePromise<number>;
 }

@@ -92,7 +92,10 @@ export class PgBatchStore extends PgRepository implements BatchRepository {
       }
       const { result, failed, chargedRows } = commit.encode(outcomes.map((o) => o?.outcome ?? null));
       const charged = outcomes.filter((o) => o?.outcome === 'charged').length;
-      await c.query("UPDATE batch_chunks SET status = 'done', result = $1, charged_rows = $2, input = NULL, owner = NULL WHERE job_id = $3 AND seq = $4", [Buffer.from(result.buffer, result.byteOffset, result.byteLength), chargedRows ? JSON.stringify(chargedRows) : null, commit.jobId, commit.seq]);
+      for (const p of commit.payloads ?? []) {
+        await c.query('INSERT INTO batch_payloads (job_id, hash, body) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [commit.jobId, p.hash, Buffer.from(p.body.buffer, p.body.byteOffset, p.body.byteLength)]);
+      }
+      await c.query("UPDATE batch_chunks SET status = 'done', result = $1, charged_rows = $2, payload_hashes = $3, input = NULL, owner = NULL WHERE job_id = $4 AND seq = $5", [Buffer.from(result.buffer, result.byteOffset, result.byteLength), chargedRows ? JSON.stringify(chargedRows) : null, commit.payloads ? JSON.stringify(commit.payloads.map((p) => p.hash)) : null, commit.jobId, commit.seq]);
       await c.query(
         'UPDATE batch_jobs SET rows_done = rows_done + $1, rows_failed = rows_failed + $2, charged = charged + $3, chunks_done = chunks_done + 1, first_done_at = coalesce(first_done_at, $4) WHERE id = $5',
         [commit.charges.length, failed, charged, commit.now.getTime(), commit.jobId],
@@ -138,13 +141,28 @@ export class PgBatchStore extends PgRepository implements BatchRepository {
   }
 
   async chunks(jobId: string, fromSeq: number, limit: number): Promise<StoredChunk[]> {
-    return (await this.q<StoredChunk>('SELECT seq, first_row, row_count, status, result, charged_rows, input FROM batch_chunks WHERE job_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3', [jobId, fromSeq, limit])).rows;
+    return (await this.q<StoredChunk>('SELECT seq, first_row, row_count, status, result, charged_rows, payload_hashes, input FROM batch_chunks WHERE job_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3', [jobId, fromSeq, limit])).rows;
+  }
+
+  async storedBytes(jobId: string): Promise<number> {
+    const r = await this.q<{ n: string }>(
+      `SELECT (SELECT coalesce(sum(coalesce(octet_length(input), 0) + coalesce(octet_length(result), 0)), 0) FROM batch_chunks WHERE job_id = $1)
+        + (SELECT coalesce(sum(octet_length(body)), 0) FROM batch_payloads WHERE job_id = $1) AS n`,
+      [jobId],
+    );
+    return Number(r.rows[0].n);
+  }
+
+  async payloads(jobId: string, hashes: readonly string[]): Promise<{ hash: string; body: Buffer }[]> {
+    if (!hashes.length) return [];
+    return (await this.q<{ hash: string; body: Buffer }>('SELECT hash, body FROM batch_payloads WHERE job_id = $1 AND hash = ANY($2)', [jobId, [...hashes]])).rows;
   }
 
   deleteExpired(now: number): Promise<number> {
     return this.tx(async (c) => {
       const ids = (await c.query<{ id: string }>('DELETE FROM batch_jobs WHERE expires_at IS NOT NULL AND expires_at < $1 RETURNING id', [now])).rows.map((r) => r.id);
       if (ids.length) await c.query('DELETE FROM batch_chunks WHERE job_id = ANY($1)', [ids]);
+      if (ids.length) await c.query('DELETE FROM batch_payloads WHERE job_id = ANY($1)', [ids]);
       return ids.length;
     });
   }

@@ -44,7 +44,12 @@ export class SqliteBatchStore implements BatchRepository {
       renew: db.prepare("UPDATE batch_chunks SET lease_until = ? WHERE job_id = ? AND seq = ? AND owner = ? AND status = 'running' AND (SELECT status FROM batch_jobs WHERE id = job_id) = 'running'"),
       release: db.prepare("UPDATE batch_chunks SET status = 'pending', owner = NULL, lease_until = 0 WHERE job_id = ? AND seq = ? AND owner = ? AND status = 'running'"),
       owned: db.prepare("SELECT 1 FROM batch_chunks c JOIN batch_jobs j ON j.id = c.job_id WHERE c.job_id = ? AND c.seq = ? AND c.owner = ? AND c.status = 'running' AND j.status = 'running'").pluck(),
-      done: db.prepare("UPDATE batch_chunks SET status = 'done', result = ?, charged_rows = ?, input = NULL, owner = NULL WHERE job_id = ? AND seq = ?"),
+      done: db.prepare("UPDATE batch_chunks SET status = 'done', result = ?, charged_rows = ?, payload_hashes = ?, input = NULL, owner = NULL WHERE job_id = ? AND seq = ?"),
+      payload: db.prepare('INSERT OR IGNORE INTO batch_payloads (job_id, hash, body) VALUES (?, ?, ?)'),
+      payloads: db.prepare('SELECT hash, body FROM batch_payloads WHERE job_id = ? AND hash IN (SELECT value FROM json_each(?))'),
+      dropPayloads: db.prepare('DELETE FROM batch_payloads WHERE job_id = ?'),
+      bytes: db.prepare(`SELECT (SELECT coalesce(sum(coalesce(length(input), 0) + coalesce(length(result), 0)), 0) FROM batch_chunks WHERE job_id = ?)
+        + (SELECT coalesce(sum(length(body)), 0) FROM batch_payloads WHERE job_id = ?)`).pluck(),
       count: db.prepare(`UPDATE batch_jobs SET rows_done = rows_done + ?, rows_failed = rows_failed + ?, charged = charged + ?, chunks_done = chunks_done + 1,
         first_done_at = coalesce(first_done_at, ?) WHERE id = ?`),
       finish: db.prepare("UPDATE batch_jobs SET status = 'done', finished_at = ?, expires_at = ? WHERE id = ? AND status = 'running' AND chunks_done = chunks_total"),
@@ -52,7 +57,7 @@ export class SqliteBatchStore implements BatchRepository {
       skipRows: db.prepare("SELECT coalesce(sum(row_count), 0) FROM batch_chunks WHERE job_id = ? AND status IN ('pending', 'running')").pluck(),
       skip: db.prepare("UPDATE batch_chunks SET status = 'skipped', owner = NULL WHERE job_id = ? AND status IN ('pending', 'running')"),
       skipped: db.prepare('UPDATE batch_jobs SET rows_skipped = rows_skipped + ? WHERE id = ?'),
-      chunks: db.prepare('SELECT seq, first_row, row_count, status, result, charged_rows, input FROM batch_chunks WHERE job_id = ? AND seq >= ? ORDER BY seq LIMIT ?'),
+      chunks: db.prepare('SELECT seq, first_row, row_count, status, result, charged_rows, payload_hashes, input FROM batch_chunks WHERE job_id = ? AND seq >= ? ORDER BY seq LIMIT ?'),
       expired: db.prepare('SELECT id FROM batch_jobs WHERE expires_at IS NOT NULL AND expires_at < ?').pluck(),
       dropChunks: db.prepare('DELETE FROM batch_chunks WHERE job_id = ?'),
       dropJob: db.prepare('DELETE FROM batch_jobs WHERE id = ?'),
@@ -87,7 +92,8 @@ export class SqliteBatchStore implements BatchRepository {
         const outcomes = c.charges.map((a) => (a === null ? null : charge(c.keyId, c.periodKey, a, c.quota, at)));
         const { result, failed, chargedRows } = c.encode(outcomes.map((o) => o?.outcome ?? null));
         const charged = outcomes.filter((o) => o?.outcome === 'charged').length;
-        s.done.run(result, chargedRows ? JSON.stringify(chargedRows) : null, c.jobId, c.seq);
+        for (const p of c.payloads ?? []) s.payload.run(c.jobId, p.hash, p.body);
+        s.done.run(result, chargedRows ? JSON.stringify(chargedRows) : null, c.payloads ? JSON.stringify(c.payloads.map((p) => p.hash)) : null, c.jobId, c.seq);
         s.count.run(c.charges.length, failed, charged, c.now.getTime(), c.jobId);
         const refused = outcomes.find((o) => o?.outcome === 'quota_exceeded');
         const expires = c.now.getTime() + c.retentionMs;
@@ -102,6 +108,7 @@ export class SqliteBatchStore implements BatchRepository {
         const ids = s.expired.all(now) as string[];
         for (const id of ids) {
           s.dropChunks.run(id);
+          s.dropPayloads.run(id);
           s.dropJob.run(id);
         }
         return ids.length;
@@ -143,6 +150,14 @@ export class SqliteBatchStore implements BatchRepository {
 
   chunks(jobId: string, fromSeq: number, limit: number): StoredChunk[] {
     return this.s.chunks.all(jobId, fromSeq, limit) as StoredChunk[];
+  }
+
+  storedBytes(jobId: string): number {
+    return this.s.bytes.get(jobId, jobId) as number;
+  }
+
+  payloads(jobId: string, hashes: readonly string[]): { hash: string; body: Buffer }[] {
+    return hashes.length ? (this.s.payloads.all(jobId, JSON.stringify(hashes)) as { hash: string; body: Buffer }[]) : [];
   }
 
   deleteExpired(now: number): number {

@@ -105,8 +105,16 @@ export const BATCH_TABLES: readonly TableDef[] = [
       { name: 'lease_until', type: 'bigint', default: 0 }, { name: 'attempts', type: 'integer', default: 0 }, { name: 'result', type: 'blob', nullable: true },
       // The rows of `result` the meter charged (JSON positions), when the rows themselves say charged: false.
       { name: 'charged_rows', type: 'text', nullable: true },
+      // The payloads the chunk's rows name (JSON hashes, in batch_payloads), when they are stored apart.
+      { name: 'payload_hashes', type: 'text', nullable: true },
     ],
     primaryKey: ['job_id', 'seq'],
     indexes: [{ name: 'batch_chunks_open', columns: ['status', 'lease_until'], where: "status IN ('pending', 'running')" }],
+  },
+  {
+    // Each distinct payload of a job's results, once (gzipped JSON): its rows name it by hash.
+    name: 'batch_payloads',
+    columns: [text('job_id'), text('hash'), { name: 'body', type: 'blob' }],
+    primaryKey: ['job_id', 'hash'],
   },
 ];
