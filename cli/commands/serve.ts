@@ -7,6 +7,7 @@ import { startServer } from '../../server/http-server.js';
 import { issueDevelopmentKeys } from '../../server/keys/dev-keys.js';
 import { describePostgres, isPostgresUrl } from '../../server/store/pg-connect.js';
 import { WebhookDispatcher } from '../../server/webhooks/webhook-dispatcher.js';
+import type { BatchLimits } from '../../server/batch/batch-jobs.js';
 import { BatchRunner } from '../../server/batch/batch-runner.js';
 import { SqlRunner } from '../../engine/entry/das.js';
 import { JsonLinesLog, SILENT_LOG } from '../../server/request-log.js';
@@ -56,6 +57,10 @@ export const serveCommand: Command = {
     '                     held by a process that died is taken over after it',
     '  --batch-chunk-rows N  rows of a new batch job per chunk (default 1000): looked up together in spatial order,',
     '                     committed together, and redone together after a crash',
+    '  --batch-jobs N     batch jobs each key may have queued or running at once (default 4; past it 429)',
+    '  --batch-storage-mb N  megabytes each key\'s kept batch jobs may hold in the store, compressed (default 4096;',
+    '                     past it an upload is 413 and a running job stops)',
+    '  --batch-retention-days N  days a finished batch job and its results are kept (default 7)',
     '  --report-concurrency N  childcare reports rendered at once (default 2); past that, 429 with Retry-After',
     '  --allow-private-webhooks  let subscriptions use http and private, loopback or link-local addresses',
     '                     (tests and local development only: it lifts the SSRF protection)',
@@ -88,6 +93,9 @@ export const serveCommand: Command = {
       'no-batch': { type: 'boolean' },
       'batch-lease-ms': { type: 'string' },
       'batch-chunk-rows': { type: 'string' },
+      'batch-jobs': { type: 'string' },
+      'batch-storage-mb': { type: 'string' },
+      'batch-retention-days': { type: 'string' },
       'allow-private-webhooks': { type: 'boolean' },
       'report-concurrency': { type: 'string' },
     });
@@ -119,7 +127,12 @@ export const serveCommand: Command = {
     const dispatcher = values['no-webhooks'] ? undefined : new WebhookDispatcher({ store: stack.store.webhooks(), das: stack.events, allowPrivate, log: (line) => io.stderr(`${line}\n`) });
     // Batch jobs are worked here (and by every other replica on a shared database) unless --no-batch.
     const batchLeaseMs = numberFlag('batch-lease-ms', values['batch-lease-ms'], 60_000, { min: 100, max: 3_600_000, integer: true });
-    const batchRunner = values['no-batch'] ? undefined : new BatchRunner({ store: stack.store, service: stack.engine, leaseMs: batchLeaseMs, allowPrivate, log: (line) => io.stderr(`${line}\n`) });
+    const batchLimits: Partial<BatchLimits> = {
+      jobs: values['batch-jobs'] === undefined ? undefined : numberFlag('batch-jobs', values['batch-jobs'], 4, { min: 1, max: 10_000, integer: true }),
+      storedBytes: values['batch-storage-mb'] === undefined ? undefined : numberFlag('batch-storage-mb', values['batch-storage-mb'], 4096, { min: 1, max: 1_048_576, integer: true }) * 1024 * 1024,
+      retentionMs: values['batch-retention-days'] === undefined ? undefined : numberFlag('batch-retention-days', values['batch-retention-days'], 7, { min: 0.01, max: 3650 }) * 86_400_000,
+    };
+    const batchRunner = values['no-batch'] ? undefined : new BatchRunner({ store: stack.store, service: stack.engine, leaseMs: batchLeaseMs, allowPrivate, limits: batchLimits, log: (line) => io.stderr(`${line}\n`) });
     // The SQL endpoint's mirror of the DA table sits beside the store, so restarts sync it incrementally.
     const sql = new SqlRunner({ mirror: stack.sqlMirror, das: () => stack.engine.das() });
     let server;
@@ -134,7 +147,7 @@ export const serveCommand: Command = {
         log: values.quiet ? { ...SILENT_LOG, error: (e) => log.error(e) } : log,
         ...stack.serverOptions,
         webhooks: { dispatcher, allowPrivate, ...stack.serverOptions.webhooks },
-        batch: { runner: batchRunner, chunkRows: numberFlag('batch-chunk-rows', values['batch-chunk-rows'], 1000, { min: 1, max: 100_000, integer: true }) },
+        batch: { runner: batchRunner, limits: batchLimits, chunkRows: numberFlag('batch-chunk-rows', values['batch-chunk-rows'], 1000, { min: 1, max: 100_000, integer: true }) },
         sql,
         reportConcurrency,
       });

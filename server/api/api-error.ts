@@ -40,6 +40,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   subscription_disabled: 409,
   payload_too_large: 413,
+  batch_storage_full: 413,
   uri_too_long: 414,
   // 415: a batch upload that is neither CSV nor JSON lines.
   unsupported_media_type: 415,
@@ -66,6 +67,7 @@ export const ERROR_STATUS = {
   playground_limit_exceeded: 429,
   too_many_queries: 429,
   renderer_busy: 429,
+  too_many_batch_jobs: 429,
   // 499 is nginx's "client closed request": nothing is written.
   client_closed: 499,
   internal_error: 500,

@@ -9,6 +9,7 @@ import type { SqlRunner } from '../../engine/entry/das.js';
 import type { PropertyService } from '../../engine/entry/property.js';
 import type { ChildcareWorld, NoticeLookup, OpenSchool, ReportFile, ReportFormat, SiteRequest } from '../../engine/entry/childcare.js';
 import type { StateCode } from '../../engine/entry/data.js';
+import type { BatchLimits } from '../batch/batch-jobs.js';
 import type { MaybePromise } from '../maybe-promise.js';
 import type { ApiKeyRecord, ServerStore } from '../store/store.js';
 import { isPlaygroundKey, limitDaRequest } from '../metering/request-limits.js';
@@ -145,8 +146,11 @@ export interface ApiOptions {
    * through any replica is seen by the next request to every replica. Default none.
    */
   beforeRequest?: () => MaybePromise<void>;
-  /** Batch jobs: the local worker to wake when one is created (server/batch/batch-runner.ts); default none. */
-  batch?: { runner?: { wake(): void; cancelled?(id: string): void }; chunkRows?: number };
+  /**
+   * Batch jobs: the local worker to wake when one is created (server/batch/batch-runner.ts; default none), rows
+   * per chunk, and what each key may hold (default DEFAULT_BATCH_LIMITS; give the worker the same).
+   */
+  batch?: { runner?: { wake(): void; cancelled?(id: string): void }; chunkRows?: number; limits?: Partial<BatchLimits> };
 }
 
 /** Whether the client went away; `signal` is made on demand (server/transport/lazy-abort.ts). */

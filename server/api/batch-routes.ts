@@ -7,8 +7,9 @@
  */
 import { BATCH_CONTENT_TYPES, BATCH_DELIMITERS, BATCH_OUTPUT_FORMATS, type BatchInputFormat, type BatchOutputFormat } from '../../engine/entry/batch.js';
 import { checkLicence, resolveOptions, type PropertyLicence } from '../../engine/entry/property.js';
-import { batchDocument, batchResults, BATCH_RETENTION_MS, jobFromUpload, newBatchId, type BatchFiles } from '../batch/batch-jobs.js';
-import type { BatchJob } from '../store/batch-store.js';
+import { batchDocument, batchLimits, batchResults, jobFromUpload, newBatchId, type BatchFiles, type BatchLimits } from '../batch/batch-jobs.js';
+import type { BatchJob, BatchKeyUsage } from '../store/batch-store.js';
+import { mib } from '../store/sqlite-batch-store.js';
 import type { ApiKeyRecord } from '../store/store.js';
 import { checkWebhookUrl, type Resolver } from '../webhooks/address-policy.js';
 import { newSecret } from '../webhooks/signature.js';
@@ -40,7 +41,33 @@ export interface BatchRouteOptions {
   resolve?: Resolver;
   /** Rows per chunk (default BATCH_CHUNK_ROWS, 1,000; tests make small chunks to see several). */
   chunkRows?: number;
+  /** What each key may hold (default DEFAULT_BATCH_LIMITS). */
+  limits?: Partial<BatchLimits>;
 }
+
+/** Seconds a key at its open-jobs limit is told to wait (`Retry-After`): about a chunk's work. */
+export const BATCH_RETRY_AFTER_S = 30;
+
+/** The error of an upload past one of the key's limits. */
+function limitError(limit: 'jobs' | 'stored_bytes', usage: BatchKeyUsage, limits: BatchLimits, upload: number): ApiError {
+  if (limit === 'jobs') {
+    return new ApiError(
+      'too_many_batch_jobs',
+      `the key has ${usage.open_jobs} batch jobs queued or running, its limit of ${limits.jobs} at once; upload this one when one of them finishes (or cancel one with DELETE /v1/batch/{id})`,
+      { limit: 'jobs', max_jobs: limits.jobs, open_jobs: usage.open_jobs, retry_after_s: BATCH_RETRY_AFTER_S },
+      { 'Retry-After': String(BATCH_RETRY_AFTER_S) },
+    );
+  }
+  const frees = usage.next_expiry === null ? 'no finished job of the key expires yet' : `the next finished job expires (and frees its bytes) at ${new Date(usage.next_expiry).toISOString()}`;
+  return new ApiError(
+    'batch_storage_full',
+    `the key's batch jobs hold ${usage.stored_bytes} bytes and this upload needs ${upload} more (compressed), past its limit of ${limits.storedBytes} bytes (${mib(limits.storedBytes)}); ${frees}`,
+    { limit: 'stored_bytes', max_stored_bytes: limits.storedBytes, stored_bytes: usage.stored_bytes, upload_bytes: upload, frees_at: usage.next_expiry === null ? null : new Date(usage.next_expiry).toISOString() },
+  );
+}
+
+/** A retention as days (or hours), for messages. */
+export const days = (ms: number): string => (ms % 86_400_000 === 0 ? `${ms / 86_400_000} days` : `${+(ms / 3_600_000).toFixed(2)} hours`);
 
 const ok = (status: number, doc: unknown, headers: Record<string, string> = {}): ApiResponse => ({ status, contentType: JSON_TYPE, headers: { 'Cache-Control': 'no-store', ...headers }, body: JSON.stringify(doc) });
 
@@ -48,10 +75,15 @@ const licenceOf = (key: ApiKeyRecord): PropertyLicence => ({ components: key.com
 
 /** The batch routes of one API. */
 export class BatchRoutes {
+  /** What each key may hold. */
+  readonly limits: BatchLimits;
+
   constructor(
     private readonly ctx: ApiContext,
     private readonly options: BatchRouteOptions = {},
-  ) {}
+  ) {
+    this.limits = batchLimits(options.limits);
+  }
 
   /** The engine's readers and writers of batch files (on its threads), when the service has them. */
   private files(): BatchFiles {
@@ -102,8 +134,13 @@ export class BatchRoutes {
     }
     if (req.bodyTooLarge) throw new ApiError('payload_too_large', `the upload is larger than ${BATCH_MAX_BODY} bytes (128 MiB); split it into several jobs`, { limit: BATCH_MAX_BODY });
     if (!req.body || req.body.length === 0) throw new ApiError('invalid_body', 'the upload is empty: send the rows as the request body');
-    const secret = callbackUrl ? newSecret() : null;
     const now = this.ctx.clock();
+    // A key at a limit is told before its upload is read (and again, atomically, when the job is stored).
+    const batches = this.ctx.store.batches();
+    const held = await batches.keyUsage(key.id, now.getTime());
+    if (held.open_jobs >= this.limits.jobs) throw limitError('jobs', held, this.limits, 0);
+    if (held.stored_bytes >= this.limits.storedBytes) throw limitError('stored_bytes', held, this.limits, 0);
+    const secret = callbackUrl ? newSecret() : null;
     let made: Awaited<ReturnType<typeof jobFromUpload>>;
     try {
       made = await jobFromUpload(req.body, { format: input, delimiter: delimiter as (typeof BATCH_DELIMITERS)[number] | undefined }, {
@@ -118,7 +155,9 @@ export class BatchRoutes {
       if ((err as { details?: { parameter?: string } }).details?.parameter === 'body') throw new ApiError('invalid_body', (err as Error).message);
       throw err;
     }
-    await this.ctx.store.batches().createJob(made.job, made.chunks);
+    const upload = made.chunks.reduce((a, c) => a + c.input.byteLength, 0);
+    const refused = await batches.createJob(made.job, made.chunks, { jobs: this.limits.jobs, storedBytes: this.limits.storedBytes, now: now.getTime() });
+    if (refused) throw limitError(refused.limit, refused.usage, this.limits, upload);
     this.options.runner?.wake();
     const doc = batchDocument(made.job, now, base);
     return ok(202, { ...doc, ...(secret ? { callback_secret: secret, callback_secret_note: 'The batch.completed webhook is signed with this secret (Standard Webhooks); it is shown only in this response.' } : {}) }, { Location: doc.url as string });
@@ -130,11 +169,11 @@ export class BatchRoutes {
     const batches = this.ctx.store.batches();
     const job = BATCH_ID.test(id) ? await batches.job(id) : undefined;
     // Another key's job is indistinguishable from none.
-    if (!job || job.key_id !== key.id) throw new ApiError('not_found', `no batch job ${JSON.stringify(id.slice(0, 80))} on this key (jobs are kept ${BATCH_RETENTION_MS / 86_400_000} days after they finish)`);
+    if (!job || job.key_id !== key.id) throw new ApiError('not_found', `no batch job ${JSON.stringify(id.slice(0, 80))} on this key (jobs are kept ${days(this.limits.retentionMs)} after they finish)`);
     const now = this.ctx.clock();
     if (op === 'get') return ok(200, batchDocument(job, now, base));
     if (op === 'cancel') {
-      const after = (await batches.cancelJob(id, now, BATCH_RETENTION_MS)) ?? job;
+      const after = (await batches.cancelJob(id, now, this.limits.retentionMs)) ?? job;
       // The chunk this server is working stops now, not at its next lease check.
       this.options.runner?.cancelled?.(id);
       return ok(200, batchDocument(after, now, base));

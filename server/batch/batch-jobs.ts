@@ -10,8 +10,38 @@ import type { BatchJob, BatchJobOptions, BatchRepository, NewBatchChunk, StoredC
 
 /** Rows per chunk: looked up together, in spatial order, and committed in one transaction. */
 export const BATCH_CHUNK_ROWS = 1000;
-/** How long a finished job and its results are kept: 7 days after it finishes. */
+/** How long a finished job and its results are kept by default: 7 days after it finishes. */
 export const BATCH_RETENTION_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * What each key may hold of batch jobs (`propintel serve --batch-jobs`, `--batch-storage-mb`,
+ * `--batch-retention-days`; every key of a server gets the same). The API guide and the OpenAPI document
+ * state them; a request past one is answered with the limit named.
+ */
+export interface BatchLimits {
+  /** Jobs queued or running at once per key; another upload is 429 `too_many_batch_jobs`. */
+  jobs: number;
+  /**
+   * Bytes a key's kept jobs may hold in the store (their rows not yet looked up, results and payloads, all
+   * compressed): an upload that would take it past is 413 `batch_storage_full`, and a running job that does
+   * stops (`failed`, `storage_limit`) after the chunk that did, keeping its results so far.
+   */
+  storedBytes: number;
+  /** How long a finished job and its results are kept, ms. */
+  retentionMs: number;
+}
+
+/** The limits a key gets unless the server is started with others. */
+export const DEFAULT_BATCH_LIMITS: Readonly<BatchLimits> = { jobs: 4, storedBytes: 4 * 1024 ** 3, retentionMs: BATCH_RETENTION_MS };
+
+/** `limits` with the defaults where it says nothing (an undefined value too). */
+export function batchLimits(limits: Partial<BatchLimits> = {}): BatchLimits {
+  return {
+    jobs: limits.jobs ?? DEFAULT_BATCH_LIMITS.jobs,
+    storedBytes: limits.storedBytes ?? DEFAULT_BATCH_LIMITS.storedBytes,
+    retentionMs: limits.retentionMs ?? DEFAULT_BATCH_LIMITS.retentionMs,
+  };
+}
 
 export { packLines, unpackLines } from '../../engine/entry/batch.js';
 
@@ -53,6 +83,7 @@ export async function jobFromUpload(body: Uint8Array | string, input: BatchInput
     chunks_done: 0,
     error: null,
     first_done_at: null,
+    stored_bytes: 0,
   };
   return { job, chunks };
 }
@@ -79,6 +110,7 @@ export function batchDocument(job: BatchJob, now: Date, base = '/v1/batch'): Rec
     rows_failed: job.rows_failed,
     rows_skipped: finished ? left : 0,
     charged: job.charged,
+    stored_bytes: job.stored_bytes ?? 0,
     rows_per_second: rate,
     eta_seconds: finished ? 0 : rate ? Math.ceil(left / rate) : null,
     input_format: job.input_format,

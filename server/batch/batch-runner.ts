@@ -15,7 +15,7 @@ import { BillingPeriodCache, inOnboarding } from '../metering/billing-period.js'
 import type { BatchJob, ClaimedChunk } from '../store/batch-store.js';
 import type { ServerStore } from '../store/store.js';
 import { sendBatchCallback } from './batch-callback.js';
-import { BATCH_RETENTION_MS, batchDocument, packLines, unpackLines } from './batch-jobs.js';
+import { batchDocument, batchLimits, packLines, unpackLines, type BatchLimits } from './batch-jobs.js';
 
 /** How often a chunk being worked checks that its job still runs, ms (a cancel elsewhere stops it within this). */
 const WATCH_MS = 1_000;
@@ -41,6 +41,8 @@ export interface BatchRunnerOptions {
   log?: (line: string) => void;
   /** This worker's name in the leases (default host, process id and a random part). */
   owner?: string;
+  /** What each key may hold (the storage limit stops a job that passes it; the retention is a finished job's). */
+  limits?: Partial<BatchLimits>;
 }
 
 /** The batch worker. */
@@ -48,6 +50,7 @@ export class BatchRunner {
   readonly owner: string;
   private readonly clock: () => Date;
   private readonly leaseMs: number;
+  private readonly limits: BatchLimits;
   private readonly periods = new BillingPeriodCache();
   private running = false;
   private loop: Promise<void> | null = null;
@@ -60,6 +63,7 @@ export class BatchRunner {
   constructor(private readonly options: BatchRunnerOptions) {
     this.clock = options.clock ?? (() => new Date());
     this.leaseMs = options.leaseMs ?? 60_000;
+    this.limits = batchLimits(options.limits);
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
   }
 
@@ -122,13 +126,13 @@ export class BatchRunner {
     try {
       rows = unpackLines<BatchRow>(claim.input);
     } catch {
-      const job = await batches.failJob(claim.job.id, { error: 'internal_error', message }, this.clock(), BATCH_RETENTION_MS);
+      const job = await batches.failJob(claim.job.id, { error: 'internal_error', message }, this.clock(), this.limits.retentionMs);
       if (job) this.completed(job);
       return;
     }
     const stored: StoredBatchRow[] = rows.map((r) => ({ ...failedRow(r, 'internal_error', message), charged: false }));
     const now = this.clock();
-    const out = await batches.commitChunk({ jobId: claim.job.id, seq: claim.seq, owner: this.owner, now, retentionMs: BATCH_RETENTION_MS, keyId: claim.job.key_id, periodKey: '-', quota: 0, charges: rows.map(() => null), encode: () => ({ result: packLines(stored), failed: stored.length }) });
+    const out = await batches.commitChunk({ jobId: claim.job.id, seq: claim.seq, owner: this.owner, now, retentionMs: this.limits.retentionMs, keyId: claim.job.key_id, periodKey: '-', quota: 0, charges: rows.map(() => null), encode: () => ({ result: packLines(stored), failed: stored.length }) });
     if (out.finished && out.job) this.completed(out.job);
   }
 
@@ -227,7 +231,8 @@ export class BatchRunner {
       seq: claim.seq,
       owner: this.owner,
       now,
-      retentionMs: BATCH_RETENTION_MS,
+      retentionMs: this.limits.retentionMs,
+      storageLimit: this.limits.storedBytes,
       keyId: current.id,
       periodKey: period.key,
       quota: current.quota,
@@ -257,7 +262,7 @@ export class BatchRunner {
   /** Stops a job whose key was revoked (or deleted), saying so; its rows not yet committed are neither looked up nor charged. */
   private async keyRevoked(job: BatchJob, key: { revoked_at: string | null } | undefined): Promise<void> {
     const when = key?.revoked_at ? ` at ${key.revoked_at}` : '';
-    const failed = await this.options.store.batches().failJob(job.id, { error: 'key_revoked', message: `the key that submitted the job was revoked${when}; the rows not yet done when it was were neither looked up nor charged` }, this.clock(), BATCH_RETENTION_MS);
+    const failed = await this.options.store.batches().failJob(job.id, { error: 'key_revoked', message: `the key that submitted the job was revoked${when}; the rows not yet done when it was were neither looked up nor charged` }, this.clock(), this.limits.retentionMs);
     if (failed?.status === 'failed') this.completed(failed);
   }
 

@@ -5,10 +5,12 @@
 import { BATCH_CSV_FIELDS, BATCH_ROW_STATUSES, BATCH_RESULT_COLUMNS, MAX_BATCH_ROWS } from '../../engine/entry/batch.js';
 import { BLOCK_SELECTORS, PROPERTY_BLOCKS } from '../../engine/entry/property.js';
 import type { ErrorCode } from '../api/api-error.js';
-import { BATCH_UPLOAD_TYPES } from '../api/batch-routes.js';
+import { BATCH_RETRY_AFTER_S, BATCH_UPLOAD_TYPES, days } from '../api/batch-routes.js';
 import { BATCH_MAX_BODY } from '../api/limits.js';
 import type { BatchOperation, Route } from '../api/routes.js';
+import { DEFAULT_BATCH_LIMITS } from '../batch/batch-jobs.js';
 import { BATCH_JOB_STATUSES } from '../store/batch-store.js';
+import { mib } from '../store/sqlite-batch-store.js';
 
 type Obj = Record<string, unknown>;
 
@@ -25,19 +27,20 @@ const nullable = (type: string, extra: Obj = {}): Obj => ({ type: [type, 'null']
 export const BATCH_SCHEMAS: Obj = {
   BatchJob: {
     type: 'object',
-    required: ['id', 'status', 'created_at', 'started_at', 'finished_at', 'expires_at', 'rows_total', 'rows_done', 'rows_failed', 'rows_skipped', 'charged', 'rows_per_second', 'eta_seconds', 'input_format', 'format', 'components', 'include_geometry', 'callback_url', 'error', 'url', 'results_url'],
+    required: ['id', 'status', 'created_at', 'started_at', 'finished_at', 'expires_at', 'rows_total', 'rows_done', 'rows_failed', 'rows_skipped', 'charged', 'stored_bytes', 'rows_per_second', 'eta_seconds', 'input_format', 'format', 'components', 'include_geometry', 'callback_url', 'error', 'url', 'results_url'],
     properties: {
       id: { type: 'string', pattern: '^batch_[0-9a-f]{20}$' },
       status: { enum: [...BATCH_JOB_STATUSES] },
       created_at: { type: 'string', format: 'date-time' },
       started_at: nullable('string', { format: 'date-time' }),
       finished_at: nullable('string', { format: 'date-time' }),
-      expires_at: nullable('string', { format: 'date-time', description: 'When the job and its results are removed (7 days after it finished).' }),
+      expires_at: nullable('string', { format: 'date-time', description: `When the job and its results are removed: the server's retention after it finished (${days(DEFAULT_BATCH_LIMITS.retentionMs)} unless its operator set another).` }),
       rows_total: { type: 'integer', minimum: 0, maximum: MAX_BATCH_ROWS },
       rows_done: { type: 'integer', minimum: 0, description: 'Rows looked up, whatever their status.' },
       rows_failed: { type: 'integer', minimum: 0, description: 'Rows looked up whose status is not ok.' },
       rows_skipped: { type: 'integer', minimum: 0, description: 'Rows never looked up: the job stopped (quota, cancel) before them.' },
       charged: { type: 'integer', minimum: 0, description: 'Unique addresses this job charged to the key (a repeat in the period is free).' },
+      stored_bytes: { type: 'integer', minimum: 0, description: 'Bytes the job holds in the store (its rows not yet looked up, its results and their distinct payloads, compressed): what counts toward the key\'s stored-bytes limit.' },
       rows_per_second: nullable('number'),
       eta_seconds: nullable('integer', { description: 'Seconds left at the rate so far; 0 once finished, null before the first chunk.' }),
       input_format: { enum: ['csv', 'jsonl'] },
@@ -45,7 +48,7 @@ export const BATCH_SCHEMAS: Obj = {
       components: nullable('array', { items: { type: 'string' } }),
       include_geometry: { type: 'boolean' },
       callback_url: nullable('string', { format: 'uri' }),
-      error: { anyOf: [{ type: 'null' }, { type: 'object', required: ['error', 'message'], properties: { error: { enum: ['quota_exceeded', 'cancelled', 'key_revoked'] }, message: { type: 'string' } }, additionalProperties: true }] },
+      error: { anyOf: [{ type: 'null' }, { type: 'object', required: ['error', 'message'], properties: { error: { enum: ['quota_exceeded', 'cancelled', 'key_revoked', 'storage_limit', 'internal_error'] }, message: { type: 'string' } }, additionalProperties: true }] },
       url: { type: 'string' },
       results_url: { type: 'string' },
     },
@@ -58,7 +61,7 @@ export const BATCH_SCHEMAS: Obj = {
       row: { type: 'integer', minimum: 1, description: 'The data row of the input (1 is the first after the header).' },
       input: { type: 'object', description: 'The row\'s columns as given.' },
       status: { enum: [...BATCH_ROW_STATUSES] },
-      error: nullable('string', { description: 'The error code a single lookup of the row answers with (address_unresolvable, outside_coverage, invalid_subject, invalid_parameter), or quota_exceeded, cancelled, internal_error.' }),
+      error: nullable('string', { description: 'The error code a single lookup of the row answers with (address_unresolvable, outside_coverage, invalid_subject, invalid_parameter), or why it was not looked up: quota_exceeded, cancelled, key_revoked, storage_limit, internal_error.' }),
       message: nullable('string'),
       resolved_address: nullable('string'),
       confidence: nullable('number'),
@@ -69,6 +72,9 @@ export const BATCH_SCHEMAS: Obj = {
     },
   },
 };
+
+/** The per-key limits as the document states them (the server's defaults). */
+const LIMITS = `Each key may have ${DEFAULT_BATCH_LIMITS.jobs} jobs queued or running at once (429 \`too_many_batch_jobs\` past that, with Retry-After), and its kept jobs may hold ${mib(DEFAULT_BATCH_LIMITS.storedBytes)} in the store (inputs not yet looked up, results and their distinct payloads, compressed: each job's \`stored_bytes\`; 413 \`batch_storage_full\` for an upload past it, and a running job that passes it stops, \`failed\` with \`storage_limit\`); a finished job is kept ${days(DEFAULT_BATCH_LIMITS.retentionMs)}. These are the defaults: an operator may set others, and the 413 and 429 bodies name the server's.`;
 
 const CSV_COLUMNS = `The input's columns first (a name a result column takes is renamed input_<name>), then ${[...BATCH_RESULT_COLUMNS, 'charged'].join(', ')}, then the selected components flattened: ${BATCH_CSV_FIELDS.map((f) => `${f.name} (${f.description})`).join('; ')}.`;
 
@@ -106,8 +112,9 @@ export function batchOperation(route: Route, method: string, op: BatchOperation,
       401: h.errorResponse(401),
       403: h.jsonError('The key covers no property component, or not what was asked (include_geometry without the geometry licence, components none of which it covers).', ['not_licensed']),
       405: h.notAllowed(route),
-      413: h.jsonError(`The upload is larger than ${BATCH_MAX_BODY / 1024 / 1024} MiB.`, ['payload_too_large']),
+      413: h.jsonError(`The upload is larger than ${BATCH_MAX_BODY / 1024 / 1024} MiB (\`payload_too_large\`, \`limit\` the bytes), or the key's kept jobs would hold more than its stored-bytes limit with it (\`batch_storage_full\`: \`max_stored_bytes\`, \`stored_bytes\`, \`upload_bytes\`, and \`frees_at\`, when the next finished job expires). ${LIMITS}`, ['payload_too_large', 'batch_storage_full']),
       415: h.jsonError(`The Content-Type is neither CSV (${BATCH_UPLOAD_TYPES.csv.join(', ')}) nor JSON lines (${BATCH_UPLOAD_TYPES.jsonl.join(', ')}).`, ['unsupported_media_type']),
+      429: { ...h.jsonError(`The key has its limit of jobs queued or running (\`too_many_batch_jobs\`: \`max_jobs\`, \`open_jobs\`); retry after Retry-After (${BATCH_RETRY_AFTER_S} s) or when one finishes.`, ['too_many_batch_jobs']), headers: { 'Retry-After': { description: 'Seconds to wait before uploading again.', schema: { type: 'integer' } } } },
       422: query422('The upload cannot be read as a whole (`invalid_body`: empty, not UTF-8, no header, no address or lat/lng column, a duplicate column, malformed CSV quoting, more than 1,000,000 rows), or a bad query parameter (`parameter` names it; a callback_url that is not a public https URL).', ['invalid_body', 'invalid_parameter', 'unknown_parameter', 'duplicate_parameter']),
     };
     return base;

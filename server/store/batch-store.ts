@@ -67,6 +67,34 @@ export interface BatchJob {
   error: BatchJobError | null;
   /** Epoch ms of the first chunk's results (the rate's start). */
   first_done_at: number | null;
+  /** Bytes the job holds in the store: its rows not yet looked up, its results and its payloads (all compressed). */
+  stored_bytes: number;
+}
+
+/** What a key may hold, checked in the transaction that stores a new job (so two uploads at once cannot both pass). */
+export interface BatchCreateLimits {
+  /** Jobs queued or running at once. */
+  jobs: number;
+  /** Bytes its kept jobs may hold, the new one's input included. */
+  storedBytes: number;
+  /** Now, epoch ms: jobs expired before it do not count (they are about to be deleted). */
+  now: number;
+}
+
+/** What a key holds of batch jobs. */
+export interface BatchKeyUsage {
+  /** Jobs queued or running. */
+  open_jobs: number;
+  /** Bytes its kept jobs hold. */
+  stored_bytes: number;
+  /** Epoch ms when its next finished job expires (frees its bytes), or null when none will. */
+  next_expiry: number | null;
+}
+
+/** Why a new job was not stored: the limit it would break, and what the key holds. */
+export interface BatchRefusal {
+  limit: 'jobs' | 'stored_bytes';
+  usage: BatchKeyUsage;
 }
 
 /** A chunk to store with a new job. */
@@ -128,6 +156,11 @@ export interface ChunkCommit {
   encode(outcomes: (ChargeOutcome['outcome'] | null)[]): { result: Uint8Array; failed: number; chargedRows?: number[] };
   /** The distinct payloads the chunk's rows name, stored once per job (a payload another chunk stored is not again). */
   payloads?: readonly { hash: string; body: Uint8Array }[];
+  /**
+   * The bytes the key's jobs may hold: a commit that leaves them holding more (and does not finish the job)
+   * stops the job, `failed` with `storage_limit`; what it committed is kept. None: no limit.
+   */
+  storageLimit?: number;
 }
 
 /** What a commit did. */
@@ -142,8 +175,14 @@ export interface CommitOutcome {
 
 /** The store's batch side. */
 export interface BatchRepository {
-  /** Stores a new job (status `queued`) and its chunks, in one transaction. */
-  createJob(job: BatchJob, chunks: readonly NewBatchChunk[]): MaybePromise<void>;
+  /**
+   * Stores a new job (status `queued`) and its chunks, in one transaction; with `limits`, only when its key
+   * holds fewer open jobs than the limit and its kept jobs' bytes with the new job's input stay within it
+   * (else nothing is stored, and the refusal says which limit and what the key holds).
+   */
+  createJob(job: BatchJob, chunks: readonly NewBatchChunk[], limits?: BatchCreateLimits): MaybePromise<BatchRefusal | undefined>;
+  /** What `keyId` holds of batch jobs at `now` (epoch ms). */
+  keyUsage(keyId: string, now: number): MaybePromise<BatchKeyUsage>;
   /** The job with `id`, or undefined. */
   job(id: string): MaybePromise<BatchJob | undefined>;
   /**

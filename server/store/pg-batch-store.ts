@@ -7,27 +7,40 @@
  * counters, all in one transaction.
  */
 import type pg from 'pg';
-import type { BatchJob, BatchJobError, BatchRepository, ChunkCommit, ClaimedChunk, CommitOutcome, NewBatchChunk, StoredChunk } from './batch-store.js';
+import type { BatchCreateLimits, BatchJob, BatchJobError, BatchKeyUsage, BatchRefusal, BatchRepository, ChunkCommit, ClaimedChunk, CommitOutcome, NewBatchChunk, StoredChunk } from './batch-store.js';
 import { PgRepository } from './pg-connect.js';
-import { EMPTY_JOB_RETENTION_MS, quotaError } from './sqlite-batch-store.js';
+import { EMPTY_JOB_RETENTION_MS, quotaError, refusal, storageError } from './sqlite-batch-store.js';
 import type { ChargeOutcome } from './store.js';
 
-type JobRow = Omit<BatchJob, 'expires_at' | 'first_done_at'> & { expires_at: string | null; first_done_at: string | null };
+type JobRow = Omit<BatchJob, 'expires_at' | 'first_done_at' | 'stored_bytes'> & { expires_at: string | null; first_done_at: string | null; stored_bytes: string };
 
 const toJob = (r: JobRow | undefined): BatchJob | undefined =>
-  r && { ...r, expires_at: r.expires_at === null ? null : Number(r.expires_at), first_done_at: r.first_done_at === null ? null : Number(r.first_done_at) };
+  r && { ...r, expires_at: r.expires_at === null ? null : Number(r.expires_at), first_done_at: r.first_done_at === null ? null : Number(r.first_done_at), stored_bytes: Number(r.stored_bytes) };
+
+/** What a key holds: open jobs, bytes, and the next expiry, among jobs not expired at $2. */
+const USAGE = `SELECT count(*) FILTER (WHERE status IN ('queued', 'running'))::int AS open_jobs, coalesce(sum(stored_bytes), 0)::text AS stored_bytes, min(expires_at)::text AS next_expiry
+  FROM batch_jobs WHERE key_id = $1 AND (expires_at IS NULL OR expires_at >= $2)`;
+
+const toUsage = (r: { open_jobs: number; stored_bytes: string; next_expiry: string | null }): BatchKeyUsage => ({ open_jobs: r.open_jobs, stored_bytes: Number(r.stored_bytes), next_expiry: r.next_expiry === null ? null : Number(r.next_expiry) });
 
 /** The PostgreSQL {@link BatchRepository}. */
 export class PgBatchStore extends PgRepository implements BatchRepository {
-  async createJob(job: BatchJob, chunks: readonly NewBatchChunk[]): Promise<void> {
+  async createJob(job: BatchJob, chunks: readonly NewBatchChunk[], limits?: BatchCreateLimits): Promise<BatchRefusal | undefined> {
+    job = { ...job, stored_bytes: chunks.reduce((a, c) => a + c.input.byteLength, 0) };
     // A job of no chunks has nothing to work: done at once.
     if (chunks.length === 0) job = { ...job, status: 'done', started_at: job.created_at, finished_at: job.created_at, expires_at: Date.parse(job.created_at) + EMPTY_JOB_RETENTION_MS };
-    await this.tx(async (c) => {
+    return this.tx(async (c) => {
+      if (limits) {
+        // One key's uploads are stored one at a time (across replicas): two at once cannot both pass the limits.
+        await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`propintel_batch:${job.key_id}`]);
+        const refused = refusal(toUsage((await c.query(USAGE, [job.key_id, limits.now])).rows[0]), limits, job.stored_bytes);
+        if (refused) return refused;
+      }
       await c.query(
-        `INSERT INTO batch_jobs (id, key_id, status, created_at, started_at, finished_at, expires_at, input_format, options, columns, callback_secret, rows_total, rows_done, rows_failed, rows_skipped, charged, chunks_total, chunks_done, error, first_done_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
+        `INSERT INTO batch_jobs (id, key_id, status, created_at, started_at, finished_at, expires_at, input_format, options, columns, callback_secret, rows_total, rows_done, rows_failed, rows_skipped, charged, chunks_total, chunks_done, error, first_done_at, stored_bytes)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
         [job.id, job.key_id, job.status, job.created_at, job.started_at, job.finished_at, job.expires_at, job.input_format, JSON.stringify(job.options), JSON.stringify(job.columns), job.callback_secret,
-          job.rows_total, job.rows_done, job.rows_failed, job.rows_skipped, job.charged, job.chunks_total, job.chunks_done, job.error ? JSON.stringify(job.error) : null, job.first_done_at],
+          job.rows_total, job.rows_done, job.rows_failed, job.rows_skipped, job.charged, job.chunks_total, job.chunks_done, job.error ? JSON.stringify(job.error) : null, job.first_done_at, job.stored_bytes],
       );
       for (let i = 0; i < chunks.length; i += 200) {
         const part = chunks.slice(i, i + 200);
@@ -37,7 +50,12 @@ export class PgBatchStore extends PgRepository implements BatchRepository {
           [job.id, part.map((p) => p.seq), part.map((p) => p.first_row), part.map((p) => p.row_count), part.map((p) => p.input)],
         );
       }
+      return undefined;
     });
+  }
+
+  async keyUsage(keyId: string, now: number): Promise<BatchKeyUsage> {
+    return toUsage((await this.q<{ open_jobs: number; stored_bytes: string; next_expiry: string | null }>(USAGE, [keyId, now])).rows[0]);
   }
 
   async job(id: string): Promise<BatchJob | undefined> {
@@ -92,20 +110,28 @@ export class PgBatchStore extends PgRepository implements BatchRepository {
       }
       const { result, failed, chargedRows } = commit.encode(outcomes.map((o) => o?.outcome ?? null));
       const charged = outcomes.filter((o) => o?.outcome === 'charged').length;
+      // The job's bytes: the chunk's input goes, its results and the payloads no other chunk stored come.
+      const input = await c.query<{ n: number }>('SELECT coalesce(octet_length(input), 0) AS n FROM batch_chunks WHERE job_id = $1 AND seq = $2', [commit.jobId, commit.seq]);
+      let added = result.byteLength - (input.rows[0]?.n ?? 0);
       for (const p of commit.payloads ?? []) {
-        await c.query('INSERT INTO batch_payloads (job_id, hash, body) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [commit.jobId, p.hash, Buffer.from(p.body.buffer, p.body.byteOffset, p.body.byteLength)]);
+        const put = await c.query('INSERT INTO batch_payloads (job_id, hash, body) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [commit.jobId, p.hash, Buffer.from(p.body.buffer, p.body.byteOffset, p.body.byteLength)]);
+        if (put.rowCount) added += p.body.byteLength;
       }
       await c.query("UPDATE batch_chunks SET status = 'done', result = $1, charged_rows = $2, payload_hashes = $3, input = NULL, owner = NULL WHERE job_id = $4 AND seq = $5", [Buffer.from(result.buffer, result.byteOffset, result.byteLength), chargedRows ? JSON.stringify(chargedRows) : null, commit.payloads ? JSON.stringify(commit.payloads.map((p) => p.hash)) : null, commit.jobId, commit.seq]);
       await c.query(
-        'UPDATE batch_jobs SET rows_done = rows_done + $1, rows_failed = rows_failed + $2, charged = charged + $3, chunks_done = chunks_done + 1, first_done_at = coalesce(first_done_at, $4) WHERE id = $5',
-        [commit.charges.length, failed, charged, commit.now.getTime(), commit.jobId],
+        'UPDATE batch_jobs SET rows_done = rows_done + $1, rows_failed = rows_failed + $2, charged = charged + $3, chunks_done = chunks_done + 1, first_done_at = coalesce(first_done_at, $4), stored_bytes = stored_bytes + $6 WHERE id = $5',
+        [commit.charges.length, failed, charged, commit.now.getTime(), commit.jobId, added],
       );
       const expires = commit.now.getTime() + commit.retentionMs;
       const refused = outcomes.find((o) => o?.outcome === 'quota_exceeded');
       // Chunks other commits hold are passed over (SKIP LOCKED): they commit after this and find the job stopped.
-      const finished = refused
+      let finished = refused
         ? await this.stopIn(c, commit.jobId, 'failed', quotaError(commit, refused.used), at, expires, true)
         : (await c.query("UPDATE batch_jobs SET status = 'done', finished_at = $1, expires_at = $2 WHERE id = $3 AND status = 'running' AND chunks_done = chunks_total", [at, expires, commit.jobId])).rowCount === 1;
+      if (!finished && commit.storageLimit !== undefined) {
+        const usage = toUsage((await c.query(USAGE, [commit.keyId, commit.now.getTime()])).rows[0]);
+        if (usage.stored_bytes > commit.storageLimit) finished = await this.stopIn(c, commit.jobId, 'failed', storageError(commit.storageLimit, usage.stored_bytes), at, expires, true);
+      }
       return { committed: true, finished, job: await this.jobIn(c, commit.jobId) };
     });
   }

@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { sqliteReconcile } from '../../engine/entry/data.js';
-import type { BatchJob, BatchJobError, BatchRepository, ChunkCommit, ClaimedChunk, CommitOutcome, NewBatchChunk, StoredChunk } from './batch-store.js';
+import type { BatchCreateLimits, BatchJob, BatchJobError, BatchKeyUsage, BatchRefusal, BatchRepository, ChunkCommit, ClaimedChunk, CommitOutcome, NewBatchChunk, StoredChunk } from './batch-store.js';
 import type { ChargeOutcome } from './store.js';
 import { BATCH_TABLES } from './tables.js';
 
@@ -32,8 +32,12 @@ export class SqliteBatchStore implements BatchRepository {
   constructor(private readonly db: Database.Database, charge: ChargeStep) {
     sqliteReconcile(db, BATCH_TABLES);
     const s = {
-      insertJob: db.prepare(`INSERT INTO batch_jobs (id, key_id, status, created_at, started_at, finished_at, expires_at, input_format, options, columns, callback_secret, rows_total, rows_done, rows_failed, rows_skipped, charged, chunks_total, chunks_done, error, first_done_at)
-        VALUES (@id, @key_id, @status, @created_at, @started_at, @finished_at, @expires_at, @input_format, @options, @columns, @callback_secret, @rows_total, @rows_done, @rows_failed, @rows_skipped, @charged, @chunks_total, @chunks_done, @error, @first_done_at)`),
+      insertJob: db.prepare(`INSERT INTO batch_jobs (id, key_id, status, created_at, started_at, finished_at, expires_at, input_format, options, columns, callback_secret, rows_total, rows_done, rows_failed, rows_skipped, charged, chunks_total, chunks_done, error, first_done_at, stored_bytes)
+        VALUES (@id, @key_id, @status, @created_at, @started_at, @finished_at, @expires_at, @input_format, @options, @columns, @callback_secret, @rows_total, @rows_done, @rows_failed, @rows_skipped, @charged, @chunks_total, @chunks_done, @error, @first_done_at, @stored_bytes)`),
+      usage: db.prepare(`SELECT coalesce(sum(CASE WHEN status IN ('queued', 'running') THEN 1 ELSE 0 END), 0) AS open_jobs, coalesce(sum(stored_bytes), 0) AS stored_bytes, min(expires_at) AS next_expiry
+        FROM batch_jobs WHERE key_id = ? AND (expires_at IS NULL OR expires_at >= ?)`),
+      inputBytes: db.prepare('SELECT coalesce(length(input), 0) FROM batch_chunks WHERE job_id = ? AND seq = ?').pluck(),
+      addBytes: db.prepare('UPDATE batch_jobs SET stored_bytes = stored_bytes + ? WHERE id = ?'),
       insertChunk: db.prepare("INSERT INTO batch_chunks (job_id, seq, first_row, row_count, input, status) VALUES (?, ?, ?, ?, ?, 'pending')"),
       job: db.prepare('SELECT * FROM batch_jobs WHERE id = ?'),
       next: db.prepare(`SELECT c.job_id, c.seq FROM batch_chunks c JOIN batch_jobs j ON j.id = c.job_id
@@ -73,11 +77,18 @@ export class SqliteBatchStore implements BatchRepository {
       return changed;
     };
     this.tx = {
-      create: db.transaction((job: BatchJob, chunks: readonly NewBatchChunk[]) => {
+      create: db.transaction((job: BatchJob, chunks: readonly NewBatchChunk[], limits?: BatchCreateLimits): BatchRefusal | undefined => {
+        job = { ...job, stored_bytes: chunks.reduce((a, c) => a + c.input.byteLength, 0) };
+        if (limits) {
+          const usage = s.usage.get(job.key_id, limits.now) as BatchKeyUsage;
+          const refused = refusal(usage, limits, job.stored_bytes);
+          if (refused) return refused;
+        }
         // A job of no chunks has nothing to work: done at once.
         if (chunks.length === 0) job = { ...job, status: 'done', started_at: job.created_at, finished_at: job.created_at, expires_at: Date.parse(job.created_at) + EMPTY_JOB_RETENTION_MS };
         s.insertJob.run({ ...job, options: JSON.stringify(job.options), columns: JSON.stringify(job.columns), error: job.error ? JSON.stringify(job.error) : null });
         for (const c of chunks) s.insertChunk.run(job.id, c.seq, c.first_row, c.row_count, c.input);
+        return undefined;
       }),
       claim: db.transaction((owner: string, leaseMs: number, now: number): ClaimedChunk | undefined => {
         const next = s.next.get(now) as { job_id: string; seq: number } | undefined;
@@ -92,12 +103,19 @@ export class SqliteBatchStore implements BatchRepository {
         const outcomes = c.charges.map((a) => (a === null ? null : charge(c.keyId, c.periodKey, a, c.quota, at)));
         const { result, failed, chargedRows } = c.encode(outcomes.map((o) => o?.outcome ?? null));
         const charged = outcomes.filter((o) => o?.outcome === 'charged').length;
-        for (const p of c.payloads ?? []) s.payload.run(c.jobId, p.hash, p.body);
+        // The job's bytes: the chunk's input goes, its results and the payloads no other chunk stored come.
+        let added = result.byteLength - (s.inputBytes.get(c.jobId, c.seq) as number);
+        for (const p of c.payloads ?? []) if (s.payload.run(c.jobId, p.hash, p.body).changes) added += p.body.byteLength;
+        s.addBytes.run(added, c.jobId);
         s.done.run(result, chargedRows ? JSON.stringify(chargedRows) : null, c.payloads ? JSON.stringify(c.payloads.map((p) => p.hash)) : null, c.jobId, c.seq);
         s.count.run(c.charges.length, failed, charged, c.now.getTime(), c.jobId);
         const refused = outcomes.find((o) => o?.outcome === 'quota_exceeded');
         const expires = c.now.getTime() + c.retentionMs;
-        const finished = refused ? stopJob(c.jobId, 'failed', quotaError(c, refused.used), at, expires) : s.finish.run(at, expires, c.jobId).changes === 1;
+        let finished = refused ? stopJob(c.jobId, 'failed', quotaError(c, refused.used), at, expires) : s.finish.run(at, expires, c.jobId).changes === 1;
+        if (!finished && c.storageLimit !== undefined) {
+          const usage = s.usage.get(c.keyId, c.now.getTime()) as BatchKeyUsage;
+          if (usage.stored_bytes > c.storageLimit) finished = stopJob(c.jobId, 'failed', storageError(c.storageLimit, usage.stored_bytes), at, expires);
+        }
         return { committed: true, finished, job: toJob(s.job.get(c.jobId) as JobRow) };
       }),
       stop: db.transaction((id: string, status: 'failed' | 'cancelled', error: BatchJobError, now: Date, retentionMs: number) => {
@@ -116,8 +134,12 @@ export class SqliteBatchStore implements BatchRepository {
     };
   }
 
-  createJob(job: BatchJob, chunks: readonly NewBatchChunk[]): void {
-    this.tx.create.immediate(job, chunks);
+  createJob(job: BatchJob, chunks: readonly NewBatchChunk[], limits?: BatchCreateLimits): BatchRefusal | undefined {
+    return this.tx.create.immediate(job, chunks, limits);
+  }
+
+  keyUsage(keyId: string, now: number): BatchKeyUsage {
+    return this.s.usage.get(keyId, now) as BatchKeyUsage;
   }
 
   job(id: string): BatchJob | undefined {
@@ -163,6 +185,28 @@ export class SqliteBatchStore implements BatchRepository {
   deleteExpired(now: number): number {
     return this.tx.expire.immediate(now);
   }
+}
+
+/** The limit a new job of `bytes` would break, given what its key holds; undefined when it breaks none. */
+export function refusal(usage: BatchKeyUsage, limits: BatchCreateLimits, bytes: number): BatchRefusal | undefined {
+  if (usage.open_jobs >= limits.jobs) return { limit: 'jobs', usage };
+  if (usage.stored_bytes + bytes > limits.storedBytes) return { limit: 'stored_bytes', usage };
+  return undefined;
+}
+
+/** The error a job stops with when its key's jobs hold more than `limit` bytes. */
+export function storageError(limit: number, used: number): BatchJobError {
+  return {
+    error: 'storage_limit',
+    message: `the key's batch jobs hold ${used} bytes, past its limit of ${limit} bytes (${mib(limit)}); the rows not yet looked up were neither looked up nor charged (the results so far are kept)`,
+    limit,
+    used,
+  };
+}
+
+/** Bytes as MiB or GiB, for messages. */
+export function mib(bytes: number): string {
+  return bytes >= 1024 ** 3 ? `${+(bytes / 1024 ** 3).toFixed(2)} GiB` : `${+(bytes / 1024 ** 2).toFixed(1)} MiB`;
 }
 
 /** The error a job stops with when a charge is refused. */

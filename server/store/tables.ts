@@ -94,6 +94,8 @@ export const BATCH_TABLES: readonly TableDef[] = [
       int('rows_total'), { name: 'rows_done', type: 'integer', default: 0 }, { name: 'rows_failed', type: 'integer', default: 0 }, { name: 'rows_skipped', type: 'integer', default: 0 },
       { name: 'charged', type: 'integer', default: 0 }, int('chunks_total'), { name: 'chunks_done', type: 'integer', default: 0 }, { name: 'error', type: 'json', nullable: true },
       { name: 'first_done_at', type: 'bigint', nullable: true },
+      // The bytes the job holds (its unworked input, results and payloads), kept as it changes: a key's limit sums it.
+      { name: 'stored_bytes', type: 'bigint', default: 0 },
     ],
     primaryKey: ['id'],
     indexes: [{ name: 'batch_jobs_key', columns: ['key_id', 'created_at'] }, { name: 'batch_jobs_expiry', columns: ['expires_at'] }],

@@ -216,7 +216,7 @@ describe('a key changed while its job runs', () => {
 function sampleVicAddresses(n: number): string[] {
   const lines = readFileSync(join(defaultDataDir(), 'vic', 'addresses.csv'), 'utf8').trim().split('\n').slice(1);
   const out: string[] = [];
-  for (let i = 101; out.length < n; i += 53) {
+  for (let i = 101; out.length < n; i += 37) {
     const [, unit, number, street, type, suburb, state, postcode] = lines[i].split(',');
     if (!unit) out.push(`${number} ${street} ${type}, ${suburb} ${state} ${postcode}`);
   }
@@ -239,6 +239,8 @@ describe('what a job stores', () => {
     expect(doc.rows_done).toBe(200_000);
     const bytes = await s.stack.store.batches().storedBytes(created.id);
     expect(bytes / 1024 / 1024, `${(bytes / 1024 / 1024).toFixed(1)} MB stored`).toBeLessThan(10);
+    // The job's own count of its bytes (what the key's limit sums) is what it holds.
+    expect(doc.stored_bytes).toBe(bytes);
     // Read back as it streams: every row, in order, each address's zone the same on every one of its rows.
     const body = (await fetch(`${s.url}/v1/batch/${created.id}/results`, { headers: { authorization: `Bearer ${k}` } })).body!;
     const decoder = new TextDecoder();
@@ -267,4 +269,80 @@ describe('what a job stores', () => {
     expect(n).toBe(200_000);
     expect(zones.size).toBe(3);
   }, 240_000);
+});
+
+describe('what a key may hold', () => {
+  it('lets a key have 4 jobs queued or running: 16 uploads at once store exactly 4, the others 429 too_many_batch_jobs naming the limit; a cancel makes room', async () => {
+    const k = await s.key();
+    const [a] = await s.stack.engine.sandbox();
+    const post = () => fetch(`${s.url}/v1/batch?components=planning`, { method: 'POST', headers: { authorization: `Bearer ${k}`, 'content-type': 'text/csv' }, body: `address\n"${a.address}"\n` });
+    const answers = await Promise.all(Array.from({ length: 16 }, post));
+    const bodies = (await Promise.all(answers.map((r) => r.json()))) as Record<string, any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const accepted = bodies.filter((_, i) => answers[i].status === 202);
+    try {
+      expect(accepted).toHaveLength(4);
+      const refused = answers.map((r, i) => ({ r, b: bodies[i] })).filter((x) => x.r.status !== 202);
+      expect(refused.map((x) => x.r.status)).toEqual(Array(12).fill(429));
+      for (const { r, b } of refused) {
+        expect(b).toMatchObject({ error: 'too_many_batch_jobs', limit: 'jobs', max_jobs: 4, open_jobs: 4 });
+        expect(b.message).toMatch(/4 batch jobs queued or running, its limit of 4 at once/);
+        expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+      }
+      const cancelled = await fetch(`${s.url}/v1/batch/${accepted[0].id}`, { method: 'DELETE', headers: { authorization: `Bearer ${k}` } });
+      expect(((await cancelled.json()) as { status: string }).status).toBe('cancelled');
+      const again = await post();
+      const doc = (await again.json()) as { id: string };
+      expect(again.status).toBe(202);
+      accepted.push(doc);
+      // Another key is not held by this one's jobs.
+      const other = await fetch(`${s.url}/v1/batch?components=planning`, { method: 'POST', headers: { authorization: `Bearer ${await s.key()}`, 'content-type': 'text/csv' }, body: `address\n"${a.address}"\n` });
+      expect(other.status).toBe(202);
+      accepted.push((await other.json()) as { id: string });
+    } finally {
+      // Nothing left queued for the other cases' workers.
+      for (const j of accepted) await s.stack.store.batches().cancelJob(j.id, new Date(), 1000);
+    }
+  }, 60_000);
+
+  it('holds a key to its stored bytes: a job that passes them stops after that chunk (storage_limit, its rows so far kept), and the next upload is 413 batch_storage_full naming the limit', async () => {
+    const limit = 64 * 1024;
+    const small = await startTestServer({ compute: 'here', threads: 1, batch: { chunkRows: 20, limits: { storedBytes: limit, retentionMs: 3_600_000 } } });
+    try {
+      const k = await small.key();
+      const rows = sampleVicAddresses(200);
+      const created = await fetch(`${small.url}/v1/batch`, { method: 'POST', headers: { authorization: `Bearer ${k}`, 'content-type': 'text/csv' }, body: `address,ref\n${rows.map((r, i) => `"${r}",${i}`).join('\n')}\n` });
+      expect(created.status).toBe(202);
+      const { id } = (await created.json()) as { id: string };
+      const runner = new BatchRunner({ store: small.stack.store, service: small.stack.engine, limits: { storedBytes: limit, retentionMs: 3_600_000 } });
+      while (await runner.runOnce());
+      const doc = (await small.get(`/v1/batch/${id}`, k)).body;
+      expect(doc.status).toBe('failed');
+      expect(doc.error).toMatchObject({ error: 'storage_limit', limit });
+      expect(doc.error.message).toMatch(/hold \d+ bytes, past its limit of 65536 bytes \(0\.1 MiB\)/);
+      // Stopped at the chunk that passed the limit: some rows done, the rest never looked up, every row accounted for.
+      expect(doc.rows_done).toBeGreaterThan(0);
+      expect(doc.rows_done % 20).toBe(0);
+      expect(doc.rows_done + doc.rows_skipped).toBe(200);
+      expect(doc.rows_skipped).toBeGreaterThan(0);
+      expect(doc.stored_bytes).toBeGreaterThan(limit);
+      expect(doc.stored_bytes).toBe(await small.stack.store.batches().storedBytes(id));
+      const results = (await (await fetch(`${small.url}/v1/batch/${id}/results?format=jsonl`, { headers: { authorization: `Bearer ${k}` } })).text()).trim().split('\n').map((l) => JSON.parse(l));
+      expect(results).toHaveLength(200);
+      expect(results.slice(0, doc.rows_done).every((r) => r.status === 'ok' && r.payload)).toBe(true);
+      expect(results.slice(doc.rows_done).every((r) => r.status === 'error' && r.error === 'storage_limit')).toBe(true);
+      // The next upload: refused before it is read, naming the limit, what the key holds, and when the job frees it.
+      const next = await fetch(`${small.url}/v1/batch`, { method: 'POST', headers: { authorization: `Bearer ${k}`, 'content-type': 'text/csv' }, body: `address\n"${rows[0]}"\n` });
+      expect(next.status).toBe(413);
+      const body = (await next.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+      expect(body).toMatchObject({ error: 'batch_storage_full', limit: 'stored_bytes', max_stored_bytes: limit, stored_bytes: doc.stored_bytes, frees_at: doc.expires_at });
+      expect(body.message).toContain(`past its limit of ${limit} bytes`);
+      // Kept for the server's retention (an hour here), then gone, and the key may upload again.
+      expect(Date.parse(doc.expires_at) - Date.parse(doc.finished_at)).toBe(3_600_000);
+      expect(await small.stack.store.batches().deleteExpired(Date.parse(doc.expires_at) + 1)).toBe(1);
+      const after = await fetch(`${small.url}/v1/batch`, { method: 'POST', headers: { authorization: `Bearer ${k}`, 'content-type': 'text/csv' }, body: `address\n"${rows[0]}"\n` });
+      expect(after.status).toBe(202);
+    } finally {
+      await small.close();
+    }
+  }, 120_000);
 });

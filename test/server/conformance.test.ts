@@ -5,6 +5,7 @@
 // gives for that status and media type. An operation or documented status without a case fails the suite (so
 // an endpoint cannot land undocumented or untested), as does a case whose status the document does not list.
 // HEAD is checked wherever GET is: the GET's status and headers, and no body.
+import { randomBytes } from 'node:crypto';
 import { GUIDES, guidePath } from '../../server/openapi/guide-pages.js';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +17,7 @@ import { startServer, type StartedServer } from '../../server/http-server.js';
 import { createKey, type KeySpec } from '../../server/keys/key-admin.js';
 import { openApiDocument } from '../../server/openapi/openapi.js';
 import { WebhookDispatcher } from '../../server/webhooks/webhook-dispatcher.js';
+import { jobFromUpload, newBatchId } from '../../server/batch/batch-jobs.js';
 import { BatchRunner } from '../../server/batch/batch-runner.js';
 import { BATCH_MAX_BODY } from '../../server/api/limits.js';
 import { playgroundKey } from '../../server/keys/playground-key.js';
@@ -63,7 +65,7 @@ const EXEMPT: { op: RegExp; status: number; why: string }[] = [];
 
 interface Ctx {
   url: Record<ServerName, string>;
-  keys: { full: string; noGeometry: string; da: string; daSql: string; childcare: string; noDa: string };
+  keys: { full: string; noGeometry: string; da: string; daSql: string; childcare: string; noDa: string; batchBusy: string; batchFull: string };
   /** Street addresses that are not sandbox addresses. */
   address: string;
   otherAddress: string;
@@ -87,6 +89,8 @@ interface Ctx {
 }
 
 const NSW = { lat: -33.8212, lng: 151.008 };
+/** The main server's batch limits: room for the cases' own jobs, and a small store to fill. */
+const BATCH_LIMITS = { jobs: 32, storedBytes: 256 * 1024 };
 const SANDBOX_VIC = '91 Cumberland Grove, Northcote VIC 3070';
 const json = (o: unknown) => JSON.stringify(o);
 const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
@@ -108,6 +112,8 @@ for (const prefix of ['/v1', '/api/v1']) {
   add(`POST ${b}`, 202, 'JSON lines with a callback', (c) => ({ method: 'POST', path: `${b}?callback_url=${encodeURIComponent(`${c.receiver}/batch`)}&format=geojson`, key: c.keys.full, headers: { 'content-type': 'application/x-ndjson' }, body: `{"address":"${SANDBOX_VIC}"}\n{"lat":-37.8,"lng":"x"}\n` }));
   add(`POST ${b}`, 403, 'include_geometry without the geometry licence', (c) => ({ method: 'POST', path: `${b}?include_geometry=1`, key: c.keys.noGeometry, headers: csvUpload, body: BATCH_CSV }), { code: 'not_licensed' });
   add(`POST ${b}`, 413, 'an upload past 128 MiB', (c) => ({ method: 'POST', path: b, key: c.keys.full, headers: csvUpload, body: Buffer.alloc(BATCH_MAX_BODY + 1, 0x20) }), { code: 'payload_too_large' });
+  add(`POST ${b}`, 413, 'a key whose kept jobs hold its stored-bytes limit', (c) => ({ method: 'POST', path: b, key: c.keys.batchFull, headers: csvUpload, body: BATCH_CSV }), { code: 'batch_storage_full' });
+  add(`POST ${b}`, 429, 'a key with its limit of jobs queued or running', (c) => ({ method: 'POST', path: b, key: c.keys.batchBusy, headers: csvUpload, body: BATCH_CSV }), { code: 'too_many_batch_jobs' });
   add(`POST ${b}`, 415, 'a JSON body', (c) => ({ method: 'POST', path: b, key: c.keys.full, headers: { 'content-type': 'application/json' }, body: '[]' }), { code: 'unsupported_media_type' });
   add(`POST ${b}`, 422, 'a CSV without an address column', (c) => ({ method: 'POST', path: b, key: c.keys.full, headers: csvUpload, body: 'name,suburb\nx,y\n' }), { code: 'invalid_body' });
   add(`POST ${b}`, 422, 'an unknown format', (c) => ({ method: 'POST', path: `${b}?format=xlsx`, key: c.keys.full, headers: csvUpload, body: BATCH_CSV }), { code: 'invalid_parameter' });
@@ -363,7 +369,7 @@ beforeAll(async () => {
   const engine = stack.engine;
   // The ping case needs a delivery worker (delivering to the local receiver).
   dispatcher = new WebhookDispatcher({ store: stack.store.webhooks(), das: () => engine.das(), allowPrivate: true, pollMs: 50 });
-  main = await startServer({ ...stack.serverOptions, service: engine, store: stack.store, port: 0, webhooks: { ...stack.serverOptions.webhooks, dispatcher, allowPrivate: true } });
+  main = await startServer({ ...stack.serverOptions, service: engine, store: stack.store, port: 0, webhooks: { ...stack.serverOptions.webhooks, dispatcher, allowPrivate: true }, batch: { limits: BATCH_LIMITS } });
   bare = await startServer({ service: serviceWith(engine, { sample: async () => null, tile: undefined, tileLayers: undefined }), store: stack.store, port: 0, playground: false });
   keyedTiles = await startServer({ service: serviceWith(engine, { store: { catalogue: { synthetic: false } } }), store: stack.store, port: 0 });
   // A store whose every call fails as a PostgreSQL store does when its database does not answer.
@@ -382,6 +388,8 @@ beforeAll(async () => {
     daSql: await key({ components: 'none', daDailyLimit: 100_000, sql: true }),
     childcare: await key({ components: 'none', childcareStates: ['NSW', 'VIC'], childcareAddOn: 'childcare_market_intelligence', childcareDailyLimit: 100_000 }),
     noDa: await key({ components: 'all', geometry: true }),
+    batchBusy: await key({ components: 'all', geometry: true }),
+    batchFull: await key({ components: 'all', geometry: true }),
   };
   const url = { main: main.url, bare: bare.url, keyedTiles: keyedTiles.url, storeDown: storeDown.url };
   const listed = await (await fetch(`${main.url}/v1/das?state=NSW&per_page=1`, { headers: { authorization: `Bearer ${keys.da}` } })).json();
@@ -411,6 +419,16 @@ beforeAll(async () => {
   // Worked to the end by a batch worker of the test's own, so its results are there to download.
   const runner = new BatchRunner({ store: stack.store, service: engine });
   while (await runner.runOnce());
+  // A key with its limit of jobs queued (never worked here), and one whose cancelled job holds past its bytes.
+  const stored = async (keyId: string, chunkInput?: Buffer) => {
+    const made = await jobFromUpload(BATCH_CSV, { format: 'csv' }, { id: newBatchId(), key_id: keyId, created_at: new Date().toISOString(), callback_secret: null, options: { components: null, include_geometry: false, format: 'csv', callback_url: null } });
+    const chunks = chunkInput ? [{ ...made.chunks[0], input: chunkInput }] : made.chunks;
+    await stack.store.batches().createJob(made.job, chunks);
+    return made.job.id;
+  };
+  for (let i = 0; i < BATCH_LIMITS.jobs; i++) await stored(keys.batchBusy.split('_')[1]);
+  const big = await stored(keys.batchFull.split('_')[1], randomBytes(BATCH_LIMITS.storedBytes + 1));
+  await stack.store.batches().cancelJob(big, new Date(), 86_400_000);
   const demo = await playgroundKey(stack.store);
   const spentPlayground = async () => {
     // Until a request is refused: the minute may turn over while its ten are spent.
