@@ -143,12 +143,13 @@ export class PgBatchStore extends PgRepository implements BatchRepository {
   /** Stops a queued or running job; true when it did (false: it had already finished). */
   private async stopIn(c: pg.PoolClient, id: string, status: 'failed' | 'cancelled', error: BatchJobError, at: string, expires: number, skipLocked = false): Promise<boolean> {
     // The open chunks first (the order every transaction here takes its locks in: chunks, then the job).
-    await c.query(
+    const skipped = await c.query<{ row_count: number }>(
       `WITH l AS (SELECT seq FROM batch_chunks WHERE job_id = $1 AND status IN ('pending', 'running') ORDER BY seq FOR UPDATE${skipLocked ? ' SKIP LOCKED' : ''})
-       UPDATE batch_chunks SET status = 'skipped', owner = NULL WHERE job_id = $1 AND seq IN (SELECT seq FROM l)`,
+       UPDATE batch_chunks SET status = 'skipped', owner = NULL WHERE job_id = $1 AND seq IN (SELECT seq FROM l) RETURNING row_count`,
       [id],
     );
-    const r = await c.query("UPDATE batch_jobs SET status = $1, error = $2, finished_at = $3, expires_at = $4 WHERE id = $5 AND status IN ('queued', 'running')", [status, JSON.stringify(error), at, expires, id]);
+    const rows = skipped.rows.reduce((a, r) => a + r.row_count, 0);
+    const r = await c.query("UPDATE batch_jobs SET status = $1, error = $2, finished_at = $3, expires_at = $4, rows_skipped = rows_skipped + $6 WHERE id = $5 AND status IN ('queued', 'running')", [status, JSON.stringify(error), at, expires, id, rows]);
     return r.rowCount === 1;
   }
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { syntheticDaRows } from '../../datasets/da-feed.js';
 import { DaStore, parseDaRows, type DaDraft } from '../../engine/da/index.js';
+import { newBatchId } from '../../server/batch/batch-jobs.js';
 import { createKey, publicKeyView } from '../../server/keys/key-admin.js';
 import { DaReplica } from '../../server/store/da-replica.js';
 import { PgStore } from '../../server/store/pg-store.js';
@@ -208,6 +209,58 @@ describe.each(backends)('the $name store', (backend) => {
       const swaps = await Promise.all(stores.map((s, i) => s.replaceSetting('demo', v, `w${i}`)));
       expect(swaps.filter(Boolean).length).toBe(1);
       expect(await stores[1].replaceSetting('demo', v, 'late')).toBe(false);
+    });
+  });
+
+  describe('batch limits', () => {
+    /** A job of `chunks` chunks of `bytes` input bytes each, on `keyId`. */
+    const batchJob = (keyId: string, chunks: number, bytes = 100) => ({
+      job: {
+        id: newBatchId(), key_id: keyId, status: 'queued' as const, created_at: new Date().toISOString(), started_at: null, finished_at: null, expires_at: null, input_format: 'csv' as const,
+        options: { components: null, include_geometry: false, format: 'csv' as const, callback_url: null }, columns: ['address'], callback_secret: null,
+        rows_total: chunks, rows_done: 0, rows_failed: 0, rows_skipped: 0, charged: 0, chunks_total: chunks, chunks_done: 0, error: null, first_done_at: null, stored_bytes: 0,
+      },
+      chunks: Array.from({ length: chunks }, (_, seq) => ({ seq, first_row: seq + 1, row_count: 1, input: Buffer.alloc(bytes, seq) })),
+    });
+
+    it('store exactly the limit of a key\'s jobs when uploads race from four connections, and count what each job holds', async (ctx) => {
+      needs(ctx, backend.missing());
+      const stores = await backend.open(4);
+      const now = Date.now();
+      const limits = { jobs: 5, storedBytes: 10_000, now };
+      const tries = await Promise.all(stores.flatMap((st) => Array.from({ length: 5 }, () => { const j = batchJob('kb', 2); return st.batches().createJob(j.job, j.chunks, limits); })));
+      expect(tries.filter((t) => t === undefined)).toHaveLength(5);
+      expect(tries.filter((t) => t?.limit === 'jobs')).toHaveLength(15);
+      expect(await stores[1].batches().keyUsage('kb', now)).toEqual({ open_jobs: 5, stored_bytes: 1000, next_expiry: null });
+      // Another key is not held by these.
+      const other = batchJob('kc', 1, 9_000);
+      expect(await stores[2].batches().createJob(other.job, other.chunks, limits)).toBeUndefined();
+      // Bytes: 9,000 held, a 2,000-byte job would pass 10,000.
+      const over = batchJob('kc', 2, 1_000);
+      expect(await stores[0].batches().createJob(over.job, over.chunks, limits)).toEqual({ limit: 'stored_bytes', usage: { open_jobs: 1, stored_bytes: 9_000, next_expiry: null } });
+    });
+
+    it('count a commit\'s bytes (input out, results and new payloads in) and stop a job whose key passes its storage limit', async (ctx) => {
+      needs(ctx, backend.missing());
+      const [st] = await backend.open();
+      const b = st.batches();
+      const j = batchJob('kd', 3);
+      await b.createJob(j.job, j.chunks);
+      const commit = async (payloads: { hash: string; body: Buffer }[], result: number) => {
+        const claim = (await b.claimChunk('w', 60_000, Date.now()))!;
+        return b.commitChunk({ jobId: claim.job.id, seq: claim.seq, owner: 'w', now: new Date(), retentionMs: 60_000, keyId: 'kd', periodKey: '-', quota: 0, charges: [null], payloads, storageLimit: 1_000, encode: () => ({ result: Buffer.alloc(result), failed: 0 }) });
+      };
+      const first = await commit([{ hash: 'a', body: Buffer.alloc(200) }], 50);
+      expect(first.job!.stored_bytes).toBe(300 - 100 + 50 + 200);
+      expect(first.job!.stored_bytes).toBe(await b.storedBytes(j.job.id));
+      // The same payload again is not stored again; a new one is, and takes the key past 1,000 bytes.
+      const second = await commit([{ hash: 'a', body: Buffer.alloc(200) }, { hash: 'b', body: Buffer.alloc(700) }], 50);
+      expect(second.finished).toBe(true);
+      expect(second.job).toMatchObject({ status: 'failed', stored_bytes: 450 - 100 + 50 + 700, rows_done: 2, rows_skipped: 1 });
+      expect(second.job!.error).toMatchObject({ error: 'storage_limit', limit: 1_000, used: 1_100 });
+      expect(second.job!.stored_bytes).toBe(await b.storedBytes(j.job.id));
+      expect(await b.claimChunk('w', 60_000, Date.now())).toBeUndefined();
+      expect((await b.keyUsage('kd', Date.now())).next_expiry).toBe(second.job!.expires_at);
     });
   });
 
