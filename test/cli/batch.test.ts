@@ -121,6 +121,33 @@ describe('propintel batch', () => {
     expect(readFileSync(out, 'utf8')).toBe(full);
   }, 240_000);
 
+  it('resumes JSON lines and GeoJSON to the uninterrupted file but for the as_at times, which say when each resumed row was computed', async () => {
+    // The docs (docs/cli.md) name exactly this difference: every `as_at` of a payload, nothing else.
+    const small = join(dir, 'small.csv');
+    writeFileSync(small, readFileSync(input, 'utf8').split('\n').slice(0, 13).join('\n'));
+    const withoutAsAt = (v: unknown): unknown => (Array.isArray(v) ? v.map(withoutAsAt) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'as_at').map(([k, x]) => [k, withoutAsAt(x)])) : v);
+    for (const format of ['jsonl', 'geojson'] as const) {
+      const args = (out: string) => ['batch', small, '--out', out, '--components', 'scores.noise,planning', '--threads', '2'];
+      const whole = join(dir, `whole.${format}`);
+      expect((await runCli(args(whole))).code).toBe(0);
+      const text = readFileSync(whole, 'utf8');
+      const out = join(dir, `resumed.${format}`);
+      writeFileSync(out, text.slice(0, Math.floor(text.length / 2)));
+      const r = await runCli([...args(out), '--resume']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/resuming after row \d+ of 12/);
+      const resumed = readFileSync(out, 'utf8');
+      const parse = (t: string) => (format === 'jsonl' ? t.trim().split('\n').map((l) => JSON.parse(l)) : JSON.parse(t).features);
+      const [a, b] = [parse(text), parse(resumed)];
+      expect(b).toHaveLength(12);
+      // The times are there to differ (meta.as_at and the noise score's own), and nothing else does.
+      const payload = (x: Record<string, any>) => (format === 'jsonl' ? x.payload : x.properties.payload); // eslint-disable-line @typescript-eslint/no-explicit-any
+      expect(payload(a[0]).meta.as_at.layer_features).toMatch(/^\d{4}-/);
+      expect(payload(a[0]).scores.noise.as_at).toMatch(/^\d{4}-/);
+      expect(withoutAsAt(b)).toEqual(withoutAsAt(a));
+    }
+  }, 240_000);
+
   it('refuses a bad command line, naming the flag', async () => {
     expect((await runCli(['batch', input])).stderr).toMatch(/--out FILE is required/);
     expect((await runCli(['batch', input, '--out', join(dir, 'x.csv'), '--format', 'xlsx'])).stderr).toMatch(/--format must be csv, jsonl or geojson/);
