@@ -109,7 +109,7 @@ export function nearbyDas(store: DaReader, req: DaPaging & { lat: number; lng: n
   if (!(lat >= -90 && lat <= 90)) throw invalidArgument('lat', `lat must be from -90 to 90, got ${lat}`);
   if (!(lng >= -180 && lng <= 180)) throw invalidArgument('lng', `lng must be from -180 to 180, got ${lng}`);
   const radiusKm = req.radiusKm ?? DA_LIMITS.radiusKm.default;
-  if (!(radiusKm > 0) || radiusKm > DA_LIMITS.radiusKm.max) throw invalidArgument('radius_km', `radius_km must be above 0 and at most ${DA_LIMITS.radiusKm.max}, got ${radiusKm}`);
+  if (!(radiusKm > 0) || radiusKm > DA_LIMITS.radiusKm.max) throw invalidArgument('radius_km', `radius_km is out of range: it must be above 0 and at most ${DA_LIMITS.radiusKm.max}, got ${radiusKm}`);
   const { page, perPage } = checkPaging(req);
   const filter = req.filter ?? {};
   // One more than a page tells whether a next page exists.

@@ -33,17 +33,25 @@ export interface DaDocument {
 const invalid = (parameter: string, message: string) => new EngineError('INVALID_ARGUMENT', message, { parameter });
 const shown = (v: string) => JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v);
 
+/** A decimal number as text: digits with an optional sign, point and exponent (`-1`, `2.5`, `1e9`). */
+const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
 function wholeNumber(name: string, v: string, min: number, max: number): number {
-  if (!/^\d+$/.test(v)) throw invalid(name, `${name} must be a whole number, got ${shown(v)}`);
-  // A whole number of any length is one: past the range, the range is what to say.
-  const n = v.length > 15 ? Infinity : Number(v);
-  if (n < min || n > max) throw invalid(name, `${name} must be from ${min} to ${max}, got ${Number.isFinite(n) ? n : shown(v)}`);
-  return n;
+  // A number of any length or sign is one: outside the range, the range is what to say.
+  if (v.length <= 400 && NUMBER.test(v)) {
+    const n = Number(v);
+    if (n < min || n > max) throw invalid(name, `${name} is out of range: it must be from ${min} to ${max}, got ${shown(v)}`);
+    if (Number.isInteger(n) && /^\+?\d+$/.test(v)) return n;
+  }
+  throw invalid(name, `${name} must be a whole number from ${min} to ${max}, got ${shown(v)}`);
 }
 
 function decimal(name: string, v: string): number {
-  if (!/^[+-]?(\d{1,20}(\.\d{0,20})?|\.\d{1,20})$/.test(v)) throw invalid(name, `${name} must be a number, got ${shown(v)}`);
-  return Number(v);
+  if (v.length > 400 || !NUMBER.test(v)) throw invalid(name, `${name} must be a number, got ${shown(v)}`);
+  const n = Number(v);
+  // 1e999 is a number, only too large to hold: out of range, as the range checks after this say of 1e9.
+  if (!Number.isFinite(n)) throw invalid(name, `${name} is out of range: got ${shown(v)}`);
+  return n;
 }
 
 function state(v: string): StateCode {

@@ -51,7 +51,8 @@ export class TileRoutes {
     const type = terrain ? 'image/png' : 'application/vnd.mapbox-vector-tile';
     const make = terrain ? (z: number, x: number, y: number) => tiles.terrainTile!(z, x, y) : (z: number, x: number, y: number) => tiles.tile(layer, z, x, y);
     const int = (v: string, name: string) => {
-      if (!/^\d{1,10}$/.test(v)) throw new ApiError('invalid_tile', `${name} must be a whole number, not ${JSON.stringify(v.slice(0, 20))}`, { parameter: name });
+      if (/^-\d+$/.test(v)) throw new ApiError('invalid_tile', `${name} is out of range: tile ${name === 'z' ? 'zooms' : 'columns and rows'} start at 0, got ${v.slice(0, 20)}`, { parameter: name });
+      if (!/^\d{1,10}$/.test(v)) throw new ApiError('invalid_tile', `${name} must be a whole number${/^\d+$/.test(v) ? ' of at most 10 digits' : ''}, got ${JSON.stringify(v.slice(0, 20))}`, { parameter: name });
       return Number(v);
     };
     const z = int(zs, 'z'), x = int(xs, 'x'), y = int(ys, 'y');
@@ -65,7 +66,8 @@ export class TileRoutes {
           const etag = done.etag;
           headers.ETag = etag;
           if (!terrain) headers.Vary = 'Accept-Encoding';
-          if (req.ifNoneMatch && req.ifNoneMatch.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`)) return { status: 304, contentType: type, headers, body: '' };
+          // RFC 9110 13.1.2: `*` matches any current representation; else a listed tag (weakly compared).
+          if (req.ifNoneMatch && (req.ifNoneMatch.trim() === '*' || req.ifNoneMatch.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`))) return { status: 304, contentType: type, headers, body: '' };
           const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
           // A PNG is compressed already; an MVT is gzipped when the client takes it.
           if (!terrain && acceptsGzip(req.acceptEncoding)) {

@@ -48,7 +48,7 @@ describe('propintel das queries', () => {
     const data = ['--data', defaultDataDir()];
     const bad = await run(['das', 'list', ...data, '--per-page', '101']);
     expect(bad.code).toBe(2);
-    expect(bad.err).toMatch(/per_page must be from 1 to 100, got 101/);
+    expect(bad.err).toMatch(/per_page is out of range: it must be from 1 to 100, got "101"/);
     const stray = await run(['das', 'nearby', ...data, '--lat', '-33.8', '--lng', '151.2', '--state', 'NSW']);
     expect(stray.code).toBe(2);
     expect(stray.err).toMatch(/--state does not apply to das nearby/);

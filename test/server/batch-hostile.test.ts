@@ -346,3 +346,38 @@ describe('what a key may hold', () => {
     }
   }, 120_000);
 });
+
+describe('what the other endpoints say of odd numbers', () => {
+  it('calls a number out of range out of range, never "not a number": radius_km=1e9, per_page=-1, a tile at x=-1', async () => {
+    const k = await s.key({ components: 'none', daDailyLimit: 1000 });
+    const far = await s.get('/v1/das/nearby?lat=-33.8&lng=151&radius_km=1e9', k);
+    expect(far.status).toBe(422);
+    expect(far.body).toMatchObject({ error: 'invalid_parameter', parameter: 'radius_km' });
+    expect(far.body.message).toMatch(/^radius_km is out of range: it must be above 0 and at most \d+, got 1000000000$/);
+    const huge = await s.get('/v1/das/nearby?lat=-33.8&lng=151&radius_km=1e999', k);
+    expect(huge.body.message).toBe('radius_km is out of range: got "1e999"');
+    const word = await s.get('/v1/das/nearby?lat=-33.8&lng=151&radius_km=far', k);
+    expect(word.body.message).toBe('radius_km must be a number, got "far"');
+    const negative = await s.get('/v1/das?state=NSW&per_page=-1', k);
+    expect(negative.status).toBe(422);
+    expect(negative.body.message).toBe('per_page is out of range: it must be from 1 to 100, got "-1"');
+    const fraction = await s.get('/v1/das?state=NSW&per_page=2.5', k);
+    expect(fraction.body.message).toBe('per_page must be a whole number from 1 to 100, got "2.5"');
+    const tile = await s.get('/api/v1/tiles/das/14/-1/9000.mvt');
+    expect(tile.status).toBe(422);
+    expect(tile.body).toMatchObject({ error: 'invalid_tile', parameter: 'x' });
+    expect(tile.body.message).toBe('x is out of range: tile columns and rows start at 0, got -1');
+  });
+
+  it('answers If-None-Match: * on a tile 304, as any current representation matches it', async () => {
+    const n = 2 ** 14;
+    const [lat, lng] = [-33.8212, 151.008];
+    const path = `/api/v1/tiles/das/14/${Math.floor(((lng + 180) / 360) * n)}/${Math.floor(((1 - Math.log(Math.tan((lat * Math.PI) / 180) + 1 / Math.cos((lat * Math.PI) / 180)) / Math.PI) / 2) * n)}.mvt`;
+    const first = await s.get(path);
+    expect(first.status).toBe(200);
+    const star = await s.get(path, undefined, { 'if-none-match': '*' });
+    expect(star.status).toBe(304);
+    expect(star.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect((await s.get(path, undefined, { 'if-none-match': '"other"' })).status).toBe(200);
+  });
+});
