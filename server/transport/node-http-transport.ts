@@ -5,6 +5,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bodyLimit, type Api, type ApiRequest, type ApiResponse } from '../api/api.js';
+import { BATCH_PATHS } from '../api/limits.js';
 import { LazyAbort } from './lazy-abort.js';
 import { drain, lastResort, listenAddress, runningServer, type RunningServer } from './running-server.js';
 
@@ -104,19 +105,33 @@ export async function startNodeHttpServer(api: Api, options: { port?: number; ho
       request.contentType = header(req.headers['content-type']);
       request.accept = header(req.headers.accept);
       request.mcpProtocolVersion = header(req.headers['mcp-protocol-version']);
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const limit = bodyLimit(request.path, !!request.authorization);
-      req.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size <= limit) chunks.push(chunk);
-      });
-      req.on('end', () => {
-        if (size > limit) request.bodyTooLarge = true;
-        else request.body = Buffer.concat(chunks);
+      const read = (limit: number) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        req.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size <= limit) chunks.push(chunk);
+        });
+        req.on('end', () => {
+          if (size > limit) request.bodyTooLarge = true;
+          else request.body = Buffer.concat(chunks);
+          answer();
+        });
+      };
+      // As on uWS: a batch upload past the ordinary 1 MiB is read only for a good key. Credentials that are
+      // not one (made up, revoked) are answered 401 at once, the body drained unread and the connection closed.
+      const refuse = () => {
+        req.resume();
+        res.shouldKeepAlive = false;
         answer();
-      });
+      };
       req.on('error', () => abort.abort());
+      const batchUpload = !!request.authorization && BATCH_PATHS.includes(request.path);
+      const large = batchUpload ? api.largeBodyAllowed(request) : false;
+      if (large === true) read(bodyLimit(request.path, true));
+      else if (large instanceof Promise) void large.then((ok) => (ok ? read(bodyLimit(request.path, true)) : refuse()));
+      else if (batchUpload) refuse();
+      else read(bodyLimit(request.path, false));
       return;
     }
     answer();

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvRows } from '../../engine/vector/csv.js';
 import { BatchRunner } from '../../server/batch/batch-runner.js';
+import { startServer } from '../../server/http-server.js';
 import { jobFromUpload, newBatchId } from '../../server/batch/batch-jobs.js';
 import { createKey } from '../../server/keys/key-admin.js';
 import { defaultDataDir } from '../../datasets/sample-world.js';
@@ -25,8 +26,8 @@ afterAll(async () => {
  * POSTs `body` to /v1/batch with `key`, a MiB at a time as the socket takes it, stopping when the answer comes:
  * the status, the body, and the MiB sent by then.
  */
-function upload(key: string, body: Buffer): Promise<{ status: number; text: string; sentMb: number }> {
-  const u = new URL(s.url);
+function upload(key: string, body: Buffer, url = s.url): Promise<{ status: number; text: string; sentMb: number }> {
+  const u = new URL(url);
   return new Promise((resolve, reject) => {
     let answered = false;
     let sent = 0;
@@ -55,24 +56,31 @@ function upload(key: string, body: Buffer): Promise<{ status: number; text: stri
   });
 }
 
-describe('authentication before the body', () => {
+describe.each(['uws', 'node'] as const)('authentication before the body (%s transport)', (transport) => {
   it('answers made-up and revoked keys 401 without reading their 128 MiB uploads: eight of them raise RSS by under 64 MB', async () => {
-    const body = Buffer.alloc(128 * 1024 * 1024 - 64, 'a');
-    const madeUp = 'pi_0123456789ab_madeupmadeupmadeupmadeupmadeupmadeupmad';
-    const revoked = await s.key();
-    await s.stack.store.revokeKey(revoked.split('_')[1], new Date());
-    await upload(madeUp, body);
-    const before = process.memoryUsage().rss;
-    const answers = [];
-    for (let i = 0; i < 8; i++) answers.push(await upload(i % 2 ? revoked : madeUp, body));
-    const grown = (process.memoryUsage().rss - before) / 1024 / 1024;
-    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(401));
-    expect(answers.filter((a) => a.text.includes('"invalid_key"'))).toHaveLength(8);
-    expect(answers[1].text).toContain('was revoked');
-    // Answered once the key was known bad, not after the upload: the client had sent little of it (what the
-    // sockets' buffers hold), and the server held none of it.
-    expect(Math.max(...answers.map((a) => a.sentMb))).toBeLessThan(32);
-    expect(grown, `RSS grew ${grown.toFixed(0)} MB`).toBeLessThan(64);
+    // The uWS server is the suite's; node:http (`serve --transport node`) one of its own on the same stack.
+    const server = transport === 'uws' ? undefined : await startServer({ ...s.stack.serverOptions, service: s.stack.engine, store: s.stack.store, port: 0, transport });
+    const url = server?.url ?? s.url;
+    try {
+      const body = Buffer.alloc(128 * 1024 * 1024 - 64, 'a');
+      const madeUp = 'pi_0123456789ab_madeupmadeupmadeupmadeupmadeupmadeupmad';
+      const revoked = await s.key();
+      await s.stack.store.revokeKey(revoked.split('_')[1], new Date());
+      await upload(madeUp, body, url);
+      const before = process.memoryUsage().rss;
+      const answers = [];
+      for (let i = 0; i < 8; i++) answers.push(await upload(i % 2 ? revoked : madeUp, body, url));
+      const grown = (process.memoryUsage().rss - before) / 1024 / 1024;
+      expect(answers.map((a) => a.status)).toEqual(Array(8).fill(401));
+      expect(answers.filter((a) => a.text.includes('"invalid_key"'))).toHaveLength(8);
+      expect(answers[1].text).toContain('was revoked');
+      // Answered once the key was known bad, not after the upload: the client had sent little of it (what the
+      // sockets' buffers hold), and the server held none of it.
+      expect(Math.max(...answers.map((a) => a.sentMb))).toBeLessThan(32);
+      expect(grown, `RSS grew ${grown.toFixed(0)} MB`).toBeLessThan(64);
+    } finally {
+      await server?.close(1000);
+    }
   }, 120_000);
 });
 
