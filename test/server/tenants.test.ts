@@ -238,10 +238,10 @@ describe('the small ones', () => {
     expect(long.body.message).toMatch(/once normalised.*at most 2048/);
   });
 
-  it('page past its range says the range; radius_km takes plain decimals only', async () => {
+  it('page past its range says it is out of range, and the range; radius_km takes plain decimals only', async () => {
     const k = await key({ components: 'none', daDailyLimit: 100 });
     const huge = await call('/v1/das?page=10000000000', k);
-    expect([huge.status, huge.body.message]).toEqual([422, expect.stringMatching(/page must be from 1 to/)]);
+    expect([huge.status, huge.body.message]).toEqual([422, expect.stringMatching(/^page is out of range: it must be from 1 to/)]);
     expect((await call('/v1/das?page=1000000000', k)).status).toBe(200); // the last page there is: empty
     const c = await key({ components: 'none', childcareStates: ['NSW'], childcareAddOn: 'childcare_market_intelligence' });
     for (const radius of ['0x1', '%201', '1e', 'Infinity']) {
