@@ -13,9 +13,10 @@ import type { PayloadPath } from '../catalogue/payload-paths.js';
 import type { StateCode } from '../catalogue/states.js';
 import { TtlCache } from '../cache/ttl-cache.js';
 import type { DaReader } from '../da/da-store.js';
-import type { DataStore } from '../data/dataset-store.js';
+import type { DataStore, RasterRef } from '../data/dataset-store.js';
 import type { WindowedData } from '../data/windowed-store.js';
 import { EngineError, invalidArgument } from '../errors.js';
+import { transformBBox } from '../geo/crs.js';
 import { escapeHtml } from '../escape-html.js';
 import type { HandTileStore } from '../hydro/hand-tile-store.js';
 import type { NoiseNetwork } from '../noise/noise-network.js';
@@ -26,6 +27,7 @@ import { collectFields, mergeFields, type FieldType } from '../vector/feature-fi
 import { CONTOUR_LAYER, type ContourTile, type ContourTileInput } from './contour-tiles.js';
 import { HAND_LAYER, handTileFeatures, handTileLattice } from './hand-map-tiles.js';
 import { NOISE_LAYER, noiseTileFeatures } from './noise-tiles.js';
+import { TERRAIN_FILL_REACH_M } from './terrain-fill.js';
 import { emptyTerrainTile, TERRAIN_LAYER, type TerrainTileInput } from './terrain-tiles.js';
 import { DISK_CACHED_LAYERS, TileDiskCache, tileFingerprint } from './tile-disk-cache.js';
 import { isTile, tileBounds } from './tile-math.js';
@@ -191,8 +193,8 @@ export class EngineTiles {
   }
 
   /**
-   * A terrain tile (engine/tiles/terrain-tiles.ts): the DEMs of the state at the tile's centre sampled at each
-   * pixel's centre on the pool, as a Terrarium PNG (alpha 0 where no DEM covers a pixel). Cached as the vector
+   * A terrain tile (engine/tiles/terrain-tiles.ts): the DEMs reaching the tile sampled at each pixel's centre on
+   * the pool, the gaps filled (terrain-fill.ts), as an opaque Terrarium PNG. Cached as the vector
    * tiles are, on disk too. INVALID_ARGUMENT for a tile outside the grid or the layer's zooms.
    */
   async terrainTile(z: number, x: number, y: number): Promise<{ bytes: Uint8Array; sources: string[] }> {
@@ -203,10 +205,18 @@ export class EngineTiles {
     const key = `s|terrain/${z}/${x}/${y}`;
     const hit = this.tileCache.get<{ bytes: Uint8Array; sources: string[] }>(key);
     if (hit) return hit.value;
+    // The DEMs are chosen by extent (plus the fill's reach), not by the state at the tile's centre: a z10 tile
+    // is 30 km across and a DEM anywhere in it counts.
     const [w, s, e, n] = tileBounds(t);
-    const state = this.d.stateAt((w + e) / 2, (s + n) / 2);
-    const rasters = state ? this.store.rastersFor('scores.flood.terrain', state) : [];
-    const sources = [...new Set(rasters.map((r) => r.source.id))];
+    const dy = TERRAIN_FILL_REACH_M / 111_000, dx = dy / Math.cos((((s + n) / 2) * Math.PI) / 180);
+    const rasters = this.store.rastersFor('scores.flood.terrain').filter((r) => {
+      const b = this.lonLatBox(r);
+      return b[0] <= e + dx && b[2] >= w - dx && b[1] <= n + dy && b[3] >= s - dy;
+    });
+    const sources = [...new Set(rasters.filter((r) => {
+      const b = this.lonLatBox(r);
+      return b[0] <= e && b[2] >= w && b[1] <= n && b[3] >= s;
+    }).map((r) => r.source.id))];
     const disk = this.tileDisk();
     let bytes = disk?.get('terrain', t) ?? null;
     if (!bytes) {
@@ -216,6 +226,15 @@ export class EngineTiles {
     const out = { bytes, sources };
     this.tileCache.set(key, out, 24 * 3600_000);
     return out;
+  }
+
+  private readonly lonLatBoxes = new Map<string, [number, number, number, number]>();
+
+  /** A raster's extent in lon/lat (its edges densified), computed once. */
+  private lonLatBox(r: RasterRef): [number, number, number, number] {
+    let b = this.lonLatBoxes.get(r.path);
+    if (!b) this.lonLatBoxes.set(r.path, (b = transformBBox(r.info.bbox, r.info.crs, 'EPSG:4326')));
+    return b;
   }
 
   private tileDiskCache?: TileDiskCache | null;

@@ -3,14 +3,17 @@
  * from (and maplibre-contour its contours), 256 x 256 pixels of Web Mercator, Terrarium-encoded PNG: height in
  * metres = (R * 256 + G + B / 256) - 32768, so 1/256 m steps from -32768 to 32767 m (Mapzen's Terrarium, the
  * `encoding: "terrarium"` of a MapLibre `raster-dem` source). Each pixel is the DEM's bilinear height at the
- * pixel's centre; where no DEM covers it, 0 m (sea level, as Terrarium tiles elsewhere are) and the pixel's
- * alpha 0, so a client can tell.
+ * pixel's centre, the first DEM with a value winning. The tiles are opaque RGB: a browser decodes a transparent
+ * pixel as black, which Terrarium reads as -32,768 m (3D terrain then draws nothing and hillshade a cliff). Where
+ * no DEM has a value, a pixel holds the height of the nearest DEM data easing to sea level (0 m) within 2 km of
+ * it (terrain-fill.ts), and 0 m beyond: no cliff at a DEM's edge, and the same height for a place whatever the
+ * tile. A tile is made at every zoom from 8 to 15 wherever a DEM reaches it (chosen by extent, not by state).
  */
 import { encode } from 'fast-png';
 import { tileLat, tileLon, type TileId } from './tile-math.js';
 
 
-/** Input of the `terrain-tile` task: the tile and the DEMs to sample, first wins. */
+/** Input of the `terrain-tile` task: the tile and the DEMs that reach it (their extent plus the fill's reach), first wins. */
 export interface TerrainTileInput {
   tile: TileId;
   dems: string[];
@@ -18,14 +21,14 @@ export interface TerrainTileInput {
 
 /** Pixels per side. */
 export const TERRAIN_TILE_SIZE = 256;
-/** The zooms served: from a metro area (z10) to about 4 m pixels (z15) over 5 m DEMs; clients overzoom past it. */
-export const TERRAIN_MIN_ZOOM = 10;
+/** The zooms served: from a region (z8, 600 m pixels) to about 4 m pixels (z15) over 5 m DEMs; clients overzoom past it. */
+export const TERRAIN_MIN_ZOOM = 8;
 export const TERRAIN_MAX_ZOOM = 15;
 
 /** The terrain layer as TileJSON describes it (a raster-dem source: no vector layers). */
 export const TERRAIN_LAYER = {
   id: 'terrain',
-  description: `Terrain: the DEMs as Terrarium-encoded PNG (height = R * 256 + G + B / 256 - 32768 m), ${TERRAIN_TILE_SIZE} px tiles for a MapLibre raster-dem source (hillshade, 3D terrain, maplibre-contour); no DEM: 0 m with alpha 0.`,
+  description: `Terrain: the DEMs as Terrarium-encoded PNG (height = R * 256 + G + B / 256 - 32768 m), ${TERRAIN_TILE_SIZE} px tiles for a MapLibre raster-dem source (hillshade, 3D terrain, maplibre-contour). Opaque: where no DEM has a value, the nearest DEM height easing to 0 m within 2 km of the data, 0 m (sea level) beyond.`,
   minzoom: TERRAIN_MIN_ZOOM,
   maxzoom: TERRAIN_MAX_ZOOM,
   encoding: 'terrarium' as const,
@@ -50,27 +53,25 @@ export function terrainPixels(t: TileId, size = TERRAIN_TILE_SIZE): { lon: Float
   return { lon, lat };
 }
 
-/** Heights (metres; NaN where unknown) as a Terrarium RGBA PNG. */
+/** Heights (metres; a NaN is written as 0 m) as an opaque Terrarium RGB PNG. */
 export function encodeTerrarium(heights: Float32Array, size = TERRAIN_TILE_SIZE): Uint8Array {
-  const rgba = new Uint8Array(size * size * 4);
+  const rgb = new Uint8Array(size * size * 3);
   for (let k = 0; k < heights.length; k++) {
     const h = heights[k];
-    const known = Number.isFinite(h);
     // v = (h + 32768) * 256 as a 24-bit integer: R its top byte, G the middle, B the fraction.
-    const v = Math.max(0, Math.min(0xffffff, Math.round(((known ? h : 0) + 32768) * 256)));
-    rgba[k * 4] = v >> 16;
-    rgba[k * 4 + 1] = (v >> 8) & 0xff;
-    rgba[k * 4 + 2] = v & 0xff;
-    rgba[k * 4 + 3] = known ? 255 : 0;
+    const v = Math.max(0, Math.min(0xffffff, Math.round(((Number.isFinite(h) ? h : 0) + 32768) * 256)));
+    rgb[k * 3] = v >> 16;
+    rgb[k * 3 + 1] = (v >> 8) & 0xff;
+    rgb[k * 3 + 2] = v & 0xff;
   }
-  return encode({ width: size, height: size, data: rgba, channels: 4, depth: 8 });
+  return encode({ width: size, height: size, data: rgb, channels: 3, depth: 8 });
 }
 
 let emptyTile: Uint8Array | undefined;
 
-/** The tile where no DEM covers any pixel (0 m, alpha 0 throughout), encoded once. */
+/** The tile no DEM reaches: 0 m (sea level) throughout, encoded once. */
 export function emptyTerrainTile(): Uint8Array {
-  emptyTile ??= encodeTerrarium(new Float32Array(TERRAIN_TILE_SIZE * TERRAIN_TILE_SIZE).fill(NaN));
+  emptyTile ??= encodeTerrarium(new Float32Array(TERRAIN_TILE_SIZE * TERRAIN_TILE_SIZE));
   return emptyTile;
 }
 

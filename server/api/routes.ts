@@ -318,7 +318,7 @@ export const ROUTES: readonly Route[] = [
     tag: 'Tiles',
     summary: 'A terrain tile (Terrarium PNG) for hillshade and 3D terrain',
     description:
-      'The DEMs of the catalogue as a raster-dem tile: 256 x 256 pixels of Web Mercator, each the DEM\'s bilinear height at the pixel\'s centre, Terrarium-encoded (height = R * 256 + G + B / 256 - 32768 metres; the `encoding: "terrarium"` of a MapLibre raster-dem source, which draws hillshade, 3D terrain, and with maplibre-contour contours from it). Zooms 10 to 15 (clients overzoom past 15). Where no DEM covers a pixel: 0 m and alpha 0. `ETag` and `Cache-Control`; 304 for a matching If-None-Match. Keyed as the vector tiles are.',
+      'The DEMs of the catalogue as a raster-dem tile: 256 x 256 pixels of Web Mercator, each the DEM\'s bilinear height at the pixel\'s centre, Terrarium-encoded (height = R * 256 + G + B / 256 - 32768 metres; the `encoding: "terrarium"` of a MapLibre raster-dem source, which draws hillshade, 3D terrain, and with maplibre-contour contours from it). Zooms 8 to 15 (clients overzoom past 15); every DEM whose extent reaches the tile is sampled. Opaque RGB: where no DEM has a value, the nearest DEM height easing to 0 m (sea level) within 2 km of the data, 0 m beyond, so 3D terrain and hillshade show no cliff. `ETag` and `Cache-Control`; 304 for a matching If-None-Match. Keyed as the vector tiles are.',
     handler: { kind: 'terrain' },
   },
   {

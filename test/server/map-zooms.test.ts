@@ -12,8 +12,10 @@ import { join } from 'node:path';
 import { PbfReader } from 'pbf';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultDataDir } from '../../datasets/sample-world.js';
 import { tileAt } from '../../engine/tiles/tile-math.js';
 import { useBrowser } from '../helpers/browser.js';
+import { demAt } from '../helpers/dem.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { needs } from '../helpers/skip.js';
 
@@ -210,4 +212,87 @@ describe('the map at z10-z18 in Chromium', () => {
     }
     await page.close();
   }, 240_000);
+
+  it('shows 3D terrain with setTerrain over two states, its heights within 1 m of the DEM (issue 47)', async (ctx) => {
+    if (!chromium.browser) return needs(ctx, chromium.missing);
+    const sites = await t.stack.engine.sandbox();
+    const page = await chromium.browser!.newPage();
+    await page.setViewport({ width: WIDTH, height: HEIGHT });
+    const failed: string[] = [];
+    page.on('pageerror', (e) => failed.push(`page error: ${e}`));
+    page.on('response', (r) => {
+      if (r.status() >= 400) failed.push(`${r.url()} ${r.status()}`);
+    });
+    await page.goto(`${t.url}/map`, { waitUntil: 'load' });
+    await page.waitForFunction(() => (window as any).propintelMap?.loaded()); // eslint-disable-line @typescript-eslint/no-explicit-any
+    const shots: string[] = [];
+    let points = 0;
+    for (const state of ['VIC', 'NSW']) {
+      const site = sites.find((s) => s.state === state)!;
+      const dem = join(defaultDataDir(), state.toLowerCase(), 'dem-5m.tif');
+      // Five places around the address, up to 400 m off; the DEM read with geotiff.js and proj4.
+      const places: [number, number][] = [[0, 0], [0.004, 0.002], [-0.003, 0.003], [0.002, -0.004], [-0.004, -0.002]].map(([dx, dy]) => [site.lng + dx, site.lat + dy]);
+      const expected = await demAt(dem, places);
+      // Exaggeration 1 for the heights (queryTerrainElevation multiplies by it), looking down at z15.
+      const got = await page.evaluate(
+        (c: [number, number], ps: [number, number][]) =>
+          new Promise<(number | null)[]>((resolve) => {
+            const m = (window as any).propintelMap; // eslint-disable-line @typescript-eslint/no-explicit-any
+            m.setTerrain({ source: 'terrain', exaggeration: 1 });
+            m.once('idle', () => resolve(ps.map((p) => m.queryTerrainElevation(p))));
+            m.jumpTo({ center: c, zoom: 15, pitch: 0, bearing: 0 });
+          }),
+        [site.lng, site.lat] as [number, number],
+        places,
+      );
+      places.forEach((p, i) => {
+        expect(got[i], `${state} ${p.join(',')}: MapLibre ${got[i]} m, the DEM ${expected[i].toFixed(2)} m`).not.toBeNull();
+        expect(Math.abs(got[i]! - expected[i]), `${state} ${p.join(',')}: MapLibre ${got[i]} m, the DEM ${expected[i].toFixed(2)} m`).toBeLessThan(1);
+        points++;
+      });
+      // The picture: tilted, relief exaggerated so the sample world's gentle slopes show, hillshade on.
+      await page.evaluate(
+        (c: [number, number]) =>
+          new Promise<void>((resolve) => {
+            const m = (window as any).propintelMap; // eslint-disable-line @typescript-eslint/no-explicit-any
+            m.setTerrain({ source: 'terrain', exaggeration: 8 });
+            // The ground alone: hillshade, water, roads and contours; markers and fills off.
+            for (const l of m.getStyle().layers) if (!['hillshade', 'water-fill', 'water-line', 'roads', 'contours', 'background'].includes(l.id) && l.type !== 'background') m.setLayoutProperty(l.id, 'visibility', 'none');
+            m.setPaintProperty('hillshade', 'hillshade-exaggeration', 0.8);
+            m.once('idle', () => resolve());
+            m.jumpTo({ center: c, zoom: 13, pitch: 70, bearing: 30 });
+          }),
+        [site.lng, site.lat] as [number, number],
+      );
+      shots.push(await canvasPng(page));
+      // Relief shows: the ground under the view centre stands at the DEM's height times 8, not at -32,768 m x 8
+      // (a transparent pixel read as black) nor flat.
+      const centre = await page.evaluate((c: [number, number]) => (window as any).propintelMap.queryTerrainElevation(c), [site.lng, site.lat] as [number, number]); // eslint-disable-line @typescript-eslint/no-explicit-any
+      expect(Math.abs(centre / 8 - expected[0]), `${state}: centre ${centre} m at exaggeration 8`).toBeLessThan(1);
+    }
+    expect(points).toBe(10);
+    expect(failed).toEqual([]);
+    mkdirSync(DOCS, { recursive: true });
+    const sheet = await page.evaluate(async (images: string[], w: number, h: number) => {
+      const c = document.createElement('canvas');
+      c.width = w * 2;
+      c.height = h;
+      const g = c.getContext('2d')!;
+      for (let i = 0; i < images.length; i++) {
+        const img = new Image();
+        img.src = `data:image/png;base64,${images[i]}`;
+        await img.decode();
+        g.drawImage(img, i * w, 0, w, h);
+        g.fillStyle = '#fffc';
+        g.fillRect(i * w + 4, 4, 150, 20);
+        g.fillStyle = '#000';
+        g.font = '13px sans-serif';
+        g.fillText(`${['VIC', 'NSW'][i]} 3D terrain x8`, i * w + 9, 19);
+      }
+      return c.toDataURL('image/png').split(',')[1];
+    }, shots, WIDTH, HEIGHT);
+    writeFileSync(join(DOCS, 'terrain-3d.png'), Buffer.from(sheet, 'base64'));
+    await page.close();
+  }, 120_000);
 });
+
