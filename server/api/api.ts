@@ -32,7 +32,8 @@ import { acceptsGzip } from './payload-body.js';
 import { PropertyRoutes } from './property-routes.js';
 import { decodeQuery, rejectUnknown, strictDecode } from './query.js';
 import type { ResponseCache } from './response-cache.js';
-import { ROUTES, withHead, type Route } from './routes.js';
+import { allowedMethods, ROUTES, type Route } from './routes.js';
+import { preflight, withCors } from './cors.js';
 import { SqlMcpRoutes } from './sql-mcp-routes.js';
 import { TileRoutes } from './tile-routes.js';
 
@@ -138,6 +139,7 @@ export class Api {
     const finish = (res: ApiResponse): ApiResponse => {
       this.inFlight--;
       res.headers['X-Request-Id'] = id;
+      withCors(res);
       this.log.request({ id, method: req.method, path: req.path, status: res.status, ms: performance.now() - t0, key: keyId });
       return res;
     };
@@ -171,7 +173,8 @@ export class Api {
     const tile = route ? null : TILE_PATH.exec(req.path);
     const tilejson = route || tile ? null : TILEJSON_PATH.exec(req.path);
     if (tile || tilejson) {
-      if (req.method !== 'GET' && req.method !== 'HEAD') throw new ApiError('method_not_allowed', `tiles answer GET and HEAD only, not ${req.method.slice(0, 20)}`, {}, { Allow: 'GET, HEAD' });
+      if (req.method === 'OPTIONS') return preflight(['GET', 'HEAD', 'OPTIONS']);
+      if (req.method !== 'GET' && req.method !== 'HEAD') throw new ApiError('method_not_allowed', `tiles answer GET, HEAD and OPTIONS only, not ${req.method.slice(0, 20)}`, {}, { Allow: 'GET, HEAD, OPTIONS' });
       rejectUnknown(decodeQuery(req.query), [], req.path);
       if (tile) return this.tiles.tileRequest(req, tile[1], tile[2], tile[3], tile[4], tile[5] as 'mvt' | 'png', () => this.authenticate(req), onKey);
       return this.tiles.tileJson(req, tilejson![1]);
@@ -195,7 +198,8 @@ export class Api {
     if (!route) throw new ApiError('not_found', `no endpoint at ${req.path.length > 200 ? `${req.path.slice(0, 200)}...` : req.path}; see /api/v1/docs`);
     const h = route.handler;
     // HEAD is answered wherever GET is (RFC 9110 section 9.1), with the GET's status and headers and no body.
-    const allowed = withHead(route);
+    const allowed = allowedMethods(route);
+    if (req.method === 'OPTIONS') return preflight(allowed);
     if (!allowed.includes(req.method)) {
       throw new ApiError('method_not_allowed', `${route.path} answers ${allowed.join(', ')} only, not ${req.method.length > 20 ? `${req.method.slice(0, 20)}...` : req.method}`, {}, { Allow: allowed.join(', ') });
     }

@@ -18,6 +18,7 @@ export function childcareOpenApi(): Obj {
   const listing = paths['/api/v1/das'].get as Obj;
   const feedParams = new Set(['state', 'since', 'page', 'per_page', 'cursor', 'X-Request-Id']);
   paths['/api/v1/das'] = {
+    options: (full.paths as Obj)['/api/v1/das'].options,
     get: {
       ...listing,
       summary: 'The childcare feed (on a childcare key)',

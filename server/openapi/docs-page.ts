@@ -43,6 +43,8 @@ export function renderDocsPage(doc: Obj, machinePath = '/api/v1/openapi.json', g
   const toc: string[] = [];
   for (const [path, item] of Object.entries(doc.paths as Obj)) {
     for (const [method, opObj] of Object.entries(item as Obj)) {
+      // The CORS preflight is one rule for every path, said once in the description above.
+      if (method === 'options') continue;
       const op = opObj as Obj;
       const verb = method.toUpperCase();
       const anchor = op.operationId;

@@ -10,7 +10,8 @@ import { VERSION } from '../../engine/index.js';
 import { RETRY_AFTER_S, type ErrorCode } from '../api/api-error.js';
 import { MAX_REQUEST_TARGET } from '../api/limits.js';
 import { FULL_ONLY_PARAMETERS, PROPERTY_PARAMETERS } from '../api/query.js';
-import { ROUTES, withHead, type DaOperation, type Route, type WebhookOperation } from '../api/routes.js';
+import { CORS_ALLOW_HEADERS, CORS_MAX_AGE } from '../api/cors.js';
+import { allowedMethods, ROUTES, type DaOperation, type Route, type WebhookOperation } from '../api/routes.js';
 import { DA_EVENT_TYPES, DA_CATEGORIES, DA_LIMITS, DA_CATEGORIES_SCHEMA, DA_COUNCILS_SCHEMA, DA_DETAIL_SCHEMA, DA_LIST_SCHEMA, DA_NEARBY_SCHEMA, DA_STATS_SCHEMA, STATUS_GROUPS, STATUS_RULES } from '../../engine/entry/das.js';
 import { DA_PARAMETERS } from '../api/da-handlers.js';
 import { SQL_DOCUMENT_SCHEMA } from '../api/sql-handler.js';
@@ -70,7 +71,7 @@ function errorResponse(status: number): Obj {
 
 /** 405 for a method `route` does not answer: the Allow header lists those it does (HEAD wherever GET). */
 function notAllowed(route: Route): Obj {
-  const allow = withHead(route).join(', ');
+  const allow = allowedMethods(route).join(', ');
   return {
     description: `A method this path does not answer: it answers ${allow} (the Allow header lists them).`,
     headers: { Allow: { description: `\`${allow}\``, required: true, schema: { type: 'string', const: allow } } },
@@ -281,6 +282,36 @@ const CHILDCARE_403: ErrorCode[] = ['not_licensed', 'key_inactive', 'key_expired
 function childcare400(extra: ErrorCode[]): Obj {
   const what = ['`since` is not a date (YYYY-MM-DD) (`invalid_date`)', ...extra.map((c) => (c === 'invalid_location' ? 'lat, lng or radius_km is not a number in range, or the centre is not in `state` (`invalid_location`)' : 'the catchment breaks a polygon rule (`invalid_polygon`)')), '`include_access=true` (`unsupported_parameter`)'];
   return jsonError(`${what.join('; ')}. Correct the request; do not retry it unchanged.`, ['invalid_date', ...extra, 'unsupported_parameter']);
+}
+
+/** The `options` operation of a path: the CORS preflight, answered 204 without a key (api/cors.ts). */
+function preflightOperation(route: Route, first: Obj): Obj {
+  const allow = allowedMethods(route).join(', ');
+  const header = (description: string, value?: string) => ({ description, required: true, schema: value ? { type: 'string', const: value } : { type: 'string' } });
+  return {
+    tags: first.tags,
+    summary: 'CORS preflight',
+    description: `What a browser asks before a cross-origin request with an \`Authorization\` header or a JSON body: answered 204 without a key, with the methods this path answers (${allow}), the request headers it reads and how long to keep the answer. Every response of this API carries \`Access-Control-Allow-Origin: *\` and exposes the headers a client reads (\`Access-Control-Expose-Headers\`). No cookies are used, so requests are never credentialed.`,
+    operationId: `${(first.operationId as string).replace(/_(get|post|put|delete|patch)$/, '')}_options`,
+    security: [],
+    parameters: [
+      { name: 'Origin', in: 'header', required: false, description: 'The calling page\'s origin (sent by the browser).', schema: { type: 'string' } },
+      { name: 'Access-Control-Request-Method', in: 'header', required: false, description: 'The method of the request to come.', schema: { type: 'string' } },
+      { name: 'Access-Control-Request-Headers', in: 'header', required: false, description: 'The headers of the request to come, e.g. `authorization, content-type`.', schema: { type: 'string' } },
+    ],
+    responses: {
+      204: {
+        description: 'The path may be called from any origin with these methods and headers.',
+        headers: {
+          Allow: header('The methods this path answers.', allow),
+          'Access-Control-Allow-Origin': header('Any origin.', '*'),
+          'Access-Control-Allow-Methods': header('The methods this path answers.', allow),
+          'Access-Control-Allow-Headers': header('The request headers a page may send.', CORS_ALLOW_HEADERS.join(', ')),
+          'Access-Control-Max-Age': header('Seconds a browser may keep this answer.', String(CORS_MAX_AGE)),
+        },
+      },
+    },
+  };
 }
 
 function operation(route: Route): Obj {
@@ -500,6 +531,12 @@ export function openApiDocument(): Obj {
     } else paths[r.path] = { get: operation(r) };
   }
   storeUnavailable(paths);
+  // The CORS preflight on every path (api/cors.ts): 204 without a key.
+  for (const r of ROUTES) {
+    const ops = paths[r.path] as Obj;
+    const first = Object.values(ops)[0] as Obj;
+    ops.options = preflightOperation(r, first);
+  }
   // Any request whose path and query pass 8,192 bytes: 414, before it is routed.
   for (const ops of Object.values(paths) as Obj[]) for (const op of Object.values(ops) as Obj[]) (op.responses as Obj)[414] = jsonError(`The request target (path and query) is longer than ${MAX_REQUEST_TARGET} bytes.`, ['uri_too_long']);
   const withUsage = (schema: Obj): Obj => ({ allOf: [embed(schema), { required: ['usage'] }] });
@@ -516,6 +553,7 @@ export function openApiDocument(): Obj {
         'Billing: one unique address per key per billing period (Australia/Melbourne time); repeats are free; sandbox addresses and lookups inside a key\'s onboarding window are never metered; responses whose core components failed are not charged (`meta.not_charged_reason`).',
         'Errors: `{ "error": "<code>", "message": "...", ... }`; unknown query parameters are refused (422), never ignored. Each code has one status everywhere (each response lists the codes it may carry): 422 for a bad parameter or body; 400 only where the childcare service names it (`invalid_date`, `invalid_location`, `invalid_polygon`, `unsupported_parameter`).',
         'HEAD is answered wherever GET is, with the GET\'s status and headers and no body; on the property lookups it checks the key, parameters, licence, address and quota without computing or metering the payload (so without Content-Length); on the DA listing and childcare endpoints it counts against the daily limit as GET does (a report is not rendered for it).',
+        'Cross-origin (CORS): a page on any site may call every path with its key in the `Authorization` header. Every path answers the browser\'s preflight (`OPTIONS`, 204, no key needed) with its methods, the request headers it reads (`Authorization`, `Content-Type`, `Accept`, `If-None-Match`, `X-Request-Id`, MCP\'s) and a max age of a day; every response, errors included, carries `Access-Control-Allow-Origin: *` and exposes `ETag`, `Retry-After`, `Location`, `X-Request-Id` and the rate-limit headers. Keep a key that can be charged out of public pages: anyone can read it there.',
         `Score keys: ${SCORE_KEYS.join(', ')}.`,
       ].join('\n\n'),
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },

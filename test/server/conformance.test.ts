@@ -287,6 +287,16 @@ for (const path of ['/healthz', '/api/v1/openapi.json', '/api/v1/docs', ...GUIDE
 // every keyless GET and every keyed operation with an unknown query parameter (422); every body past its limit (413).
 const DOCS: Record<DocName, Obj> = { main: openApiDocument(), childcare: childcareOpenApi() };
 const firstOk = (op: string) => cases.find((k) => k.op === op && k.status < 300);
+// The CORS preflight of every path (issue 47), as a browser sends it: no key, an Origin, the method and
+// headers to come; the 204's Allow, Access-Control-* values are checked against the document's consts.
+for (const [path, ops] of Object.entries(DOCS.main.paths as Obj)) {
+  const base = Object.keys(ops as Obj).filter((m) => m !== 'options').map((m) => firstOk(`${m.toUpperCase()} ${path}`)).find(Boolean);
+  if (!base) continue;
+  add(`OPTIONS ${path}`, 204, 'the CORS preflight from another origin', async (c) => {
+    const r = await base.request(c);
+    return { path: r.path, server: r.server, method: 'OPTIONS', headers: { origin: 'https://maps.example.org', 'access-control-request-method': r.method ?? 'GET', 'access-control-request-headers': 'authorization, content-type' } };
+  });
+}
 for (const [path, ops] of Object.entries(DOCS.main.paths as Obj)) {
   for (const [method, o] of Object.entries(ops as Obj)) {
     const op = `${method.toUpperCase()} ${path}`;
@@ -557,6 +567,9 @@ describe('every documented answer, for real', () => {
       const r = await k.request(c);
       const a = await send(r);
       expect(a.status, `${k.op}: ${a.body.toString('utf8').slice(0, 400)}`).toBe(k.status);
+      // Any page may read any answer, errors included (CORS, issue 47).
+      expect(a.headers.get('access-control-allow-origin'), `${k.op} ${a.status}: Access-Control-Allow-Origin`).toBe('*');
+      expect(a.headers.get('access-control-expose-headers') ?? '', `${k.op} ${a.status}: Access-Control-Expose-Headers`).toContain('Retry-After');
       const docs = describedBy(k.op).filter(([d]) => (k.docs ?? [d]).includes(d));
       for (const [d, path, method, o] of docs) conform(d, path, method, o, a, k.code);
     });

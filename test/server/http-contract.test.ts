@@ -75,7 +75,7 @@ describe('the server', () => {
     expect(r.body).toEqual({ error: 'not_found', message: 'no endpoint at /api/v1/nothing-here; see /api/v1/docs' });
     const p = await fetch(`${t.url}/api/v1/property/sample`, { method: 'POST', body: '{}' });
     expect(p.status).toBe(405);
-    expect(p.headers.get('allow')).toBe('GET, HEAD');
+    expect(p.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     expect(await p.json()).toMatchObject({ error: 'method_not_allowed' });
   });
 });

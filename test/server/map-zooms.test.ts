@@ -8,6 +8,8 @@
 // Skips, naming what is missing, without Chromium.
 import { VectorTile } from '@mapbox/vector-tile';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { PbfReader } from 'pbf';
 import type { Page } from 'puppeteer-core';
@@ -16,6 +18,7 @@ import { defaultDataDir } from '../../datasets/sample-world.js';
 import { tileAt } from '../../engine/tiles/tile-math.js';
 import { useBrowser } from '../helpers/browser.js';
 import { demAt } from '../helpers/dem.js';
+import { startServer } from '../../server/http-server.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { needs } from '../helpers/skip.js';
 
@@ -293,6 +296,94 @@ describe('the map at z10-z18 in Chromium', () => {
     }, shots, WIDTH, HEIGHT);
     writeFileSync(join(DOCS, 'terrain-3d.png'), Buffer.from(sheet, 'base64'));
     await page.close();
+  }, 120_000);
+
+  it('loads every source on a page from another origin that sends the key with transformRequest (CORS, issue 47)', async (ctx) => {
+    if (!chromium.browser) return needs(ctx, chromium.missing);
+    // The same engine as real data: tiles need a key with the geometry licence.
+    const real = new Proxy(t.stack.engine as object, {
+      get: (target, name) => {
+        if (name === 'store') return { ...(Reflect.get(target, name) as object), catalogue: { ...(Reflect.get(target, name) as { catalogue: object }).catalogue, synthetic: false } };
+        const v = Reflect.get(target, name);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    }) as typeof t.stack.engine;
+    const api = await startServer({ service: real, store: t.stack.store, port: 0 });
+    const key = await t.key();
+    // The other site: a page on another port of another host name (localhost, not 127.0.0.1).
+    const apiUrl = api.url.replace('localhost', '127.0.0.1');
+    const site = (await t.stack.engine.sandbox()).find((s) => s.state === 'VIC')!;
+    const layers = [...new Set(STYLE_LAYERS.map((l) => l.source))];
+    const page404: string[] = [];
+    const other = createServer((req, res) => {
+      if (req.url !== '/') {
+        // The browser's own favicon request aside, the page asks this site for nothing else.
+        res.writeHead(req.url === '/favicon.ico' ? 204 : 404).end();
+        if (req.url !== '/favicon.ico') page404.push(req.url ?? '');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html><head><link rel="stylesheet" href="${apiUrl}/map/maplibre-gl.css"><script src="${apiUrl}/map/maplibre-gl.js"></script></head>
+<body style="margin:0"><div id="map" style="width:${WIDTH}px;height:${HEIGHT}px"></div><script>
+const API = ${JSON.stringify(apiUrl)}, KEY = ${JSON.stringify(key)}, LAYERS = ${JSON.stringify(layers)};
+const sources = Object.fromEntries(LAYERS.map((id) => [id, { type: 'vector', url: API + '/api/v1/tiles/' + id + '.json' }]));
+sources.terrain = { type: 'raster-dem', url: API + '/api/v1/tiles/terrain.json' };
+const style = { version: 8, sources, layers: [{ id: 'bg', type: 'background', paint: { 'background-color': '#fff' } }, { id: 'hillshade', type: 'hillshade', source: 'terrain' },
+  ...LAYERS.flatMap((id) => [{ id: id + '-line', type: 'line', source: id, 'source-layer': id }, { id: id + '-circle', type: 'circle', source: id, 'source-layer': id, filter: ['==', ['geometry-type'], 'Point'] }])] };
+window.map = new maplibregl.Map({ container: 'map', style, center: [${site.lng}, ${site.lat}], zoom: 16, fadeDuration: 0,
+  transformRequest: (url) => (url.startsWith(API) ? { url, headers: { Authorization: 'Bearer ' + KEY } } : undefined) });
+</script></body></html>`);
+    });
+    await new Promise<void>((resolve) => other.listen(0, 'localhost', resolve));
+    const origin = `http://localhost:${(other.address() as AddressInfo).port}`;
+    const page = await chromium.browser!.newPage();
+    try {
+      const failed: string[] = [], logged: string[] = [];
+      const answered = new Map<string, number[]>();
+      page.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warn') logged.push(m.text());
+      });
+      page.on('requestfailed', (r) => failed.push(`${r.method()} ${r.url()} ${r.failure()?.errorText}`));
+      page.on('response', (r) => {
+        const m = /\/api\/v1\/tiles\/([a-z]+)(?:\.json|\/)/.exec(r.url());
+        if (m && r.request().method() === 'GET') answered.set(m[1], [...(answered.get(m[1]) ?? []), r.status()]);
+      });
+      await page.setViewport({ width: WIDTH, height: HEIGHT });
+      await page.goto(origin, { waitUntil: 'load' });
+      await page.waitForFunction(() => (window as any).map?.loaded(), { timeout: 60_000 }); // eslint-disable-line @typescript-eslint/no-explicit-any
+      const loaded = await page.evaluate(
+        (ids: string[]) => new Promise<Record<string, boolean>>((resolve) => {
+          const m = (window as any).map; // eslint-disable-line @typescript-eslint/no-explicit-any
+          const done = () => resolve(Object.fromEntries(ids.map((id) => [id, m.isSourceLoaded(id)])));
+          if (m.areTilesLoaded()) done();
+          else m.once('idle', done);
+        }),
+        [...layers, 'terrain'],
+      );
+      expect(failed).toEqual([]);
+      expect(logged.filter((m) => !DRIVER_NOTES.some((r) => r.test(m)))).toEqual([]);
+      for (const id of [...layers, 'terrain']) {
+        expect(loaded[id], `source ${id} loaded`).toBe(true);
+        const statuses = answered.get(id) ?? [];
+        // Its TileJSON and at least one tile, each 200 (or 204, an empty vector tile), with the key.
+        expect(statuses.length, `${id}: requests answered`).toBeGreaterThan(1);
+        expect(statuses.filter((st) => st !== 200 && st !== 204), `${id}: statuses ${statuses.join(',')}`).toEqual([]);
+      }
+      // fetch() from that page: a keyed lookup, its exposed headers, and a 401 the page can read.
+      const fetched = await page.evaluate(async (API: string, KEY: string, address: string) => {
+        const ok = await fetch(`${API}/api/v1/property?address=${encodeURIComponent(address)}&components=planning`, { headers: { Authorization: `Bearer ${KEY}` } });
+        const no = await fetch(`${API}/api/v1/property?address=${encodeURIComponent(address)}`);
+        return { status: ok.status, requestId: ok.headers.get('x-request-id'), zone: (await ok.json()).planning !== undefined, unauthorised: no.status, error: (await no.json()).error };
+      }, apiUrl, key, site.address);
+      expect(fetched).toEqual({ status: 200, requestId: expect.stringMatching(/.+/), zone: true, unauthorised: 401, error: 'missing_key' });
+      // And without the preflight answered, none of it would have been sent: the browser asked first.
+      const pre = await fetch(`${apiUrl}/api/v1/tiles/zones/16/1/1.mvt`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+      expect([pre.status, pre.headers.get('access-control-allow-origin'), pre.headers.get('access-control-allow-headers')?.split(', ')]).toEqual([204, '*', expect.arrayContaining(['Authorization'])]);
+      expect(page404).toEqual([]);
+    } finally {
+      await page.close();
+      other.close();
+      await api.close(5_000);
+    }
   }, 120_000);
 });
 

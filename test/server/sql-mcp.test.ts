@@ -138,7 +138,7 @@ describe('POST /v1/sql', () => {
     expect((await call('/v1/sql', key, { method: 'POST', body: 'not json' })).body.error).toBe('invalid_body');
     expect((await call('/v1/sql', key, { method: 'POST', body: { sql: 'SELECT 1' } })).body).toMatchObject({ error: 'unknown_parameter', parameter: 'sql' });
     const get = await call('/v1/sql', key);
-    expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
+    expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST, OPTIONS']);
     expect((await query('SELECT 1', undefined, daOnly)).status).toBe(403);
   });
 

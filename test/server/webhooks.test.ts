@@ -150,7 +150,7 @@ describe('webhook subscriptions', () => {
     const big = await w.call('POST', '/v1/webhooks', k, JSON.stringify({ url: `${receiver.url}/x`, events: ['da.created'], pad: 'x'.repeat(70_000) }));
     expect([big.status, big.body.error]).toEqual([413, 'payload_too_large']);
     const put = await w.call('PUT', '/v1/webhooks', k, {});
-    expect([put.status, put.headers.get('allow')]).toEqual([405, 'POST, GET, HEAD']);
+    expect([put.status, put.headers.get('allow')]).toEqual([405, 'POST, GET, HEAD, OPTIONS']);
     for (let i = 0; i < 25; i++) await subscribe(`/many/${i}`, {}, k);
     const over = await w.call('POST', '/v1/webhooks', k, { url: `${receiver.url}/26`, events: ['da.created'] });
     expect([over.status, over.body.error]).toEqual([422, 'too_many_subscriptions']);
