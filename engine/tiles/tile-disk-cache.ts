@@ -13,7 +13,7 @@ import { datasetFingerprint } from '../catalogue/fingerprint.js';
 import type { TileId } from './tile-math.js';
 
 /** Bumped whenever the tiles a layer makes change, so tiles stored by an older build are not served. */
-export const TILE_CACHE_VERSION = 3; // 2: clipped to the buffer, simplified at the tile's zoom; 3: opaque filled terrain, valid rings
+export const TILE_CACHE_VERSION = 4; // 2: clipped to the buffer, simplified at the tile's zoom; 4: opaque filled terrain, valid rings
 
 /** The layers worth keeping on disk (the others are made in a millisecond or two from in-memory indexes). */
 export const DISK_CACHED_LAYERS: ReadonlySet<string> = new Set(['contours', 'noise', 'hand']);

@@ -21,6 +21,7 @@ import type { DaReader } from '../da/da-store.js';
 import { classifyFloodOverlay, isFloodOverlay } from '../scores/flood/overlay-codes.js';
 import { isBushfireFeature } from '../property/inputs/domain-inputs.js';
 import { fieldsRecord, mergeFields, scalarProperties, type FieldType } from '../vector/feature-fields.js';
+import { validTileFeatures } from './tile-geometry.js';
 import { growBox, tileBounds, type TileId } from './tile-math.js';
 
 /** Tile extent and buffer (tile units). */
@@ -149,15 +150,19 @@ export const TOLERANCE = 3;
  * geometry is clipped to the tile and its buffer (MVT 2.1: nothing past [-buffer, extent + buffer], where
  * MapLibre warns and draws wrongly), and simplified at the tile's own zoom ({@link TOLERANCE} units): the
  * one-tile helper otherwise keeps whole polygons and simplifies at z14 whatever the tile's zoom, which bent
- * roads at z17 and z18.
+ * roads at z17 and z18. Rings and lines that collapse on the tile's integer grid are dropped, and features
+ * left empty (tile-geometry.ts): every ring has an area, as MVT 2.1 requires.
  */
-export function encodeTile(layer: string, features: Feature[], t: TileId): Uint8Array | null {
-  if (!features.length) return null;
+export function encodeTile(layer: string, input: Feature[], t: TileId): Uint8Array | null {
+  if (!input.length) return null;
   // One tile straight from the features (they were already chosen by the tile's box): no index of the world.
   // maxZoom 24 keeps every vertex through conversion, so the only simplification is the tile's own.
-  const tile = geoJSONToTile({ type: 'FeatureCollection', features }, t.z, t.x, t.y, { extent: EXTENT, buffer: BUFFER, tolerance: TOLERANCE, maxZoom: 24, wrap: false, clip: true });
-  if (!tile || !tile.features.length) return null;
-  return fromGeojsonVt({ [layer]: tile }, { version: 2, extent: EXTENT });
+  const tile = geoJSONToTile({ type: 'FeatureCollection', features: input }, t.z, t.x, t.y, { extent: EXTENT, buffer: BUFFER, tolerance: TOLERANCE, maxZoom: 24, wrap: false, clip: true });
+  if (!tile) return null;
+  // Rings and lines that collapsed on the integer grid out, features left empty out (tile-geometry.ts).
+  const features = validTileFeatures(tile.features, [-BUFFER, EXTENT + BUFFER]);
+  if (!features.length) return null;
+  return fromGeojsonVt({ [layer]: { ...tile, features } }, { version: 2, extent: EXTENT });
 }
 
 /** The features of layer `id` around tile `t` (the tile's box and its buffer), and their sources. */
