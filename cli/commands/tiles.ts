@@ -19,9 +19,11 @@ export const tilesCommand: Command = {
     'propintel tiles export --layer L[,L...] --bbox W,S,E,N --zooms Z1-Z2 --out FILE.mbtiles [--force] [--data DIR]',
     '',
     'Writes the tiles of every layer named (das, zones, overlays, flood, bushfire, schools, parcels, roads,',
-    'water, contours, noise), within each layer\'s zooms, to an MBTiles 1.3 file: gzipped MVT in the TMS row',
-    'order, metadata with vector_layers, bounds and attribution; several layers share each tile. Empty tiles',
-    'are left out. At most 200,000 tiles; an existing file is replaced only with --force.',
+    'water, contours, noise, hand) to an MBTiles 1.3 file: gzipped MVT in the TMS row order; several layers',
+    'share each tile. Each layer is written over the zooms it is made at within Z1-Z2, and the zooms skipped',
+    'are said (a layer with none of them is refused). The metadata is the file\'s: minzoom and maxzoom the',
+    'zooms holding tiles, vector_layers each layer\'s zooms with features, bounds the tiles within the box.',
+    'Empty tiles are left out. At most 200,000 tiles; an existing file is replaced only with --force.',
     '',
     `  --data DIR   dataset directory (default: the sample world in ${defaultDataDir()}, generated when absent)`,
   ].join('\n'),
@@ -46,6 +48,8 @@ export const tilesCommand: Command = {
     try {
       const r = await exportMbtiles(engine, options);
       io.stdout(`${out}: ${r.written} tiles (${(r.bytes / 1024).toFixed(0)} KB of gzipped MVT), ${r.empty} empty left out\n`);
+      for (const l of r.layers) io.stdout(`  ${l.id}: ${l.minzoom === null ? 'no features in the box' : l.minzoom === l.maxzoom ? `z${l.minzoom}` : `z${l.minzoom}-${l.maxzoom}`}\n`);
+      for (const line of r.skipped) io.stdout(`  skipped ${line}\n`);
     } finally {
       await engine.close();
     }

@@ -58,9 +58,54 @@ describe('propintel tiles export', () => {
     expect((await runCli(['tiles', 'export', '--layer', 'das', '--bbox', bbox.join(','), '--zooms', '14', '--out', out, '--force'])).code).toBe(0);
   });
 
+  it('writes each layer over the zooms it has within the range asked, and metadata true to the file (issue 47)', async () => {
+    // zones from z10, hand from z14: asked 12-15, hand's z12-13 are skipped and said.
+    const s = world.sandbox.find((x) => x.state === 'VIC')!;
+    const bbox = [s.lng - 0.004, s.lat - 0.003, s.lng + 0.004, s.lat + 0.003];
+    const out = join(dir, 'vic.mbtiles');
+    const r = await runCli(['tiles', 'export', '--layer', 'zones,hand', '--bbox', bbox.join(','), '--zooms', '12-15', '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/skipped hand z12-13 \(made from z14\)/);
+    const db = new Database(out, { readonly: true });
+    const meta = Object.fromEntries((db.prepare('SELECT name, value FROM metadata').all() as { name: string; value: string }[]).map((m) => [m.name, m.value]));
+    const rows = db.prepare('SELECT zoom_level AS z, tile_column AS x, tile_row AS row, tile_data AS data FROM tiles').all() as { z: number; x: number; row: number; data: Buffer }[];
+    db.close();
+    // What the tiles hold: the zooms of the file and of each layer, and their extent.
+    const zooms = new Map<string, number[]>();
+    const ext = [Infinity, Infinity, -Infinity, -Infinity];
+    for (const row of rows) {
+      const vt = new VectorTile(new PbfReader(gunzipSync(row.data)));
+      for (const id of Object.keys(vt.layers)) zooms.set(id, [...(zooms.get(id) ?? []), row.z]);
+      const b = tileBounds({ z: row.z, x: row.x, y: (1 << row.z) - 1 - row.row });
+      ext[0] = Math.min(ext[0], b[0]);
+      ext[1] = Math.min(ext[1], b[1]);
+      ext[2] = Math.max(ext[2], b[2]);
+      ext[3] = Math.max(ext[3], b[3]);
+    }
+    const all = rows.map((row) => row.z);
+    expect([meta.minzoom, meta.maxzoom]).toEqual([String(Math.min(...all)), String(Math.max(...all))]);
+    expect([meta.minzoom, meta.maxzoom]).toEqual(['12', '15']);
+    const layers = JSON.parse(meta.json).vector_layers as { id: string; minzoom: number; maxzoom: number }[];
+    expect(layers.map((l) => l.id)).toEqual(['zones', 'hand']);
+    for (const l of layers) expect([l.id, l.minzoom, l.maxzoom]).toEqual([l.id, Math.min(...zooms.get(l.id)!), Math.max(...zooms.get(l.id)!)]);
+    expect(layers.find((l) => l.id === 'hand')!.minzoom).toBe(14);
+    // Bounds: the tiles' extent within the box asked (here the box, which the tiles cover).
+    const bounds = meta.bounds.split(',').map(Number);
+    const expected = [Math.max(ext[0], bbox[0]), Math.max(ext[1], bbox[1]), Math.min(ext[2], bbox[2]), Math.min(ext[3], bbox[3])];
+    bounds.forEach((v, i) => expect(v).toBeCloseTo(expected[i], 6));
+    if (existsSync('/usr/bin/ogrinfo')) {
+      // GDAL opens it at the file's own zooms, each layer at its own.
+      const info = execFileSync('ogrinfo', ['-ro', '-so', '-oo', 'ZOOM_LEVEL=14', out], { encoding: 'utf8' });
+      expect(info).toMatch(/zones/);
+      expect(info).toMatch(/hand/);
+    }
+    // A layer with none of the zooms asked is refused, naming its zooms.
+    expect((await runCli(['tiles', 'export', '--layer', 'zones,hand', '--bbox', bbox.join(','), '--zooms', '10-12', '--out', join(dir, 'none.mbtiles')])).stderr).toMatch(/hand layer is made at zooms 14 to 17, none of 10 to 12/);
+  });
+
   it('names what is wrong', async () => {
     const out = join(dir, 'bad.mbtiles');
-    expect((await runCli(['tiles', 'export', '--layer', 'contours', '--bbox', '150,-34,151,-33', '--zooms', '5-6', '--out', out])).stderr).toMatch(/zooms 12 to 17/);
+    expect((await runCli(['tiles', 'export', '--layer', 'contours', '--bbox', '150,-34,151,-33', '--zooms', '5-6', '--out', out])).stderr).toMatch(/zooms 12 to 17, none of 5 to 6/);
     expect((await runCli(['tiles', 'export', '--layer', 'nope', '--bbox', '150,-34,151,-33', '--zooms', '14', '--out', out])).stderr).toMatch(/no tile layer "nope"/);
     expect((await runCli(['tiles', 'export', '--layer', 'das', '--bbox', '150,-34', '--zooms', '14', '--out', out])).stderr).toMatch(/--bbox/);
     expect((await runCli(['tiles', 'export', '--layer', 'das', '--bbox', '110,-44,155,-10', '--zooms', '16', '--out', out])).stderr).toMatch(/more than 200000/);
