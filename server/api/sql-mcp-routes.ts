@@ -78,6 +78,38 @@ export class SqlMcpRoutes {
     if (req.body && /^\s*\[\s*\]\s*$/.test(req.body.toString('utf8'))) {
       return { status: 400, contentType: JSON_TYPE, headers: { 'Cache-Control': 'no-store' }, body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: an empty batch' } }) };
     }
+    // A batch with invalid members: each answered -32600 here, the rest handed on, as the stdio server does
+    // (the SDK's HTTP transport refuses the whole batch with -32700 for one bad member).
+    let body = req.body ? req.body.toString('utf8') : '';
+    const invalid: object[] = [];
+    let withInvalid = false;
+    if (/^\s*\[/.test(body)) {
+      let value: unknown;
+      try {
+        value = JSON.parse(body);
+      } catch {
+        value = null;
+      }
+      if (Array.isArray(value)) {
+        const { JSONRPCMessageSchema } = await import('@modelcontextprotocol/sdk/types.js');
+        const { errorMessage, idInUse, idOf, MAX_BATCH } = await import('../mcp/stdio-transport.js');
+        if (value.length > MAX_BATCH) return { status: 400, contentType: JSON_TYPE, headers: { 'Cache-Control': 'no-store' }, body: JSON.stringify(errorMessage(null, -32600, `Invalid Request: a batch of ${value.length} messages; at most ${MAX_BATCH}`)) };
+        const good: unknown[] = [];
+        const ids = new Set<string | number>();
+        for (const item of value) {
+          const parsed = JSONRPCMessageSchema.safeParse(item);
+          if (!parsed.success) invalid.push(errorMessage(idOf(item), -32600, 'Invalid Request: not a JSON-RPC 2.0 message'));
+          else if ('method' in parsed.data && 'id' in parsed.data && ids.has(parsed.data.id)) invalid.push(idInUse(parsed.data.id));
+          else {
+            if ('method' in parsed.data && 'id' in parsed.data) ids.add(parsed.data.id);
+            good.push(item);
+          }
+        }
+        if (invalid.length && !good.length) return { status: 200, contentType: JSON_TYPE, headers: { 'Cache-Control': 'no-store' }, body: JSON.stringify(invalid) };
+        if (invalid.length) body = JSON.stringify(good);
+        withInvalid = invalid.length > 0;
+      }
+    }
     const { createMcpServer } = await import('../mcp/mcp-server.js');
     const { WebStandardStreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js');
     const server = createMcpServer({
@@ -94,12 +126,19 @@ export class SqlMcpRoutes {
       await server.connect(transport);
       const headers: Record<string, string> = { 'content-type': req.contentType || 'application/json', accept: req.accept ?? '' };
       if (req.mcpProtocolVersion) headers['mcp-protocol-version'] = req.mcpProtocolVersion;
-      const res = await transport.handleRequest(new Request('http://localhost/mcp', { method: 'POST', headers, body: req.body ? req.body.toString('utf8') : '' }));
+      const res = await transport.handleRequest(new Request('http://localhost/mcp', { method: 'POST', headers, body }));
       const out: Record<string, string> = { 'Cache-Control': 'no-store' };
       res.headers.forEach((v, k) => {
         if (k !== 'content-type' && k !== 'content-length') out[k] = v;
       });
-      return { status: res.status, contentType: res.headers.get('content-type') ?? JSON_TYPE, headers: out, body: Buffer.from(await res.arrayBuffer()) };
+      let answer = Buffer.from(await res.arrayBuffer());
+      if (withInvalid && (res.status === 200 || res.status === 202)) {
+        // The invalid members' errors joined to the answers of the rest (none when the rest were notifications).
+        const rest = res.status === 200 && answer.length ? (JSON.parse(answer.toString('utf8')) as unknown) : [];
+        answer = Buffer.from(JSON.stringify([...(Array.isArray(rest) ? rest : [rest]), ...invalid]));
+        return { status: 200, contentType: JSON_TYPE, headers: out, body: answer };
+      }
+      return { status: res.status, contentType: res.headers.get('content-type') ?? JSON_TYPE, headers: out, body: answer };
     } finally {
       await transport.close().catch(() => {});
       await server.close().catch(() => {});

@@ -21,7 +21,7 @@
  * at `POST /mcp` on the main server (server/api/api.ts), stateless: a fresh server and transport per request.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { STATES } from '../../engine/entry/data.js';
 import { DA_CATEGORIES, DA_CATEGORIES_SCHEMA, DA_COUNCILS_SCHEMA, DA_DETAIL_SCHEMA, DA_LIST_SCHEMA, DA_NEARBY_SCHEMA, DA_STATS_SCHEMA, STATUS_GROUPS } from '../../engine/entry/das.js';
@@ -217,7 +217,9 @@ export function createMcpServer(ctx: McpContext): Server {
   const register = Object.getPrototypeOf(Server.prototype).setRequestHandler as Server['setRequestHandler'];
   register.call(server, LOOSE_CALL_TOOL, async (request): Promise<CallToolResult> => {
     const tool = TOOLS.find((t) => t.name === request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool ${JSON.stringify(request.params.name.slice(0, 60))}; the tools are ${offered(ctx).map((t) => t.name).join(', ')}`);
+    // A protocol error (-32602, as MCP says of an unknown tool), thrown as an Error with that code rather than an
+    // McpError: McpError writes "MCP error -32602: " into its message, and a client's SDK adds it again.
+    if (!tool) throw Object.assign(new Error(`no tool ${JSON.stringify(request.params.name.slice(0, 60))}; the tools are ${offered(ctx).map((t) => t.name).join(', ')}`), { code: ErrorCode.InvalidParams });
     try {
       if (tool.name === 'sql_query' && !(ctx.sqlAllowed && ctx.sql)) throw new ApiError('not_licensed', 'this key does not include the SQL endpoint; a key made with `propintel keys create --da-daily-limit N --sql` does', { requested: ['sql'] });
       // Counted before the arguments are checked, as a request to the endpoint is (a refused one counts too).

@@ -32,9 +32,9 @@ interface PendingBatch {
   slot: Map<Id, number>;
 }
 
-const errorMessage = (id: Id | null, code: number, message: string) => ({ jsonrpc: '2.0' as const, id, error: { code, message } });
-const idInUse = (id: Id) => errorMessage(id, -32600, `Invalid Request: id ${JSON.stringify(id)} is already used by a request not yet answered`);
-const idOf = (value: unknown): Id | null => {
+export const errorMessage = (id: Id | null, code: number, message: string) => ({ jsonrpc: '2.0' as const, id, error: { code, message } });
+export const idInUse = (id: Id) => errorMessage(id, -32600, `Invalid Request: id ${JSON.stringify(id)} is already used by a request not yet answered`);
+export const idOf = (value: unknown): Id | null => {
   const id = (value as { id?: unknown } | null)?.id;
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 };

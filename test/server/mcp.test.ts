@@ -169,6 +169,26 @@ describe('MCP over Streamable HTTP', () => {
     const answers = await batch.json();
     expect(answers.map((a: { id: number }) => a.id)).toEqual([1, 2]);
     expect(answers[1].result.structuredContent.data.total).toBe(das.size);
+    // One malformed member is answered -32600 by itself, the others as usual (as the stdio server does; the
+    // SDK's transport refused the whole batch with -32700); a repeated id is refused the same way.
+    const mixed = await post(JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '2.0', id: 2, methd: 'x' }, { jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_stats', arguments: {} } }]));
+    expect(mixed.status).toBe(200);
+    const each = (await mixed.json()) as { id: number | null; result?: unknown; error?: { code: number } }[];
+    expect(each.map((a) => [a.id, a.error?.code ?? 'ok']).sort((a, b) => String(a).localeCompare(String(b)))).toEqual([[1, -32600], [1, 'ok'], [2, -32600], [3, 'ok']]);
+    const bad = await post(JSON.stringify([{ jsonrpc: '2.0', id: 9, nope: true }, 7]));
+    expect([bad.status, ((await bad.json()) as { id: unknown; error: { code: number } }[]).map((a) => [a.id, a.error.code])]).toEqual([200, [[9, -32600], [null, -32600]]]);
+  });
+
+  it('an unknown tool is a protocol error whose message the SDK shows once, not twice prefixed', async () => {
+    const client = await httpClient(sqlKey);
+    try {
+      const err = await client.callTool({ name: 'no_such_tool', arguments: {} }).then(() => null, (e: Error & { code?: number }) => e);
+      expect(err?.code).toBe(-32602);
+      expect(err?.message).toMatch(/^MCP error -32602: no tool "no_such_tool"; the tools are /);
+      expect(err?.message.match(/MCP error/g)).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
   });
 });
 
