@@ -10,6 +10,9 @@
  *   `＝＋－＠`) once leading white space and invisible format characters are passed over (Unicode Zs and Cf:
  *   U+00A0, U+3000, U+200B-U+200F, U+2060, U+FEFF, U+00AD, U+202A-U+202E, U+180E, ...) gets a leading
  *   apostrophe, so no spreadsheet evaluates it.
+ * - The same after every `;` and tab inside a field: a reader that splits the file on `;` or tabs and does not
+ *   take the quotes as quoting (the quote is then not at the start of its piece) would make `H2;=1+1` a cell
+ *   `=1+1`; an apostrophe after the separator (`H2;'=1+1`) keeps that piece text too.
  * - Numbers of numeric columns are written as numbers (a negative cost stays a number, unquoted).
  */
 
@@ -19,9 +22,18 @@ const IGNORABLE = /[\p{Zs}\p{Cf}]/u;
 const FORMULA_START = '=+-@\t\r\n\uff1d\uff0b\uff0d\uff20';
 const DANGEROUS = new RegExp(`^[\\p{Zs}\\p{Cf}]*[${FORMULA_START.replace('-', '\\-')}]`, 'u');
 
-/** Text with NUL removed and, when it would start a formula, a leading apostrophe; not yet quoted. */
+/** A `;` or tab inside a field followed (past ignorables) by a formula start: an apostrophe goes after it. */
+const DANGEROUS_AFTER_SEPARATOR = new RegExp(`([;\\t])(?=[\\p{Zs}\\p{Cf}]*[${FORMULA_START.replace('-', '\\-')}])`, 'gu');
+/** The separators a field is split at by such a reader. */
+export const INNER_SEPARATORS = ';\t';
+
+/**
+ * Text with NUL removed and, when it or a piece after a `;` or tab in it would start a formula, an apostrophe
+ * before that; not yet quoted.
+ */
 export function neutralise(text: string): string {
-  const s = text.includes('\0') ? text.replaceAll('\0', '') : text;
+  let s = text.includes('\0') ? text.replaceAll('\0', '') : text;
+  if (s.includes(';') || s.includes('\t')) s = s.replace(DANGEROUS_AFTER_SEPARATOR, "$1'");
   return DANGEROUS.test(s) ? `'${s}` : s;
 }
 

@@ -52,8 +52,10 @@ KEPT = ${JSON.stringify(WORKSHEET_KEPT)}
 BLANK = ${JSON.stringify(WORKSHEET_BLANK)}
 # The export's cell rules (propintel engine/childcare/csv-cells.ts): NUL removed; a cell whose first character,
 # past white space and invisible format characters (Unicode Zs and Cf), starts a formula gets a leading
-# apostrophe (OWASP CSV injection); every text cell is quoted, so no list separator (",", ";", tab) splits one.
+# apostrophe (OWASP CSV injection), and so does each piece after a ";" or tab inside a cell (a reader splitting
+# on them without taking quotes as quoting); every text cell is quoted.
 DANGEROUS = re.compile(r"^[${rules.ignorable}]*[${rules.formulaStart}]")
+DANGEROUS_AFTER_SEPARATOR = re.compile(r"([;\\t])(?=[${rules.ignorable}]*[${rules.formulaStart}])")
 
 
 def cell(value):
@@ -61,7 +63,7 @@ def cell(value):
         return ""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return value
-    text = str(value).replace("\\x00", "")
+    text = DANGEROUS_AFTER_SEPARATOR.sub(r"\\1'", str(value).replace("\\x00", ""))
     return "'" + text if DANGEROUS.match(text) else text
 
 

@@ -219,8 +219,14 @@ describe('CSV safe in every locale, end to end', () => {
     const csv = await call('/api/v1/childcare/export?format=csv&state=NSW', k);
     expect(csv.status).toBe(200);
     const line = (csv.body as string).split('\r\n').find((l) => l.includes('CSV/1'))!;
-    expect(line).toContain('"x;=HYPERLINK(""http://evil.example"",""y"")\tz"');
+    expect(line).toContain('"x;\'=HYPERLINK(""http://evil.example"",""y"")\tz"');
     expect(line).toContain(`"'\u200b=cmd|calc"`);
+    // Read as a spreadsheet splitting on ; or tab without taking the quotes as quoting (issue 47): no piece of
+    // the whole export starts a formula (a quote at a piece's start taken as quoting).
+    for (const sep of [';', '\t']) {
+      const pieces = (csv.body as string).split('\r\n').flatMap((l) => l.split(sep));
+      expect(pieces.filter((p) => /^"?[\p{Zs}\p{Cf}]*[=+\-@\uff1d\uff0b\uff0d\uff20]/u.test(p)).slice(0, 3), `split on ${JSON.stringify(sep)}`).toEqual([]);
+    }
     expect(csv.body as string).not.toContain('\u0000');
     const html = await call('/api/v1/childcare/report?state=NSW&lat=-33.82&lng=151.0&radius_km=1&format=html', k);
     expect(html.body as string).not.toContain('\u0000');

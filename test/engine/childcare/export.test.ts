@@ -40,17 +40,27 @@ describe('neutralise', () => {
     expect(csvField('=1+1')).toBe('"\'=1+1"');
     expect(csvField('a, "b"')).toBe('"a, ""b"""');
     expect(csvField('Fitzroy')).toBe('"Fitzroy"');
-    // A European Excel splits on `;`, a tab-delimited import on tabs: inside quotes neither splits the cell.
-    expect(csvField('x;=HYPERLINK("http://evil")')).toBe('"x;=HYPERLINK(""http://evil"")"');
-    expect(csvField('x\t=1')).toBe('"x\t=1"');
+    // A European Excel splits on `;`, a tab-delimited import on tabs: inside quotes neither splits the cell, and
+    // a piece after either inside a cell starts with an apostrophe too (issue 47).
+    expect(csvField('x;=HYPERLINK("http://evil")')).toBe('"x;\'=HYPERLINK(""http://evil"")"');
+    expect(csvField('x\t=1')).toBe('"x\t\'=1"');
     expect(csvField('line\nbreak')).toBe('"line\nbreak"');
+  });
+  it('leaves no piece of a cell starting a formula when the file is split on ; or tab without regard to quotes (issue 47)', () => {
+    const cells = ['H2;=1+1', 'a;\t=1', 'a\t+1', `a;\u200b\u00a0-2`, 'x;@SUM(A1)', 'p;\uff1dq', ...dangerous.flatMap((d) => hidden.map((h) => `k;${h}${d}x\t${h}${d}y`)), ...ordinary, 'plain;text\tmore'];
+    const line = cells.map((c) => csvField(c)).join(',');
+    for (const sep of [';', '\t']) {
+      for (const piece of line.split(sep)) expect(/^"?[\p{Zs}\p{Cf}]*[=+\-@\r\n\uff1d\uff0b\uff0d\uff20\t]/u.test(piece), `${JSON.stringify(piece)} split on ${JSON.stringify(sep)}`).toBe(false);
+    }
+    // Ordinary text with a separator is left as it is.
+    expect(neutralise('plain;text\tmore')).toBe('plain;text\tmore');
   });
   it('is what the reconciliation helper\'s Python writes, cell for cell', (ctx) => {
     needs(ctx, missingTool('python3', ['--version'], 'python3'));
     const dir = tempDir('propintel-cells-');
     const helper = join(dir, 'helper.py');
     writeFileSync(helper, reconciliationHelperScript('test'));
-    const inputs = [...dangerous.flatMap((d) => hidden.map((h) => `${h}${d}x`)), ...ordinary, 'a\u0000b', 'x;=1', 'x\t=1'];
+    const inputs = [...dangerous.flatMap((d) => hidden.map((h) => `${h}${d}x`)), ...ordinary, 'a\u0000b', 'x;=1', 'x\t=1', 'H2;=1+1', 'a;\t=1', `a;\u200b\u00a0-2`, 'p;\uff1dq', 'plain;text\tmore'];
     const program = `import csv, importlib.util, io, json, sys
 spec = importlib.util.spec_from_file_location("helper", sys.argv[1]); h = importlib.util.module_from_spec(spec); spec.loader.exec_module(h)
 out = io.StringIO(); w = csv.writer(out, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\\n")
