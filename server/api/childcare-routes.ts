@@ -11,22 +11,22 @@ import { chain } from '../maybe-promise.js';
 import { limitDaRequest } from '../metering/request-limits.js';
 import type { ApiKeyRecord } from '../store/store.js';
 import { ApiError, RETRY_AFTER_S, toApiError } from './api-error.js';
-import { DEFAULT_REPORT_CONCURRENCY, REPORT_RETRY_AFTER_S, jsonAnswer, refuseLargeBody, requireDas, withLimits, type ApiContext, type ApiRequest, type ApiResponse, type ReportService } from './api-types.js';
+import { DEFAULT_REPORT_CONCURRENCY, jsonAnswer, refuseLargeBody, requireDas, withLimits, type ApiContext, type ApiRequest, type ApiResponse, type ReportService } from './api-types.js';
 import { analysisDocument, childcareFeed, childcareLicence, childcareSchema, exportFile, polygonSiteAnalysis, refuseIncludeAccess, siteAnalysisDocument, siteRequestFromBody, siteRequestFromQuery } from './childcare-handlers.js';
 import { decodeQuery, rejectUnknown } from './query.js';
+import { ReportSlots } from './report-slots.js';
 import type { ChildcareOperation } from './routes.js';
 
 /** The childcare routes of one API. */
 export class ChildcareRoutes {
-  /** Reports rendering now, and how many may at once. */
-  private reportsInFlight = 0;
-  private readonly reportConcurrency: number;
+  /** Report renders: how many at once, shared fairly between keys. */
+  private readonly slots: ReportSlots;
 
   constructor(
     private readonly ctx: ApiContext,
     reportConcurrency = DEFAULT_REPORT_CONCURRENCY,
   ) {
-    this.reportConcurrency = Math.max(1, reportConcurrency);
+    this.slots = new ReportSlots(Math.max(1, reportConcurrency));
   }
 
   /**
@@ -74,7 +74,8 @@ export class ChildcareRoutes {
 
   /**
    * `GET|POST /api/v1/childcare/report`: the request checked as /site-analysis checks it (same statuses), then
-   * rendered on the worker pool, at most `reportConcurrency` at once (429 `renderer_busy` past that); a
+   * rendered on the worker pool, at most `reportConcurrency` at once and a key at most half of them (report-slots.ts:
+   * past its share 429 `renderer_busy`; within it, a wait for a free slot of up to 10 s); a
    * renderer failure is 503 with Retry-After and the advice to use the JSON or CSV meanwhile.
    */
   async reportAnswer(req: ApiRequest, key: ApiKeyRecord, now: Date, p: Map<string, string>, limits: Record<string, string>): Promise<ApiResponse> {
@@ -96,10 +97,7 @@ export class ChildcareRoutes {
       // HEAD: the request checked and counted as GET's, the GET's headers, and nothing rendered (so it never
       // takes a render slot, and a busy renderer does not refuse it).
       if (req.method === 'HEAD') return { status: 200, contentType, headers: { ...headers, 'Content-Disposition': disposition(reportFilename({ state: site.state, circle: null, suburb: null, generatedAt: now.toISOString() }, format)) }, body: '', lengthUnknown: true };
-      if (this.reportsInFlight >= this.reportConcurrency) {
-        throw new ApiError('renderer_busy', `the report renderer is busy (${this.reportConcurrency} at once); retry after ${REPORT_RETRY_AFTER_S} s and do not fan out report requests`, { retry_after_s: REPORT_RETRY_AFTER_S, concurrency: this.reportConcurrency }, { 'Retry-After': String(REPORT_RETRY_AFTER_S) });
-      }
-      this.reportsInFlight++;
+      await this.slots.acquire(key.id);
       let file: ReportFile;
       try {
         const data = siteAnalysis(this.ctx.das!(), this.ctx.childcareWorld, site);
@@ -108,7 +106,7 @@ export class ChildcareRoutes {
         if (err instanceof ApiError) throw err;
         throw new ApiError('renderer_failed', `the report could not be rendered (${(err as Error).message}); retry later, and use /site-analysis (JSON) or /export (CSV) meanwhile`, { retry_after_s: RETRY_AFTER_S }, { 'Retry-After': String(RETRY_AFTER_S) });
       } finally {
-        this.reportsInFlight--;
+        this.slots.release(key.id);
       }
       return { status: 200, contentType: file.contentType, headers: { ...headers, 'Content-Disposition': disposition(file.filename) }, body: file.body };
     } catch (err) {

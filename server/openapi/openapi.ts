@@ -353,7 +353,7 @@ function operation(route: Route): Obj {
       401: errorResponse(401),
       403: jsonError('The licence: no childcare entitlement, inactive or expired, add-on not enabled, or a state outside the entitlement.', CHILDCARE_403),
       422: jsonError('A required parameter is missing (state, lat, lng, format), an unknown or repeated parameter, or another bad value (a state that does not exist, feature_limit, format): `parameter` names it.', ['missing_parameter', 'unknown_parameter', 'duplicate_parameter', 'invalid_parameter']),
-      429: h.op === 'report' ? jsonError('The key\'s daily limit is used up, or the report renderer is busy (Retry-After: do not fan out report requests).', ['daily_limit_exceeded', 'renderer_busy']) : jsonError('The key\'s daily limit is used up.', ['daily_limit_exceeded']),
+      429: h.op === 'report' ? jsonError('The key\'s daily limit is used up, or the report renderer is busy: this key already renders its share (half the renderer\'s slots, `per_key`), or every slot stayed taken for 10 s (Retry-After: do not fan out report requests).', ['daily_limit_exceeded', 'renderer_busy']) : jsonError('The key\'s daily limit is used up.', ['daily_limit_exceeded']),
       ...(h.op === 'report' ? { 503: jsonError('The report renderer failed or is unavailable: retry after Retry-After, and use /site-analysis (JSON) or /export (CSV) meanwhile.', ['renderer_failed', 'renderer_unavailable']) } : {}),
       405: notAllowed(route),
     };

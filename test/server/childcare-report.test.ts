@@ -271,3 +271,48 @@ describe('a renderer failure', () => {
     expect(json.status).toBe(200);
   });
 });
+
+describe('fair report slots (issue 47)', () => {
+  let server: StartedServer;
+  /** Renders of radius 5 wait for `release`; others render at once. */
+  let release: () => void = () => {};
+  const gate = new Promise<void>((r) => (release = r));
+  const started: string[] = [];
+  beforeAll(async () => {
+    const engine = t.stack.engine;
+    const real = (engine as unknown as { childcare: { report: (...a: unknown[]) => Promise<unknown> } }).childcare;
+    const slow = {
+      childcare: {
+        report: async (site: { catchment: { kind: string; radius_km?: number } }, ...rest: unknown[]) => {
+          const slowOne = site.catchment.radius_km === 5;
+          started.push(slowOne ? 'slow' : 'fast');
+          if (slowOne) await gate;
+          return real.report(site, ...rest);
+        },
+      },
+    } as unknown as PropertyService;
+    server = await startServer({ service: slow, store: t.stack.store, port: 0, reportConcurrency: 2, das: () => engine.das(), stateAt: (x, y) => engine.stateAt(x, y), openSchools: (s) => engine.openSchools(s) });
+  });
+  afterAll(async () => {
+    release();
+    await server?.close(1000);
+  });
+
+  it('another key\'s report renders while one key\'s slow renders run: a key has half the slots', async () => {
+    const other = await t.key({ components: 'none', childcareStates: [...STATES], childcareExpires: '2030-01-01', childcareAddOn: 'childcare_market_intelligence' });
+    const get = (k: string, q: string) => fetch(`${server.url}/api/v1/childcare/report?${q}`, { headers: { authorization: `Bearer ${k}` } });
+    // One key's two slow reports: the first takes one of the two slots, the second is past the key's share.
+    const first = get(key, circle('pdf', 5));
+    while (!started.length) await new Promise((r) => setTimeout(r, 10));
+    const second = await get(key, circle('pdf', 5));
+    expect(second.status).toBe(429);
+    expect(await second.json()).toMatchObject({ error: 'renderer_busy', concurrency: 2, per_key: 1 });
+    // Another key's report renders meanwhile (before the slow one is let go).
+    const theirs = await get(other, circle('html'));
+    expect(theirs.status).toBe(200);
+    expect((await theirs.text()).startsWith('<!doctype html>')).toBe(true);
+    expect(started).toEqual(['slow', 'fast']);
+    release();
+    expect((await first).status).toBe(200);
+  }, 60_000);
+});

@@ -1,0 +1,85 @@
+/**
+ * Fair report slots (issue 47): the renderer takes `total` reports at once, and no key more than `perKey` of
+ * them (half, rounded up: one of two), so one key's slow renders never hold every slot while another key's
+ * report waits. A key past its share is refused at once (429 `renderer_busy`); a key within it that finds
+ * every slot taken waits, one request per key, and a freed slot goes to the waiting key holding fewest
+ * (first come first among equals); a wait past `maxWaitMs` is refused the same way.
+ */
+import { ApiError } from './api-error.js';
+import { REPORT_RETRY_AFTER_S } from './api-types.js';
+
+interface Waiter {
+  key: string;
+  grant: () => void;
+}
+
+export class ReportSlots {
+  readonly perKey: number;
+  private readonly maxWaitMs: number;
+  private inFlight = 0;
+  private readonly held = new Map<string, number>();
+  private readonly waiting: Waiter[] = [];
+
+  constructor(
+    readonly total: number,
+    options: { perKey?: number; maxWaitMs?: number } = {},
+  ) {
+    this.maxWaitMs = options.maxWaitMs ?? 10_000;
+    this.perKey = Math.max(1, Math.min(total, options.perKey ?? Math.ceil(total / 2)));
+  }
+
+  /** Renders in flight now (all keys). */
+  get busy(): number {
+    return this.inFlight;
+  }
+
+  private refuse(why: string): ApiError {
+    return new ApiError('renderer_busy', `${why}; retry after ${REPORT_RETRY_AFTER_S} s and do not fan out report requests`, { retry_after_s: REPORT_RETRY_AFTER_S, concurrency: this.total, per_key: this.perKey }, { 'Retry-After': String(REPORT_RETRY_AFTER_S) });
+  }
+
+  /** A slot for `key`, now or once one frees up; an ApiError (429 `renderer_busy`) when it cannot have one. */
+  acquire(key: string): Promise<void> {
+    const mine = this.held.get(key) ?? 0;
+    if (mine >= this.perKey) return Promise.reject(this.refuse(`this key has ${mine} report${mine === 1 ? '' : 's'} rendering, its share of the renderer (${this.perKey} of ${this.total} at once)`));
+    if (this.inFlight < this.total && this.waiting.length === 0) {
+      this.take(key);
+      return Promise.resolve();
+    }
+    if (this.waiting.some((w) => w.key === key)) return Promise.reject(this.refuse(`the report renderer is busy (${this.total} at once) and this key already has a report waiting`));
+    return new Promise<void>((resolve, reject) => {
+      const w: Waiter = {
+        key,
+        grant: () => {
+          clearTimeout(timer);
+          this.take(key);
+          resolve();
+        },
+      };
+      const timer = setTimeout(() => {
+        const i = this.waiting.indexOf(w);
+        if (i >= 0) this.waiting.splice(i, 1);
+        reject(this.refuse(`the report renderer stayed busy (${this.total} at once) for ${this.maxWaitMs / 1000} s`));
+      }, this.maxWaitMs);
+      timer.unref?.();
+      this.waiting.push(w);
+    });
+  }
+
+  /** Gives `key`'s slot back, and it to the waiting key holding fewest. */
+  release(key: string): void {
+    const mine = (this.held.get(key) ?? 1) - 1;
+    if (mine > 0) this.held.set(key, mine);
+    else this.held.delete(key);
+    this.inFlight--;
+    if (!this.waiting.length || this.inFlight >= this.total) return;
+    let best = 0;
+    for (let i = 1; i < this.waiting.length; i++) if ((this.held.get(this.waiting[i].key) ?? 0) < (this.held.get(this.waiting[best].key) ?? 0)) best = i;
+    const [w] = this.waiting.splice(best, 1);
+    w.grant();
+  }
+
+  private take(key: string): void {
+    this.inFlight++;
+    this.held.set(key, (this.held.get(key) ?? 0) + 1);
+  }
+}
