@@ -5,7 +5,9 @@
  *
  * - engine/property/payload-types.ts: the full and core property payloads (engine/property/schema.ts);
  * - engine/da/response-types.ts: the DA listing's responses (engine/da/listing-schema.ts);
- * - engine/childcare/response-types.ts: the childcare responses (engine/childcare/childcare-schemas.ts).
+ * - engine/childcare/response-types.ts: the childcare responses (engine/childcare/childcare-schemas.ts);
+ * - engine/scores/score-types.generated.ts: every score and surface (engine/scores/score-schema.ts), the
+   library's `Scores` and `Surfaces`.
  *
  * test/engine/property/payload-types.test.ts fails when a file drifts from its schemas; rerun this then:
  *
@@ -17,6 +19,7 @@ import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import { CHILDCARE_ANALYSIS_SCHEMA, CHILDCARE_FEED_SCHEMA, CHILDCARE_SITE_SCHEMA } from '../engine/childcare/childcare-schemas.js';
 import { DA_CATEGORIES_SCHEMA, DA_COUNCILS_SCHEMA, DA_DETAIL_SCHEMA, DA_LIST_SCHEMA, DA_NEARBY_SCHEMA, DA_STATS_SCHEMA } from '../engine/da/listing-schema.js';
 import { CORE_PAYLOAD_SCHEMA, PROPERTY_PAYLOAD_SCHEMA } from '../engine/property/schema.js';
+import { SCORE_DEFS, SCORES_SCHEMA, SURFACES_SCHEMA } from '../engine/scores/score-schema.js';
 
 /** One generated file: its path and the schemas it types, each under its type's name. */
 export interface GeneratedTypes {
@@ -39,6 +42,11 @@ export const GENERATED_TYPES: GeneratedTypes[] = [
     file: at('engine/childcare/response-types.ts'),
     what: 'The childcare responses (engine/childcare/childcare-schemas.ts)',
     schemas: [['ChildcareFeedResponse', CHILDCARE_FEED_SCHEMA], ['ChildcareAnalysisResponse', CHILDCARE_ANALYSIS_SCHEMA], ['ChildcareSiteResponse', CHILDCARE_SITE_SCHEMA]],
+  },
+  {
+    file: at('engine/scores/score-types.generated.ts'),
+    what: 'Every score and surface (engine/scores/score-schema.ts)',
+    schemas: [['Scores', { ...SCORES_SCHEMA, $defs: SCORE_DEFS }], ['Surfaces', { ...SURFACES_SCHEMA, $defs: SCORE_DEFS }]],
   },
 ];
 
@@ -65,6 +73,7 @@ export async function generatedSource(g: GeneratedTypes): Promise<string> {
     let text = await compile(s, name, { bannerComment: '', additionalProperties: true, format: true, declareExternallyReferenced: true, unreachableDefinitions: false, strictIndexSignatures: false });
     // Shared definitions ($defs of the same name) are declared once, from the first schema that has them.
     text = text.replace(/^export interface (\w+) \{[\s\S]*?^\}\n/gm, (decl, n: string) => (n !== name && seen.has(n) ? '' : (seen.add(n), decl)));
+    text = text.replace(/^export type (\w+) =[\s\S]*?;\n/gm, (decl, n: string) => (n !== name && seen.has(n) ? '' : (seen.add(n), decl)));
     parts.push(text);
   }
   // Type aliases, not interfaces: an object type alias is assignable to Record<string, unknown>, so a typed

@@ -108,7 +108,7 @@ export interface NoiseSurface {
   /** CRS of `transform`. */
   crs: string;
   /** GDAL-order transform whose cell centres are the nodes (row 0 north). */
-  transform: GeoTransform;
+  transform: [number, number, number, number, number, number];
   /** The subject's node. */
   subject: { row: number; col: number };
   /** Modelled Lden per node, row-major, dB (null where nothing is modelled in range). */

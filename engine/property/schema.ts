@@ -4,7 +4,7 @@
  * sandbox payload against it; the OpenAPI document embeds it.
  */
 import { COVERAGE_STATUSES } from '../catalogue/coverage.js';
-import { SCORE_KEYS } from '../scores/component.js';
+import { SCORE_DEFS, SCORES_SCHEMA, SURFACES_SCHEMA } from '../scores/score-schema.js';
 import { ENVIRONMENT_KEYS } from './blocks/environment.js';
 import { SCHOOL_CATCHMENT_FIELDS } from './blocks/poi.js';
 import { PROXIMITY_LOOKUPS } from './blocks/proximity.js';
@@ -150,35 +150,9 @@ function payloadSchema(variant: 'full' | 'core'): Schema {
   };
   if (variant === 'full') {
     blocks.other_layers = keyed(['sa2_approval'], layerItem);
-    blocks.scores = { type: 'object', properties: Object.fromEntries(SCORE_KEYS.map((k) => [k, { type: 'object' }])), additionalProperties: false };
-    blocks.surfaces = {
-      type: 'object',
-      properties: {
-        noise: { type: 'object', required: ['model_path'] },
-        heat: {
-          type: 'object',
-          required: ['grid', 'class_legend', 'cooling_cover_share', 'heat_source_share'],
-          properties: {
-            // The 10 m class grid, run-length encoded: [code, count, ...] filling width x height cells row-major,
-            // northern row first (engine/surfaces/heat/heat-surface.ts, HeatGrid).
-            grid: obj({
-              width: { type: 'integer', minimum: 1 }, height: { type: 'integer', minimum: 1 }, cell_size_m: num, crs: str,
-              transform: { type: 'array', items: num, minItems: 6, maxItems: 6 }, no_data: { type: 'integer' },
-              order: { const: 'row_major_north_first' }, encoding: { const: 'rle' }, runs: arr({ type: 'integer', minimum: 0 }),
-            }),
-          },
-        },
-        contours: {
-          type: 'object',
-          required: ['available'],
-          properties: { available: { type: 'boolean' }, interval_source: { enum: ['requested', 'auto', 'raised_to_floor', 'widened_to_fit'] } },
-          if: { properties: { available: { const: true } } },
-          then: { required: ['available', 'source', 'source_name', 'native_interval_m', 'interval_m', 'interval_source', 'levels', 'truncated'] },
-          else: { required: ['available', 'reason', 'note'] },
-        },
-      },
-      additionalProperties: false,
-    };
+    // Each score and surface typed by its own definition (engine/scores/score-schema.ts), under $defs below.
+    blocks.scores = SCORES_SCHEMA;
+    blocks.surfaces = SURFACES_SCHEMA;
   }
   blocks.meta = meta(variant);
   blocks.usage = USAGE_SCHEMA;
@@ -194,7 +168,7 @@ function payloadSchema(variant: 'full' | 'core'): Schema {
     additionalProperties: false,
     if: { properties: { completeness: { const: 'partial' } } },
     then: { required: ['degraded_components'] },
-    $defs: { layerItem, planningItem, daItem },
+    $defs: { layerItem, planningItem, daItem, ...(variant === 'full' ? SCORE_DEFS : {}) },
   };
 }
 

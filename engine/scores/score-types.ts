@@ -2,38 +2,38 @@
  * The precise type of each score the engine computes, by its key in `scores` (SCORE_KEYS), and of each
  * surface by its layer: what `engine.scores()` and `engine.surfaces()` return, and what the property
  * payload's `scores` and `surfaces` blocks hold.
+ *
+ * These are generated from the scores' JSON Schema (score-schema.ts, the same the OpenAPI documents publish)
+ * into score-types.generated.ts. Each score's module types its own computation (`FloodScore` in
+ * flood/flood-score.ts and so on); the checks below make tsc fail when one of them stops satisfying the
+ * published type, so the library, the payload and the OpenAPI document cannot drift apart.
  */
-import type { AircraftNoiseScore } from './aircraft-noise/aircraft-noise-score.js';
-import type { BushfireScore } from './bushfire/bushfire-score.js';
-import type { ContaminationScore } from './contamination/contamination-score.js';
-import type { FloodScore } from './flood/flood-score.js';
-import type { HeatIslandScore } from './heat-island/heat-island-score.js';
-import type { SolarScore } from './solar/solar-score.js';
-import type { ViewQualityScore } from './view-quality/view-quality-score.js';
-import type { WalkabilityScore } from './walkability/walkability-score.js';
-import type { NoiseScore } from '../noise/noise-score.js';
-import type { NoiseSurface } from '../noise/noise-grid.js';
-import type { HeatSurface } from '../surfaces/heat/heat-surface.js';
-import type { ContoursLayer } from '../surfaces/contours/contours-layer.js';
+import type * as Computed from './computed-types.js';
+import type * as Published from './score-types.generated.js';
 
 /** Every score by its key. */
-export interface Scores {
-  noise: NoiseScore;
-  flood: FloodScore;
-  bushfire: BushfireScore;
-  heat_island: HeatIslandScore;
-  solar: SolarScore;
-  walkability: WalkabilityScore;
-  view_quality: ViewQualityScore;
-  contamination: ContaminationScore;
-  aircraft_noise: AircraftNoiseScore;
-}
+export type Scores = Required<Published.Scores>;
 
 /** Every surface by its layer. */
-export interface Surfaces {
-  noise: NoiseSurface;
-  heat: HeatSurface;
-  contours: ContoursLayer;
-}
+export type Surfaces = Required<Published.Surfaces>;
 
-export type { AircraftNoiseScore, BushfireScore, ContaminationScore, FloodScore, HeatIslandScore, SolarScore, ViewQualityScore, WalkabilityScore, NoiseScore, NoiseSurface, HeatSurface, ContoursLayer };
+export type AircraftNoiseScore = Published.AircraftNoiseScore;
+export type BushfireScore = Published.BushfireScore;
+export type ContaminationScore = Published.ContaminationScore;
+export type FloodScore = Published.FloodScore;
+export type HeatIslandScore = Published.HeatIslandScore;
+export type SolarScore = Published.SolarScore;
+export type ViewQualityScore = Published.ViewQualityScore;
+export type WalkabilityScore = Published.WalkabilityScore;
+export type NoiseScore = Published.NoiseScore;
+export type NoiseSurface = Published.NoiseSurface;
+export type HeatSurface = Published.HeatSurface;
+export type ContoursLayer = Published.ContoursLayer;
+
+/** What each module computes satisfies what is published (a compile error names the score that does not). */
+type Satisfies<T extends Record<keyof T, unknown>, U extends { [K in keyof T]: unknown }> = { [K in keyof T]: T[K] extends U[K] ? true : K };
+type Failing<T> = { [K in keyof T]: T[K] extends true ? never : T[K] }[keyof T];
+/** `never` when every computed score and surface is its published type; else the keys that are not. */
+export type ScoreTypeMismatch = Failing<Satisfies<Computed.Scores, Scores>> | Failing<Satisfies<Computed.Surfaces, Surfaces>>;
+const scoresMatch: [ScoreTypeMismatch] extends [never] ? true : ScoreTypeMismatch = true;
+void scoresMatch;

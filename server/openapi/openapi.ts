@@ -45,9 +45,29 @@ const PARAMETERS: Record<(typeof PROPERTY_PARAMETERS)[number], { schema: Obj; de
   nearby_zone_radius_m: { schema: { type: 'integer', minimum: LIMITS.nearbyZoneRadius.min, maximum: LIMITS.nearbyZoneRadius.max, default: LIMITS.nearbyZoneRadius.default }, description: 'Search radius of planning.zones_nearby, metres; no effect unless include_nearby_zones is set (still validated).' },
 };
 
+/** Definitions hoisted out of the schemas embedded so far, for components.schemas. */
+const hoisted: Obj = {};
+
+/** `#/$defs/X` as `#/components/schemas/X`, throughout. */
+function rewriteRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(rewriteRefs);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Obj = {};
+  for (const [k, v] of Object.entries(value)) out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/') ? `#/components/schemas/${v.slice(8)}` : rewriteRefs(v);
+  return out;
+}
+
+/**
+ * A JSON Schema as a component: its `$schema` and `$id` out, and the `$defs` it refers to (the score and
+ * surface types, engine/scores/score-schema.ts) hoisted into components.schemas with every reference to them
+ * rewritten, so each is a named type a generated client reads (`$id` gone, `#/$defs/...` would otherwise point
+ * at the document's root).
+ */
 function embed(schema: Obj): Obj {
-  const { $schema: _s, $id: _i, ...rest } = schema;
-  return rest;
+  const { $schema: _s, $id: _i, $defs, ...rest } = schema;
+  const text = JSON.stringify(schema);
+  for (const [name, def] of Object.entries(($defs ?? {}) as Obj)) if (text.includes(`"#/$defs/${name}"`)) hoisted[name] ??= rewriteRefs(def);
+  return rewriteRefs(rest) as Obj;
 }
 
 const ERROR_CODES: Record<number, { description: string; codes: ErrorCode[] }> = {
@@ -615,6 +635,8 @@ export function openApiDocument(): Obj {
           properties: { addresses: { type: 'array', items: { type: 'object', required: ['address', 'state', 'lat', 'lng', 'note'], properties: { address: { type: 'string' }, state: { type: 'string' }, lat: { type: 'number' }, lng: { type: 'number' }, note: { type: 'string' } }, additionalProperties: false } } },
           additionalProperties: false,
         },
+        // The score and surface types the payload schemas refer to.
+        ...hoisted,
       },
     },
   };

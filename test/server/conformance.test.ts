@@ -5,7 +5,11 @@
 // gives for that status and media type. An operation or documented status without a case fails the suite (so
 // an endpoint cannot land undocumented or untested), as does a case whose status the document does not list.
 // HEAD is checked wherever GET is: the GET's status and headers, and no body.
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { GUIDES, guidePath } from '../../server/openapi/guide-pages.js';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -559,6 +563,46 @@ describe('the served documents', () => {
     // Every case names an operation some document describes.
     expect(cases.filter((k) => describedBy(k.op).length === 0).map((k) => k.op)).toEqual([]);
   });
+});
+
+describe('a client generated from the served document (issue 47)', () => {
+  // openapi-typescript writes the types of the served document; a client of openapi-fetch reads
+  // scores.flood.level as its enum and compiles with --strict; reading a field the schema does not have fails
+  // to compile (the scores are not bare objects); and at run time the same client gets the level the engine
+  // computes.
+  it('compiles with --strict reading scores.flood.level as its enum, refuses a field the score lacks, and reads it for real', async () => {
+    const { default: openapiTS } = await import('openapi-typescript');
+    const dir = mkdtempSync(join(tmpdir(), 'propintel-client-'));
+    try {
+      writeFileSync(join(dir, 'api.d.ts'), await openapiTS(served.main as never));
+      symlinkSync(join(process.cwd(), 'node_modules'), join(dir, 'node_modules'), 'dir');
+      const client = (body: string) => `import createClient from 'openapi-fetch';
+import type { paths } from './api';
+export async function floodLevel(baseUrl: string, key: string, address: string): Promise<string> {
+  const client = createClient<paths>({ baseUrl, headers: { Authorization: \`Bearer \${key}\` } });
+  const { data, error } = await client.GET('/api/v1/property', { params: { query: { address, components: 'scores' } } });
+  if (error || !data) throw new Error(JSON.stringify(error));
+  ${body}
+}
+`;
+      writeFileSync(join(dir, 'good.ts'), client("const level: 'very_low' | 'low' | 'moderate' | 'high' | 'very_high' | 'unknown' | undefined = data.scores?.flood?.level;\n  return level ?? 'absent';"));
+      writeFileSync(join(dir, 'bad.ts'), client('const wrong: number | undefined = data.scores?.flood?.level;\n  return String(wrong) + String(data.scores?.flood?.no_such_field);'));
+      const tsc = (file: string) => spawnSync(join(process.cwd(), 'node_modules', '.bin', 'tsc'), ['--strict', '--noEmit', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', '', file, 'api.d.ts'], { cwd: dir, encoding: 'utf8' });
+      const good = tsc('good.ts');
+      expect(good.status, good.stdout + good.stderr).toBe(0);
+      const bad = tsc('bad.ts');
+      expect(bad.status).not.toBe(0);
+      expect(bad.stdout).toMatch(/bad\.ts.*error TS2322/);
+      expect(bad.stdout).toMatch(/Property 'no_such_field' does not exist/);
+      // And at run time, the same calls.
+      const { default: createClient } = await import('openapi-fetch');
+      const api = createClient({ baseUrl: c.url.main, headers: { Authorization: `Bearer ${c.keys.full}` } });
+      const { data } = await (api as unknown as { GET: (p: string, o: unknown) => Promise<{ data?: { scores?: { flood?: { level?: string } } } }> }).GET('/api/v1/property', { params: { query: { address: SANDBOX_VIC, components: 'scores' } } });
+      expect(['very_low', 'low', 'moderate', 'high', 'very_high', 'unknown']).toContain(data?.scores?.flood?.level);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('every documented answer, for real', () => {

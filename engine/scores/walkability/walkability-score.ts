@@ -83,7 +83,7 @@ export interface CategoryScore {
   /** The category's maximum points (sum of its rank weights). */
   weight: number;
   /** Rank weights applied to the nearest amenities. */
-  rank_weights: readonly number[];
+  rank_weights: number[];
   /** Amenities that earned points (at most the number of rank weights). */
   counted: number;
   /** Straight-line metres to the nearest amenity of the category (within 2,400 m), else null. */
@@ -111,7 +111,7 @@ export interface WalkabilityScore {
   screening_contract: {
     method: 'straight_line_distance_bands';
     scenario_count: 24;
-    categories: readonly WalkCategory[];
+    categories: WalkCategory[];
     bands: { band_m: number; minutes: number }[];
     walking_speed_m_per_min: number;
     distance_decay: string;
@@ -340,7 +340,7 @@ export function computeWalkability(ix: WalkabilityIndexes, lon: number, lat: num
       score,
       level: levelOf(score),
       weight,
-      rank_weights: weights,
+      rank_weights: [...weights],
       counted,
       nearest_m: nid >= 0 ? wholeMetres(nearestD[c]) : null,
       nearest_adjusted_m: topCount[c] > 0 && Number.isFinite(topAdj[base]) && topAdj[base] < DECAY_LIMIT_M ? wholeMetres(topAdj[base]) : null,
@@ -401,7 +401,7 @@ export function computeWalkability(ix: WalkabilityIndexes, lon: number, lat: num
     screening_contract: {
       method: 'straight_line_distance_bands',
       scenario_count: 24,
-      categories: WALK_CATEGORIES,
+      categories: [...WALK_CATEGORIES],
       bands: WALK_BANDS_M.map((b, i) => ({ band_m: b, minutes: WALK_BAND_MINUTES[i] })),
       walking_speed_m_per_min: WALKING_SPEED_M_PER_MIN,
       distance_decay: WALK_WORDS.distanceDecay,

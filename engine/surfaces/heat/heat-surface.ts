@@ -49,7 +49,7 @@ export interface HeatGrid {
   /** The window's projected CRS (EPSG code string). */
   crs: string;
   /** GDAL geotransform of the grid in `crs`. */
-  transform: GeoTransform;
+  transform: [number, number, number, number, number, number];
   no_data: number;
   /** Cell order once decoded: row-major, northern row first, western column first. */
   order: 'row_major_north_first';
@@ -135,7 +135,7 @@ export function heatSurfaceFromClasses(classes: Uint8Array, window: Window, sour
   });
   const covered = cooling + heat + neutral;
   return {
-    grid: { width: spec.width, height: spec.height, cell_size_m: HEAT_CELL_M, crs: spec.crs, transform: spec.transform, no_data: LAND_COVER_NO_DATA, order: 'row_major_north_first', encoding: 'rle', runs: encodeRuns(classes) },
+    grid: { width: spec.width, height: spec.height, cell_size_m: HEAT_CELL_M, crs: spec.crs, transform: [...spec.transform], no_data: LAND_COVER_NO_DATA, order: 'row_major_north_first', encoding: 'rle', runs: encodeRuns(classes) },
     class_legend: legend,
     heat_driver_role: Object.fromEntries(LAND_COVER_CLASSES.map((c) => [c.name, c.heat_driver_role])),
     cooling_cover_share: cooling / n,
