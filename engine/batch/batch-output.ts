@@ -130,16 +130,17 @@ export class BatchFileWriter {
       input: r.cells,
       status: r.status,
       error: r.error,
-      message: r.message,
+      error_message: r.message,
       resolved_address: r.address,
-      confidence: r.confidence,
-      lat: r.lat,
-      lng: r.lng,
+      match_confidence: r.confidence,
+      resolved_lat: r.lat,
+      resolved_lng: r.lng,
       ...(this.options.charged ? { charged: !!r.charged } : {}),
       payload: r.payload,
     };
     if (this.options.format === 'jsonl') return `${JSON.stringify(base)}\n`;
-    const { lat, lng, ...properties } = base;
+    // GeoJSON: the point is the geometry; the other fields are the properties, named as in CSV and JSON lines.
+    const { resolved_lat: lat, resolved_lng: lng, ...properties } = base;
     const feature = { type: 'Feature', geometry: lat !== null && lng !== null ? { type: 'Point', coordinates: [lng, lat] } : null, properties };
     const text = `${this.first ? '' : ','}${JSON.stringify(feature)}\n`;
     this.first = false;

@@ -340,7 +340,9 @@ function operation(route: Route): Obj {
     tags: [route.tag],
     summary: route.summary,
     description: route.description,
-    operationId: route.path.replace(/^\/(api\/v1\/)?/, '').replace(/[/.]/g, '_') || 'root',
+    // Plain identifiers (letters, digits, underscores), as code generators and anchors want: /v1/das/{id} is
+    // v1_das_id, /api/v1/childcare/site-analysis childcare_site_analysis.
+    operationId: route.path.replace(/^\/(api\/v1\/)?/, '').replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+/g, '_') || 'root',
   };
   const requestId = { name: 'X-Request-Id', in: 'header', required: false, description: 'Echoed back (letters, digits and ._:- up to 64); otherwise the server assigns one. Every response carries it.', schema: { type: 'string', maxLength: 64 } };
   if (h.kind === 'da') {
@@ -436,7 +438,7 @@ function operation(route: Route): Obj {
       break;
     case 'map-point':
       op.parameters = [{ name: 'lat', in: 'query', required: true, description: 'Latitude (WGS84).', schema: { type: 'number' } }, { name: 'lng', in: 'query', required: true, description: 'Longitude (WGS84).', schema: { type: 'number' } }, ...((op.parameters as Obj[]) ?? [])];
-      op.responses = { ...ok({ type: 'object', description: 'Address, scores with levels, hazards, DAs near.' }), 422: jsonError('lat or lng is missing or not WGS84 degrees, or another parameter.', ['invalid_parameter', 'unknown_parameter', 'duplicate_parameter']), ...missing('Not the sample world: use /api/v1/property with a key.') };
+      op.responses = { ...ok({ type: 'object', description: 'Address, scores with levels, hazards, DAs near.' }), 422: jsonError('lat or lng is missing or not WGS84 degrees, or another parameter; or the point is outside every dataset the server holds (`outside_coverage`).', ['invalid_parameter', 'unknown_parameter', 'duplicate_parameter', 'outside_coverage']), ...missing('Not the sample world: use /api/v1/property with a key.') };
       break;
     case 'tilejson':
       op.responses = {

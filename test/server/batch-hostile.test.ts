@@ -104,7 +104,7 @@ describe('rows a hostile file holds', () => {
     const r = await job(k, body, 'application/x-ndjson', '?components=planning');
     expect(r.status).toBe(202);
     expect(r.rows.map((x) => x.status)).toEqual(['invalid', 'ok']);
-    expect(r.rows[0].message).toMatch(/nests arrays or objects more than 64 deep/);
+    expect(r.rows[0].error_message).toMatch(/nests arrays or objects more than 64 deep/);
     expect(r.rows[1].input.note).toBe('[[1]]');
   }, 60_000);
 
@@ -129,7 +129,7 @@ describe('rows a hostile file holds', () => {
     expect(sep.rows.map((x) => x.input.ref)).toEqual(['1', '2']);
     const commas = await job(k, `address\n${a.address}\n`, 'text/csv', '?components=planning');
     expect(commas.rows[0].status).toBe('invalid');
-    expect(commas.rows[0].message).toMatch(/line 2 has \d fields; the header row has 1: a value holding the delimiter "," \(an address with commas\) must be in double quotes/);
+    expect(commas.rows[0].error_message).toMatch(/line 2 has \d fields; the header row has 1: a value holding the delimiter "," \(an address with commas\) must be in double quotes/);
   }, 60_000);
 });
 

@@ -6,7 +6,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../datasets/sample-world.js';
-import { BATCH_CSV_FIELDS, type StoredBatchRow } from '../../engine/entry/batch.js';
+import { BATCH_CSV_FIELDS, BATCH_RESULT_COLUMNS, type StoredBatchRow } from '../../engine/entry/batch.js';
 import { csvRows } from '../../engine/vector/csv.js';
 import { BatchRunner } from '../../server/batch/batch-runner.js';
 import { startServer, type StartedServer } from '../../server/http-server.js';
@@ -131,8 +131,15 @@ describe('a batch job checked row by row against single lookups', () => {
     expect(geo.type).toBe('FeatureCollection');
     expect(geo.features.map((f: Obj) => f.properties.row)).toEqual(jsonl.map((r) => r.row));
     for (const f of geo.features) {
-      if (f.properties.status === 'ok') expect(f.geometry.coordinates).toEqual([jsonl[f.properties.row - 1].lng, jsonl[f.properties.row - 1].lat]);
+      if (f.properties.status === 'ok') expect(f.geometry.coordinates).toEqual([jsonl[f.properties.row - 1].resolved_lng, jsonl[f.properties.row - 1].resolved_lat]);
       else expect(f.geometry).toBeNull();
+    }
+    // One set of names (issue 47): every result column of the CSV is a field of each JSON line and, but the
+    // point (the geometry), a property of each GeoJSON feature, with the same value.
+    for (const name of BATCH_RESULT_COLUMNS) {
+      for (const r of jsonl) expect(r, `jsonl row ${r.row}: ${name}`).toHaveProperty(name);
+      if (name !== 'resolved_lat' && name !== 'resolved_lng') for (const f of geo.features) expect(f.properties, `geojson row ${f.properties.row}: ${name}`).toHaveProperty(name);
+      jsonl.forEach((r, i) => expect(csv[i][name] ?? '', `row ${r.row} ${name}`).toBe(r[name] === null || r[name] === undefined ? '' : String(r[name])));
     }
     // Failed rows counted as the rows say.
     expect(done.rows_failed).toBe(jsonl.filter((r) => r.status !== 'ok').length);
@@ -150,7 +157,7 @@ describe('a batch job checked row by row against single lookups', () => {
         expect(r.status, `row ${r.row}`).toBe('ok');
         expect(stable(r.payload), `row ${r.row}`).toEqual(stable(single));
         expect(r.resolved_address).toBe(single.resolved.address);
-        expect([r.lat, r.lng]).toEqual([single.resolved.point.lat, single.resolved.point.lng]);
+        expect([r.resolved_lat, r.resolved_lng]).toEqual([single.resolved.point.lat, single.resolved.point.lng]);
         // The CSV's flattened columns read the same payload.
         const row = csv[r.row - 1];
         for (const f of BATCH_CSV_FIELDS) {
@@ -159,7 +166,7 @@ describe('a batch job checked row by row against single lookups', () => {
         }
       } else {
         expect(res.status, `row ${r.row}: ${JSON.stringify(single)}`).toBe(422);
-        expect({ error: r.error, message: r.message }, `row ${r.row}`).toEqual({ error: single.error, message: single.message });
+        expect({ error: r.error, message: r.error_message }, `row ${r.row}`).toEqual({ error: single.error, message: single.message });
         expect(r.payload).toBeNull();
       }
       compared++;
@@ -168,11 +175,11 @@ describe('a batch job checked row by row against single lookups', () => {
     const by = (ref: string) => jsonl.find((r) => r.input.ref === ref)!;
     expect(by('nowhere')).toMatchObject({ status: 'unresolved', error: 'address_unresolvable' });
     expect(by('ocean')).toMatchObject({ status: 'outside_coverage', error: 'outside_coverage' });
-    expect(by('badlat')).toMatchObject({ status: 'invalid', error: 'invalid_parameter', message: 'lat must be a number, got "abc"' });
+    expect(by('badlat')).toMatchObject({ status: 'invalid', error: 'invalid_parameter', error_message: 'lat must be a number, got "abc"' });
     expect(by('both')).toMatchObject({ status: 'invalid', error: 'invalid_subject' });
     expect(by('blank')).toMatchObject({ status: 'invalid', error: 'invalid_subject' });
     expect(jsonl[28]).toMatchObject({ status: 'invalid', error: 'invalid_parameter' });
-    expect(jsonl[28].message).toMatch(/has 5 fields; the header row has 4/);
+    expect(jsonl[28].error_message).toMatch(/has 5 fields; the header row has 4/);
   }, 120_000);
 
   it('charges each unique address once, and never the free ones', async () => {

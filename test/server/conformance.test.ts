@@ -282,6 +282,7 @@ for (const path of ['/map', '/map/maplibre-gl.js', '/map/maplibre-gl.css']) {
 }
 add('GET /map/point', 200, 'a point\'s summary', () => ({ path: '/map/point?lat=-37.7516&lng=144.9874' }));
 add('GET /map/point', 422, 'a latitude past 90', () => ({ path: '/map/point?lat=95&lng=144.9' }), { code: 'invalid_parameter' });
+add('GET /map/point', 422, 'a point in the Southern Ocean, outside every dataset', () => ({ path: '/map/point?lat=-50&lng=150' }), { code: 'outside_coverage' });
 add('GET /map/point', 404, 'a server not on the sample world', () => ({ path: '/map/point?lat=-37.7516&lng=144.9874', server: 'keyedTiles' }), { code: 'not_found' });
 add('GET /playground', 200, 'the page', () => ({ path: '/playground' }));
 add('GET /playground', 404, 'a server with the playground off', () => ({ path: '/playground', server: 'bare' }), { code: 'not_found' });
@@ -507,6 +508,14 @@ function conform(doc: DocName, path: string, method: string, o: Obj, a: Answer, 
 }
 
 describe('the served documents', () => {
+  it('name every operation with a plain, unique operationId (letters, digits and underscores)', () => {
+    for (const d of Object.keys(DOCS) as DocName[]) {
+      const ids = Object.values(DOCS[d].paths as Obj).flatMap((ops) => Object.values(ops as Obj).map((o) => (o as Obj).operationId as string));
+      expect(ids.filter((id) => !/^[A-Za-z][A-Za-z0-9_]*$/.test(id)), d).toEqual([]);
+      expect(new Set(ids).size, d).toBe(ids.length);
+    }
+  });
+
   it('are the documents the server builds, and valid OpenAPI 3.1 to swagger-parser', async () => {
     for (const d of Object.keys(DOCS) as DocName[]) {
       expect(served[d], d).toEqual(JSON.parse(JSON.stringify(DOCS[d])));
