@@ -32,8 +32,8 @@ import { acceptsGzip } from './payload-body.js';
 import { PropertyRoutes } from './property-routes.js';
 import { decodeQuery, rejectUnknown, strictDecode } from './query.js';
 import type { ResponseCache } from './response-cache.js';
-import { allowedMethods, ROUTES, type Route } from './routes.js';
-import { preflight, withCors } from './cors.js';
+import { ROUTES, type Route } from './routes.js';
+import { allowedMethods, preflight, withCors } from './cors.js';
 import { SqlMcpRoutes } from './sql-mcp-routes.js';
 import { TileRoutes } from './tile-routes.js';
 

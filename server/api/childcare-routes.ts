@@ -75,7 +75,7 @@ export class ChildcareRoutes {
   /**
    * `GET|POST /api/v1/childcare/report`: the request checked as /site-analysis checks it (same statuses), then
    * rendered on the worker pool, at most `reportConcurrency` at once and a key at most half of them (report-slots.ts:
-   * past its share 429 `renderer_busy`; within it, a wait for a free slot of up to 10 s); a
+   * a report that cannot start waits up to 10 s for a slot, then 429 `renderer_busy`); a
    * renderer failure is 503 with Retry-After and the advice to use the JSON or CSV meanwhile.
    */
   async reportAnswer(req: ApiRequest, key: ApiKeyRecord, now: Date, p: Map<string, string>, limits: Record<string, string>): Promise<ApiResponse> {

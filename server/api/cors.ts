@@ -13,6 +13,12 @@
  * `*` there does not cover.
  */
 import type { ApiResponse } from './api-types.js';
+import { withHead, type Route } from './routes.js';
+
+/** What a path answers, as its Allow header lists them: `withHead`, and OPTIONS (the preflight) everywhere. */
+export function allowedMethods(route: Route): string[] {
+  return [...withHead(route), 'OPTIONS'];
+}
 
 /** The request headers a cross-origin page may send (what the API reads, beyond the CORS-safelisted ones). */
 export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'If-None-Match', 'X-Request-Id', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID'] as const;

@@ -1,9 +1,11 @@
 /**
  * Fair report slots (issue 47): the renderer takes `total` reports at once, and no key more than `perKey` of
  * them (half, rounded up: one of two), so one key's slow renders never hold every slot while another key's
- * report waits. A key past its share is refused at once (429 `renderer_busy`); a key within it that finds
- * every slot taken waits, one request per key, and a freed slot goes to the waiting key holding fewest
- * (first come first among equals); a wait past `maxWaitMs` is refused the same way.
+ * report waits. A request that cannot start now (every slot taken, or its key at its share) waits, at most
+ * `total` per key (past that 429 `renderer_busy` at once: do not fan out); a freed slot goes to the waiting
+ * request whose key holds fewest and is under its share, first come first among equals; a wait past
+ * `maxWaitMs` is refused the same way. A slot stays free rather than go to a key past its share: that is what
+ * keeps one for the next key.
  */
 import { ApiError } from './api-error.js';
 import { REPORT_RETRY_AFTER_S } from './api-types.js';
@@ -40,12 +42,12 @@ export class ReportSlots {
   /** A slot for `key`, now or once one frees up; an ApiError (429 `renderer_busy`) when it cannot have one. */
   acquire(key: string): Promise<void> {
     const mine = this.held.get(key) ?? 0;
-    if (mine >= this.perKey) return Promise.reject(this.refuse(`this key has ${mine} report${mine === 1 ? '' : 's'} rendering, its share of the renderer (${this.perKey} of ${this.total} at once)`));
-    if (this.inFlight < this.total && this.waiting.length === 0) {
+    if (mine < this.perKey && this.inFlight < this.total) {
       this.take(key);
       return Promise.resolve();
     }
-    if (this.waiting.some((w) => w.key === key)) return Promise.reject(this.refuse(`the report renderer is busy (${this.total} at once) and this key already has a report waiting`));
+    const queued = this.waiting.filter((w) => w.key === key).length;
+    if (queued >= this.total) return Promise.reject(this.refuse(`this key has ${mine} report${mine === 1 ? '' : 's'} rendering (its share is ${this.perKey} of ${this.total} at once) and ${queued} waiting`));
     return new Promise<void>((resolve, reject) => {
       const w: Waiter = {
         key,
@@ -58,24 +60,29 @@ export class ReportSlots {
       const timer = setTimeout(() => {
         const i = this.waiting.indexOf(w);
         if (i >= 0) this.waiting.splice(i, 1);
-        reject(this.refuse(`the report renderer stayed busy (${this.total} at once) for ${this.maxWaitMs / 1000} s`));
+        reject(this.refuse(`no render slot came free for this key within ${this.maxWaitMs / 1000} s (${this.total} at once, ${this.perKey} per key)`));
       }, this.maxWaitMs);
       timer.unref?.();
       this.waiting.push(w);
     });
   }
 
-  /** Gives `key`'s slot back, and it to the waiting key holding fewest. */
+  /** Gives `key`'s slot back, and free slots to the waiting requests of the keys holding fewest. */
   release(key: string): void {
     const mine = (this.held.get(key) ?? 1) - 1;
     if (mine > 0) this.held.set(key, mine);
     else this.held.delete(key);
     this.inFlight--;
-    if (!this.waiting.length || this.inFlight >= this.total) return;
-    let best = 0;
-    for (let i = 1; i < this.waiting.length; i++) if ((this.held.get(this.waiting[i].key) ?? 0) < (this.held.get(this.waiting[best].key) ?? 0)) best = i;
-    const [w] = this.waiting.splice(best, 1);
-    w.grant();
+    while (this.inFlight < this.total) {
+      let best = -1;
+      for (let i = 0; i < this.waiting.length; i++) {
+        const h = this.held.get(this.waiting[i].key) ?? 0;
+        if (h < this.perKey && (best < 0 || h < (this.held.get(this.waiting[best].key) ?? 0))) best = i;
+      }
+      if (best < 0) return;
+      const [w] = this.waiting.splice(best, 1);
+      w.grant();
+    }
   }
 
   private take(key: string): void {

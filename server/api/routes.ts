@@ -158,11 +158,6 @@ export function withHead(route: Route): string[] {
   return methods.flatMap((m) => (m === 'GET' && !methods.includes('HEAD') ? ['GET', 'HEAD'] : [m]));
 }
 
-/** What a path answers, as its Allow header lists them: `withHead`, and OPTIONS (the CORS preflight, api/cors.ts) everywhere. */
-export function allowedMethods(route: Route): string[] {
-  return [...withHead(route), 'OPTIONS'];
-}
-
 /** The endpoints, in the order of spec section 4 and then the service's own. */
 export const ROUTES: readonly Route[] = [
   {

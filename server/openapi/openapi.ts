@@ -10,8 +10,8 @@ import { VERSION } from '../../engine/index.js';
 import { RETRY_AFTER_S, type ErrorCode } from '../api/api-error.js';
 import { MAX_REQUEST_TARGET } from '../api/limits.js';
 import { FULL_ONLY_PARAMETERS, PROPERTY_PARAMETERS } from '../api/query.js';
-import { CORS_ALLOW_HEADERS, CORS_MAX_AGE } from '../api/cors.js';
-import { allowedMethods, ROUTES, type DaOperation, type Route, type WebhookOperation } from '../api/routes.js';
+import { allowedMethods, CORS_ALLOW_HEADERS, CORS_MAX_AGE } from '../api/cors.js';
+import { ROUTES, type DaOperation, type Route, type WebhookOperation } from '../api/routes.js';
 import { DA_EVENT_TYPES, DA_CATEGORIES, DA_LIMITS, DA_CATEGORIES_SCHEMA, DA_COUNCILS_SCHEMA, DA_DETAIL_SCHEMA, DA_LIST_SCHEMA, DA_NEARBY_SCHEMA, DA_STATS_SCHEMA, STATUS_GROUPS, STATUS_RULES } from '../../engine/entry/das.js';
 import { DA_PARAMETERS } from '../api/da-handlers.js';
 import { SQL_DOCUMENT_SCHEMA } from '../api/sql-handler.js';
@@ -375,7 +375,7 @@ function operation(route: Route): Obj {
       401: errorResponse(401),
       403: jsonError('The licence: no childcare entitlement, inactive or expired, add-on not enabled, or a state outside the entitlement.', CHILDCARE_403),
       422: jsonError('A required parameter is missing (state, lat, lng, format), an unknown or repeated parameter, or another bad value (a state that does not exist, feature_limit, format): `parameter` names it.', ['missing_parameter', 'unknown_parameter', 'duplicate_parameter', 'invalid_parameter']),
-      429: h.op === 'report' ? jsonError('The key\'s daily limit is used up, or the report renderer is busy: this key already renders its share (half the renderer\'s slots, `per_key`), or every slot stayed taken for 10 s (Retry-After: do not fan out report requests).', ['daily_limit_exceeded', 'renderer_busy']) : jsonError('The key\'s daily limit is used up.', ['daily_limit_exceeded']),
+      429: h.op === 'report' ? jsonError('The key\'s daily limit is used up, or the report renderer is busy: this key has as many reports waiting as the renderer has slots, or no slot came free for it within 10 s (a key renders at most half the slots at once, `per_key`) (Retry-After: do not fan out report requests).', ['daily_limit_exceeded', 'renderer_busy']) : jsonError('The key\'s daily limit is used up.', ['daily_limit_exceeded']),
       ...(h.op === 'report' ? { 503: jsonError('The report renderer failed or is unavailable: retry after Retry-After, and use /site-analysis (JSON) or /export (CSV) meanwhile.', ['renderer_failed', 'renderer_unavailable']) } : {}),
       405: notAllowed(route),
     };

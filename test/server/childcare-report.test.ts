@@ -301,18 +301,19 @@ describe('fair report slots (issue 47)', () => {
   it('another key\'s report renders while one key\'s slow renders run: a key has half the slots', async () => {
     const other = await t.key({ components: 'none', childcareStates: [...STATES], childcareExpires: '2030-01-01', childcareAddOn: 'childcare_market_intelligence' });
     const get = (k: string, q: string) => fetch(`${server.url}/api/v1/childcare/report?${q}`, { headers: { authorization: `Bearer ${k}` } });
-    // One key's two slow reports: the first takes one of the two slots, the second is past the key's share.
+    // One key's two slow reports: the first takes one of the two slots; the second is past the key's share and
+    // waits for the first (before, it took the other slot and the next key got 429).
     const first = get(key, circle('pdf', 5));
     while (!started.length) await new Promise((r) => setTimeout(r, 10));
-    const second = await get(key, circle('pdf', 5));
-    expect(second.status).toBe(429);
-    expect(await second.json()).toMatchObject({ error: 'renderer_busy', concurrency: 2, per_key: 1 });
+    const second = get(key, circle('pdf', 5));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(started).toEqual(['slow']);
     // Another key's report renders meanwhile (before the slow one is let go).
     const theirs = await get(other, circle('html'));
     expect(theirs.status).toBe(200);
     expect((await theirs.text()).startsWith('<!doctype html>')).toBe(true);
     expect(started).toEqual(['slow', 'fast']);
     release();
-    expect((await first).status).toBe(200);
+    expect([(await first).status, (await second).status]).toEqual([200, 200]);
   }, 60_000);
 });

@@ -402,7 +402,7 @@ describe('the childcare docs, guide and OpenAPI', () => {
     const paths = Object.keys(openapi.body.paths);
     for (const p of ['/api/v1/das', '/api/v1/childcare/schema', '/api/v1/childcare/analysis', '/api/v1/childcare/site-analysis', '/api/v1/childcare/export', '/api/v1/childcare/reconciliation-helper']) expect(paths).toContain(p);
     expect(paths.some((p) => p.startsWith('/v1/') || p.startsWith('/api/v1/property'))).toBe(false);
-    expect(Object.keys(openapi.body.paths['/api/v1/childcare/site-analysis'])).toEqual(['get', 'post']);
+    expect(Object.keys(openapi.body.paths['/api/v1/childcare/site-analysis'])).toEqual(['get', 'post', 'options']);
     expect(openapi.body.paths['/api/v1/das'].get.parameters.map((x: { name: string }) => x.name).sort()).toEqual(['X-Request-Id', 'cursor', 'page', 'per_page', 'since', 'state']);
     expect(await (await fetch(`${server.url}/api/v1/childcare/docs`)).text()).toContain('href="/api/v1/childcare/openapi.json"');
     for (const page of ['docs', 'guide']) {

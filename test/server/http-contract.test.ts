@@ -30,10 +30,10 @@ beforeAll(async () => {
   sandbox = (await t.get('/api/v1/property/sandbox')).body.addresses;
   openapi = (await t.get('/api/v1/openapi.json')).body;
   const ajv = ajv2020();
-  ajv.addSchema({ ...openapi.components.schemas.PropertyPayload, $id: 'full' });
-  ajv.addSchema({ ...openapi.components.schemas.CorePayload, $id: 'core' });
-  validatePayload = ajv.getSchema('full')!;
-  validateCore = ajv.getSchema('core')!;
+  // The payloads as the served document describes them, its component references (the score types) resolved.
+  ajv.addSchema(openapi, 'https://propintel.test/openapi.json');
+  validatePayload = ajv.compile({ $ref: 'https://propintel.test/openapi.json#/components/schemas/PropertyPayload' });
+  validateCore = ajv.compile({ $ref: 'https://propintel.test/openapi.json#/components/schemas/CorePayload' });
 }, 60_000);
 
 afterAll(async () => {

@@ -1,20 +1,22 @@
-// Fair report slots (server/api/report-slots.ts, issue 47): a key's share, the wait for a free slot, who gets
-// a freed slot, and the wait's limit.
+// Fair report slots (server/api/report-slots.ts, issue 47): a key's share, the wait for a slot, who gets a
+// freed slot, and the limits of waiting.
 import { describe, expect, it } from 'vitest';
 import { ReportSlots } from '../../server/api/report-slots.js';
 
 const code = (p: Promise<unknown>) => p.then(() => 'ok', (e: { code?: string }) => e.code);
+const settled = async <T>(p: Promise<T>) => Promise.race([p.then(() => true, () => true), new Promise<boolean>((r) => setTimeout(() => r(false), 20))]);
 
 describe('report slots', () => {
-  it('give a key at most half of them (rounded up), and another key a slot meanwhile', async () => {
+  it('give a key at most half of them (rounded up): its next waits, and another key takes the free slot', async () => {
     const s = new ReportSlots(2);
-    expect(s.perKey).toBe(1);
+    expect([s.perKey, new ReportSlots(4).perKey, new ReportSlots(1).perKey]).toEqual([1, 2, 1]);
     await s.acquire('a');
-    expect(await code(s.acquire('a'))).toBe('renderer_busy');
-    expect(await code(s.acquire('b'))).toBe('ok');
+    const a2 = s.acquire('a');
+    expect(await settled(a2)).toBe(false); // waiting: a holds its share
+    expect(await code(s.acquire('b'))).toBe('ok'); // the slot a may not take is b's
     expect(s.busy).toBe(2);
-    expect(new ReportSlots(4).perKey).toBe(2);
-    expect(new ReportSlots(1).perKey).toBe(1);
+    s.release('a');
+    expect(await code(a2)).toBe('ok'); // a's turn once it is back under its share
   });
 
   it('hand a freed slot to the waiting key holding fewest, first come first among equals', async () => {
@@ -23,26 +25,27 @@ describe('report slots', () => {
     await s.acquire('a');
     await s.acquire('b');
     const order: string[] = [];
-    // All three slots taken: b (holding 1) and c (holding 0) wait; a is at its share.
+    const a3 = s.acquire('a').then(() => order.push('a'));
     const b2 = s.acquire('b').then(() => order.push('b'));
     const c1 = s.acquire('c').then(() => order.push('c'));
-    expect(await code(s.acquire('a'))).toBe('renderer_busy');
-    expect(await code(s.acquire('c'))).toBe('renderer_busy'); // one waiting request per key
-    s.release('a');
-    await c1;
-    expect(order).toEqual(['c']);
-    s.release('a');
+    s.release('b'); // b holds 0 now, c 0, a 2 (at its share): b waited before c
     await b2;
-    expect(order).toEqual(['c', 'b']);
-    expect(s.busy).toBe(3);
+    s.release('a'); // a holds 1, c 0: c
+    await c1;
+    expect(order).toEqual(['b', 'c']);
+    s.release('b');
+    await a3;
+    expect(order).toEqual(['b', 'c', 'a']);
   });
 
-  it('refuse a wait that runs past its limit', async () => {
-    const s = new ReportSlots(1, { maxWaitMs: 30 });
+  it('refuse a key with as many waiting as there are slots, and a wait past its limit', async () => {
+    const s = new ReportSlots(1, { maxWaitMs: 40 });
     await s.acquire('a');
+    const waiting = s.acquire('a');
+    expect(await code(s.acquire('a'))).toBe('renderer_busy');
     const t0 = Date.now();
-    expect(await code(s.acquire('b'))).toBe('renderer_busy');
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(25);
+    expect(await code(waiting)).toBe('renderer_busy');
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(20);
     // The refused wait left no trace: the next waiter is served when the slot frees.
     const b = s.acquire('b');
     s.release('a');
