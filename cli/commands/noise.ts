@@ -11,6 +11,7 @@ import { loadNoiseNetworkFiles, type NoiseFiles, noiseGridSpec, noiseSurface, no
 import type { NoiseNetwork } from '../../engine/entry/noise.js';
 import { noiseNetworkFor, stateAt } from '../../engine/entry/scores.js';
 import { EXIT_OK, UsageError, type Command, type CommandIO } from '../command.js';
+import { profileFileLevels } from '../../engine/entry/noise.js';
 import { numberFlag, parseFlags, POINT_FLAGS, requirePointFlags, type FlagValues } from '../args.js';
 
 const FLAGS = {
@@ -77,8 +78,21 @@ export const noiseCommand: Command = {
     '  --state CODE     state for measured_validation (default: the state at the point with --data, else',
     '                   that of the nearest logger)',
     '  --compact        one-line JSON',
+    '',
+    'propintel noise path FILE... [--lw 93] [--temperature 10] [--humidity 70] [--p 0.5]',
+    '',
+    'CNOSSOS-EU propagation along vertical cut profiles (the format of ISO/TR 17534-4\'s test profiles, e.g.',
+    '../shared/cnossos/profiles/): prints a JSON array with, per file, `file`, `LH` and `LF` (8 octave bands,',
+    '63 Hz-8 kHz, dB: the path\'s level in homogeneous and favourable conditions for the sound power; LF null',
+    'where the path does not exist in favourable conditions) and, per case given whole (files named',
+    '<case>_Direct.json, <case>_Left.json, ...; a lateral path\'s favourable profile <case>_Left_Curved.json is',
+    'read beside it), `case`, `L` and `LA` per band: every path\'s long-term level summed, and A-weighted.',
+    '  --lw DB          sound power per band, dB (default 93)',
+    '  --temperature C  air temperature (default 10) and --humidity % (default 70): atmospheric absorption',
+    '  --p P            probability of favourable conditions, 0-1 (default 0.5)',
   ].join('\n'),
   async run(args, io) {
+    if (args[0] === 'path') return pathCommand(args.slice(1), io);
     const { values } = parseFlags(args, FLAGS);
     const files = noiseFilesFromFlags(values);
     const { lon, lat } = requirePointFlags(values);
@@ -99,3 +113,22 @@ export const noiseCommand: Command = {
     return EXIT_OK;
   },
 };
+
+/** `propintel noise path FILE...`: CNOSSOS-EU levels of cut profiles (engine/noise/cnossos). */
+async function pathCommand(args: string[], io: CommandIO): Promise<number> {
+  const { values, positionals } = parseFlags(args, { lw: { type: 'string' }, temperature: { type: 'string' }, humidity: { type: 'string' }, p: { type: 'string' }, compact: { type: 'boolean' } }, true);
+  if (!positionals.length) throw new UsageError('noise path needs one or more profile files (JSON cut profiles)');
+  const lw = numberFlag('lw', values.lw, 93, { min: -50, max: 250 });
+  const temperature = numberFlag('temperature', values.temperature, 10, { min: -40, max: 60 });
+  const humidity = numberFlag('humidity', values.humidity, 70, { min: 0, max: 100 });
+  const p = numberFlag('p', values.p, 0.5, { min: 0, max: 1 });
+  const { paths, cases } = profileFileLevels(positionals, { lw, temperature, humidity }, p);
+  const r2 = (v: number) => Math.round(v * 100) / 100;
+  const out = [
+    ...paths.map((x) => ({ file: x.file, LH: x.LH.map(r2), LF: x.LF ? x.LF.map(r2) : null })),
+    ...cases.map((c) => ({ case: c.case, paths: c.paths, L: c.L.map(r2), LA: c.LA.map(r2) })),
+  ];
+  io.stdout(`${JSON.stringify(out, null, values.compact ? 0 : 2)}\n`);
+  return EXIT_OK;
+}
+

@@ -27,3 +27,5 @@ export { evaluateNoisePoint } from '../noise/point-evaluation.js';
 export { ROAD_CLASSES } from '../noise/road-classes.js';
 export type { RoadClass } from '../noise/road-classes.js';
 export { inferVicmapRoadClass } from '../noise/vicmap-road-class.js';
+export { airAbsorption, A_WEIGHTING, longTermLevel, OCTAVE_BANDS, pathLevels, profileFileLevels, readCutProfile, sumLevels } from '../noise/cnossos/index.js';
+export type { CaseResult, CutPoint, CutProfile, PathConditions, PathLevels } from '../noise/cnossos/index.js';
