@@ -115,6 +115,13 @@ async function measureNetwork(label: string, net: NoiseNetwork, rows: BenchRow[]
   rows.push(compared({ benchmark: `${label}: surface 9x9 in process`, size: `${seg9} segments`, msPerOp: grid9.msPerOp, rme: grid9.rme, itemsPerSec: (81 * seg9) / (grid9.msPerOp / 1e3), reference: 'per-node evaluation', note: `${targetNote(seg9)}; items = node-segment pairs` }, naive.msPerOp));
   rows.push({ benchmark: `${label}: surface 7x7 in process`, size: `${seg7} segments`, msPerOp: grid7.msPerOp, rme: grid7.rme, itemsPerSec: (49 * seg7) / (grid7.msPerOp / 1e3), note: `9x9 costs ${(grid9.msPerOp / grid7.msPerOp).toFixed(2)}x 7x7 (81/49 = 1.65; spec service 2.6x)` });
   rows.push({ benchmark: `${label}: scores.noise one point`, size: `${seg9} segments`, msPerOp: point.msPerOp, rme: point.rme, note: 'target < 0.5 ms; warm network' });
+  // The two physics methods side by side (issue 49): the same 7x7 nodes, CoRTN against CNOSSOS-EU per band.
+  noiseSurface(net, at.lon, at.lat, { cells: 7, method: 'cnossos' }); // its per-scene table, once
+  const cn7 = await measure(() => noiseSurface(net, at.lon, at.lat, { cells: 7, method: 'cnossos' }).lden_db.length);
+  const a = noiseSurface(net, at.lon, at.lat, { cells: 7 }).lden_db, b = noiseSurface(net, at.lon, at.lat, { cells: 7, method: 'cnossos' }).lden_db;
+  const diffs = a.flatMap((v, j) => (v !== null && b[j] !== null ? [b[j]! - v] : []));
+  const mean = diffs.reduce((x, y) => x + y, 0) / Math.max(1, diffs.length);
+  rows.push(compared({ benchmark: `${label}: surface 7x7, cnossos method`, size: `${seg7} segments`, msPerOp: cn7.msPerOp, rme: cn7.rme, reference: 'the cortn method (surface 7x7 in process)', note: `target within 3x the CoRTN grid; node Lden CNOSSOS - CoRTN: mean ${mean.toFixed(2)} dB, from ${Math.min(...diffs).toFixed(1)} to ${Math.max(...diffs).toFixed(1)} dB` }, grid7.msPerOp));
   return { grid9: grid9.msPerOp };
 }
 

@@ -24,6 +24,7 @@ const FLAGS = {
   ...POINT_FLAGS,
   cells: { type: 'string' },
   state: { type: 'string' },
+  method: { type: 'string' },
   compact: { type: 'boolean' },
 } as const;
 
@@ -77,6 +78,8 @@ export const noiseCommand: Command = {
     '  --cells N        surface nodes per side: 5 (500 m), 7 (375 m, default) or 9 (300 m)',
     '  --state CODE     state for measured_validation (default: the state at the point with --data, else',
     '                   that of the nearest logger)',
+    '  --method M       the physics path\'s propagation for the surface: cortn (default) or cnossos (CNOSSOS-EU',
+    '                   per octave band, docs/noise-cnossos.md)',
     '  --compact        one-line JSON',
     '',
     'propintel noise path FILE... [--lw 93] [--temperature 10] [--humidity 70] [--p 0.5]',
@@ -97,6 +100,8 @@ export const noiseCommand: Command = {
     const files = noiseFilesFromFlags(values);
     const { lon, lat } = requirePointFlags(values);
     const cells = numberFlag('cells', values.cells, 7);
+    const method = values.method ?? 'cortn';
+    if (method !== 'cortn' && method !== 'cnossos') throw new UsageError(`--method must be cortn or cnossos, got ${JSON.stringify(method)}`);
     noiseGridSpec(cells); // a bad --cells fails before any data is loaded
     let network: NoiseNetwork;
     let state: string | undefined = values.state;
@@ -107,7 +112,7 @@ export const noiseCommand: Command = {
       network = found.network;
       state ??= found.state;
     }
-    const surface = noiseSurface(network, lon, lat, { cells });
+    const surface = noiseSurface(network, lon, lat, { cells, method });
     const score = noiseScore(network, lon, lat, state ? { state } : {});
     io.stdout(`${JSON.stringify({ score, surface }, null, values.compact ? 0 : 2)}\n`);
     return EXIT_OK;

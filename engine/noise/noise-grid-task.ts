@@ -6,7 +6,12 @@ export interface NoiseGridInput {
   scene: SharedNoiseScene;
   nodesX: Float64Array;
   nodesY: Float64Array;
+  /** The physics path's propagation: CoRTN (default) or CNOSSOS-EU (engine/noise/cnossos/road-grid.ts). */
+  method?: NoiseMethod;
 }
+
+/** The physics path's propagation method. */
+export type NoiseMethod = 'cortn' | 'cnossos';
 
 /** Output of the `noise-grid` task: physics-path Lden energy (`10^(Lden/10)`) per node, row-major. */
 export interface NoiseGridOutput {
@@ -16,4 +21,6 @@ export interface NoiseGridOutput {
   other: Float64Array;
   /** Segments examined (the work done). */
   segments: number;
+  /** With the cnossos method: CoRTN's energies, for the transfer path's nodes (noise-grid.ts NoiseGridEnergy). */
+  transfer?: { road: Float64Array; other: Float64Array };
 }

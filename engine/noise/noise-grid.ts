@@ -18,7 +18,8 @@ import { invalidArgument } from '../errors.js';
 import type { GeoTransform } from '../geo/geo-transform.js';
 import { createWindow, windowToLonLat } from '../geo/window.js';
 import type { TaskRunner } from '../pool/worker-pool.js';
-import type { NoiseGridInput, NoiseGridOutput } from './noise-grid-task.js';
+import type { NoiseGridInput, NoiseGridOutput, NoiseMethod } from './noise-grid-task.js';
+import { cnossosGridEnergy, sceneCnossosTable } from './cnossos/road-grid.js';
 import { aircraftNoiseAt } from './point-evaluation.js';
 import { dbToEnergy, reportDb } from './decibels.js';
 import type { NoiseModelPath } from './model-path.js';
@@ -89,14 +90,22 @@ export function noiseGridNodes(network: NoiseNetwork, lon: number, lat: number, 
 export interface NoiseGridEnergy {
   road: Float64Array;
   other: Float64Array;
+  /**
+   * With the cnossos method: CoRTN's road and other energy, which the transfer relation (calibrated on CoRTN
+   * levels at the loggers) and the nodes that take the transfer path use; the method changes the physics path only.
+   */
+  transfer?: { road: Float64Array; other: Float64Array };
 }
 
 /** The physics path's road and rail + tram Lden energy at each node (the part the worker task computes). */
-export function noiseGridEnergy(scene: NoiseScene, nodesX: Float64Array, nodesY: Float64Array): NoiseGridEnergy {
+export function noiseGridEnergy(scene: NoiseScene, nodesX: Float64Array, nodesY: Float64Array, method: NoiseMethod = 'cortn'): NoiseGridEnergy {
   const road = new Float64Array(nodesX.length);
   const other = new Float64Array(nodesX.length);
   gridLdenEnergy(scene, nodesX, nodesY, road, other);
-  return { road, other };
+  if (method !== 'cnossos') return { road, other };
+  const cRoad = new Float64Array(nodesX.length), cOther = new Float64Array(nodesX.length);
+  cnossosGridEnergy(scene, nodesX, nodesY, cRoad, cOther, sceneCnossosTable(scene));
+  return { road: cRoad, other: cOther, transfer: { road, other } };
 }
 
 /** The `surfaces.noise` object. */
@@ -128,13 +137,24 @@ export interface NoiseSurface {
   model_path_note: string;
   /** Node positions, row-major. */
   nodes: { lng: number[]; lat: number[] };
+  /** The physics path's propagation method, and what it is. */
+  physics_method: NoiseMethod;
+  physics_method_note: string;
 }
 
 /** Options of the surface. */
 export interface NoiseSurfaceOptions extends TransferOptions {
   /** Nodes per side: 5, 7 (default) or 9. */
   cells?: unknown;
+  /** The physics path's propagation: `cortn` (default, Australian practice) or `cnossos` (CNOSSOS-EU per octave band). */
+  method?: NoiseMethod;
 }
+
+/** What each physics method is, for the surface's `physics_method_note`. */
+export const NOISE_METHOD_NOTES: Record<NoiseMethod, string> = {
+  cortn: 'CoRTN (UK DoT 1988) broadband propagation: line sources, distance, angle of view, ground cover and barrier charts.',
+  cnossos: 'CNOSSOS-EU propagation per octave band (Directive 2002/49/EC Annex II, checked on ISO/TR 17534-4): point sources along the roads, ground over its mean plane in homogeneous and favourable conditions (p = 0.5), air absorption, noise walls as thin screens; flat ground (no terrain, buildings or lateral paths), and the emission is CoRTN\'s broadband level spread over EN 1793-3\'s traffic spectrum, not CNOSSOS-EU\'s own road emission.',
+};
 
 /**
  * Applies the per-node path (the relation to road energy only, then rail, tram and aircraft added unscaled:
@@ -149,11 +169,12 @@ export function assembleNoiseSurface(network: NoiseNetwork, nodes: NoiseGridNode
   const score = lden.map((v) => noiseScoreFromLden(v));
   const transfer = paths.filter((p) => p === 'transfer').length;
   const modelPath: NoiseModelPath | 'mixed' = transfer === 0 ? 'physics' : transfer === n * n ? 'transfer' : 'mixed';
+  const physics = options.method === 'cnossos' ? 'CNOSSOS-EU' : 'CoRTN';
   const note =
     modelPath === 'physics'
       ? rel
-        ? `no node has a monitored counter within ${t.counterRangeM} m: CoRTN physics path at every node`
-        : `CoRTN physics path at every node (no transfer relation: fewer than ${t.minPairs} logger-counter pairs within ${t.calibrationRadiusM / 1000} km)`
+        ? `no node has a monitored counter within ${t.counterRangeM} m: ${physics} physics path at every node`
+        : `${physics} physics path at every node (no transfer relation: fewer than ${t.minPairs} logger-counter pairs within ${t.calibrationRadiusM / 1000} km)`
       : modelPath === 'transfer'
         ? `transfer path at every node (relation: ${rel!.fit}, ${rel!.n} pairs)`
         : `${transfer} of ${n * n} nodes have a monitored counter within ${t.counterRangeM} m and use the transfer path (relation: ${rel!.fit}, ${rel!.n} pairs); the rest use physics; see node_paths`;
@@ -172,6 +193,8 @@ export function assembleNoiseSurface(network: NoiseNetwork, nodes: NoiseGridNode
     model_path: modelPath,
     model_path_note: note,
     nodes: { lng: Array.from(nodes.lon, (v) => Math.round(v * 1e6) / 1e6), lat: Array.from(nodes.lat, (v) => Math.round(v * 1e6) / 1e6) },
+    physics_method: options.method ?? 'cortn',
+    physics_method_note: NOISE_METHOD_NOTES[options.method ?? 'cortn'],
   };
 }
 
@@ -186,9 +209,11 @@ export function nodeLevels(network: NoiseNetwork, lon: ArrayLike<number>, lat: A
   const paths: NoiseModelPath[] = [];
   for (let j = 0; j < lon.length; j++) {
     const air = aircraftNoiseAt(network, lon[j], lat[j]);
-    const other = physicsEnergy.other[j] + (air ? dbToEnergy(air.ldenDb) : 0);
     const counted = rel !== null && countersNear(network, lon[j], lat[j], t.counterRangeM).length > 0;
-    const level = transferredLden(counted ? rel : null, physicsEnergy.road[j], other).totalDb;
+    // A transfer node applies the relation to CoRTN's levels, which it was calibrated on, whatever the physics method.
+    const e = counted && physicsEnergy.transfer ? physicsEnergy.transfer : physicsEnergy;
+    const other = e.other[j] + (air ? dbToEnergy(air.ldenDb) : 0);
+    const level = transferredLden(counted ? rel : null, e.road[j], other).totalDb;
     paths.push(counted ? 'transfer' : 'physics');
     lden.push(reportDb(level));
   }
@@ -198,7 +223,7 @@ export function nodeLevels(network: NoiseNetwork, lon: ArrayLike<number>, lat: A
 /** `surfaces.noise` computed in this thread. */
 export function noiseSurface(network: NoiseNetwork, lon: number, lat: number, options: NoiseSurfaceOptions = {}): NoiseSurface {
   const nodes = noiseGridNodes(network, lon, lat, options.cells ?? DEFAULT_NOISE_CELLS);
-  return assembleNoiseSurface(network, nodes, noiseGridEnergy(network.scene, nodes.x, nodes.y), options);
+  return assembleNoiseSurface(network, nodes, noiseGridEnergy(network.scene, nodes.x, nodes.y, options.method), options);
 }
 
 /**
@@ -211,8 +236,8 @@ export async function noiseSurfaceOnPool(pool: TaskRunner<{ 'noise-grid': [Noise
   const nodesY = nodes.y.slice();
   const out = await pool.run(
     'noise-grid',
-    { scene: network.scene.toShared(), nodesX, nodesY },
+    { scene: network.scene.toShared(), nodesX, nodesY, method: options.method },
     { signal: options.signal, timeoutMs: options.timeoutMs, transfer: [nodesX.buffer, nodesY.buffer] },
   );
-  return assembleNoiseSurface(network, nodes, { road: out.road, other: out.other }, options);
+  return assembleNoiseSurface(network, nodes, { road: out.road, other: out.other, transfer: out.transfer }, options);
 }

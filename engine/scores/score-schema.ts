@@ -3427,6 +3427,18 @@ export const SCORE_DEFS: Record<string, Schema> = {
     "additionalProperties": false,
     "description": "The `surfaces.noise` object.",
     "properties": {
+      "physics_method": {
+        "description": "The physics path's propagation: `cortn` (CoRTN, the default) or `cnossos` (CNOSSOS-EU per octave band).",
+        "enum": [
+          "cortn",
+          "cnossos"
+        ],
+        "type": "string"
+      },
+      "physics_method_note": {
+        "description": "What that method does and leaves out.",
+        "type": "string"
+      },
       "cells": {
         "type": "number"
       },

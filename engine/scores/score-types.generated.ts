@@ -1042,6 +1042,14 @@ export type Surfaces = {
  * The `surfaces.noise` object.
  */
 export type NoiseSurface = {
+  /**
+   * The physics path's propagation: `cortn` (CoRTN, the default) or `cnossos` (CNOSSOS-EU per octave band).
+   */
+  physics_method?: "cortn" | "cnossos";
+  /**
+   * What that method does and leaves out.
+   */
+  physics_method_note?: string;
   cells: number;
   /**
    * CRS of `transform`.

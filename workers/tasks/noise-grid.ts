@@ -2,6 +2,7 @@
 import { invalidArgument } from '../../engine/errors.js';
 import { NoiseScene } from '../../engine/noise/noise-scene.js';
 import { gridLdenEnergy } from '../../engine/noise/propagation.js';
+import { cnossosGridEnergy, sceneCnossosTable } from '../../engine/noise/cnossos/road-grid.js';
 import type { NoiseGridInput, NoiseGridOutput } from '../../engine/noise/noise-grid-task.js';
 
 /** Runs the grid kernel on the shared scene; bad input is an INVALID_ARGUMENT EngineError. */
@@ -14,5 +15,8 @@ export function noiseGridTask(input: NoiseGridInput): NoiseGridOutput {
   const road = new Float64Array(input.nodesX.length);
   const other = new Float64Array(input.nodesX.length);
   const { segments } = gridLdenEnergy(scene, input.nodesX, input.nodesY, road, other);
-  return { road, other, segments };
+  if (input.method !== 'cnossos') return { road, other, segments };
+  const cRoad = new Float64Array(input.nodesX.length), cOther = new Float64Array(input.nodesX.length);
+  cnossosGridEnergy(scene, input.nodesX, input.nodesY, cRoad, cOther, sceneCnossosTable(scene));
+  return { road: cRoad, other: cOther, segments, transfer: { road, other } };
 }
