@@ -142,7 +142,7 @@ export async function computeScores(ctx: ScoresContext, lon: number, lat: number
     jobs.push(guard('noise', async () => {
       const net = state ? await ctx.models.noiseNetwork(state) : null;
       if (!net) throw new EngineError('UNAVAILABLE', `no road network is held for ${state ?? 'an undetermined state'}`, { component: 'scores.noise' });
-      scores.noise = noiseScore(net, lon, lat, { state, now: options.now });
+      scores.noise = noiseScore(net, lon, lat, { state, now: options.now, method: options.noiseMethod });
     }));
   }
   if (only.has('flood')) {

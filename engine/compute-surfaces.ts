@@ -52,7 +52,7 @@ export async function computeSurfaces(ctx: SurfacesContext, lon: number, lat: nu
           unavailable.noise = { reason: 'no_source', note: `No road network is held for ${state ?? 'this location'}.` };
           return;
         }
-        surfaces.noise = await noiseSurfaceOnPool(ctx.pool, net, lon, lat, { cells: noiseGrid.cells, signal: options.signal });
+        surfaces.noise = await noiseSurfaceOnPool(ctx.pool, net, lon, lat, { cells: noiseGrid.cells, signal: options.signal, method: options.noiseMethod });
       } catch (err) {
         fail('noise', err);
       }

@@ -3,6 +3,7 @@
  * property lookup (which calls them through its dependencies) and the engine share them without importing
  * each other.
  */
+import type { NoiseMethod } from './noise/noise-grid-task.js';
 import type { StateCode } from './catalogue/states.js';
 import type { SurfaceLayer } from './property/contract.js';
 import type { ScoreKey } from './scores/component.js';
@@ -20,6 +21,8 @@ export interface ScoresOptions {
   includeGeometry?: boolean;
   /** The resolved address (bushfire subject identity). */
   identity?: SubjectIdentity;
+  /** The noise score's physics path: `cortn` (default) or `cnossos` (CNOSSOS-EU per octave band). */
+  noiseMethod?: NoiseMethod;
   signal?: AbortSignal;
   now?: Date;
 }
@@ -42,6 +45,8 @@ export interface SurfacesOptions {
   noiseCells?: 5 | 7 | 9;
   /** Contour interval, metres; absent means automatic (interval_source `auto`). */
   contourIntervalM?: number;
+  /** The noise grid's physics path: `cortn` (default) or `cnossos`. */
+  noiseMethod?: NoiseMethod;
   signal?: AbortSignal;
 }
 

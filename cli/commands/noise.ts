@@ -78,7 +78,7 @@ export const noiseCommand: Command = {
     '  --cells N        surface nodes per side: 5 (500 m), 7 (375 m, default) or 9 (300 m)',
     '  --state CODE     state for measured_validation (default: the state at the point with --data, else',
     '                   that of the nearest logger)',
-    '  --method M       the physics path\'s propagation for the surface: cortn (default) or cnossos (CNOSSOS-EU',
+    '  --method M       the physics path\'s propagation: cortn (default) or cnossos (CNOSSOS-EU',
     '                   per octave band, docs/noise-cnossos.md)',
     '  --compact        one-line JSON',
     '',
@@ -113,7 +113,7 @@ export const noiseCommand: Command = {
       state ??= found.state;
     }
     const surface = noiseSurface(network, lon, lat, { cells, method });
-    const score = noiseScore(network, lon, lat, state ? { state } : {});
+    const score = noiseScore(network, lon, lat, { ...(state ? { state } : {}), method });
     io.stdout(`${JSON.stringify({ score, surface }, null, values.compact ? 0 : 2)}\n`);
     return EXIT_OK;
   },

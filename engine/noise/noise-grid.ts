@@ -177,7 +177,7 @@ export function assembleNoiseSurface(network: NoiseNetwork, nodes: NoiseGridNode
         : `${physics} physics path at every node (no transfer relation: fewer than ${t.minPairs} logger-counter pairs within ${t.calibrationRadiusM / 1000} km)`
       : modelPath === 'transfer'
         ? `transfer path at every node (relation: ${rel!.fit}, ${rel!.n} pairs)`
-        : `${transfer} of ${n * n} nodes have a monitored counter within ${t.counterRangeM} m and use the transfer path (relation: ${rel!.fit}, ${rel!.n} pairs); the rest use physics; see node_paths`;
+        : `${transfer} of ${n * n} nodes have a monitored counter within ${t.counterRangeM} m and use the transfer path (relation: ${rel!.fit}, ${rel!.n} pairs); the rest use the ${physics} physics path; see node_paths`;
   const s = nodes.spacingM;
   return {
     cells: n,

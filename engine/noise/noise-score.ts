@@ -18,11 +18,15 @@ import { measuredValidation, type MeasuredValidation } from './measured-validati
 import { decideNoisePath, type NoiseModelPath } from './model-path.js';
 import type { NoiseFeature, NoiseNetwork, TrafficBasis } from './noise-network.js';
 import { noiseScoreFromLden } from './noise-score-scale.js';
+import type { NoiseMethod } from './noise-grid-task.js';
+import { NOISE_METHOD_NOTES } from './noise-grid.js';
 import { evaluateNoisePoint, featureLdenAt, loudestNoiseFeature, type PeriodEnergies, type PointEvaluation } from './point-evaluation.js';
 import { nonRoadEnergy, resolveTransferOptions, transferredLden, type TransferOptions, type TransferRelation } from './transfer-calibration.js';
 
 /** Options of {@link noiseScore}. */
 export interface NoiseScoreOptions extends TransferOptions {
+  /** The physics path's propagation: `cortn` (default) or `cnossos`; the transfer path keeps CoRTN. */
+  method?: NoiseMethod;
   /** State or territory of the subject (for measured_validation); default: the state of the nearest logger within 50 km. */
   state?: string | null;
   /** Radius of the `sources` list, metres; default 500. */
@@ -141,7 +145,7 @@ export interface NoiseScore {
   defaults_used: { count: number; note: string | null };
   /** Catalogue source ids of every record used (for meta.noise_sources and attribution). */
   source_ids: string[];
-  model: { method: string; receiver_height_m: number; ground_cover: number; max_distance_m: number; crs: string };
+  model: { method: string; physics_method: NoiseMethod; receiver_height_m: number; ground_cover: number; max_distance_m: number; crs: string };
   /** When the sources were looked up (meta.as_at `scores.noise.sources`). */
   as_at: string;
 }
@@ -189,8 +193,10 @@ export function noiseScore(network: NoiseNetwork, lon: number, lat: number, opti
   assertLonLat(lon, lat);
   const transferOptions = resolveTransferOptions(options);
   const searchRadius = options.searchRadiusM ?? 500;
-  const ev = evaluateNoisePoint(network, lon, lat);
   const decision = decideNoisePath(network, lon, lat, transferOptions);
+  // The physics method answers the physics path; the transfer path keeps CoRTN, which its relation is calibrated on.
+  const method: NoiseMethod = options.method === 'cnossos' && decision.path === 'physics' ? 'cnossos' : 'cortn';
+  const ev = evaluateNoisePoint(network, lon, lat, method);
   const physics = ev.ldenDb;
   // Road through the (road-calibrated) relation, then rail, tram and aircraft added unscaled: one formula
   // with the grid (transferredLden), so the total is the energy sum of its components on both paths.
@@ -327,7 +333,8 @@ export function noiseScore(network: NoiseNetwork, lon: number, lat: number, opti
     },
     source_ids: [...sourceIds].sort(),
     model: {
-      method: NOISE_WORDS.method,
+      method: method === 'cnossos' ? `${NOISE_METHOD_NOTES.cnossos} Rail, tram and aircraft emission as in the CoRTN method.` : NOISE_WORDS.method,
+      physics_method: options.method ?? 'cortn',
       receiver_height_m: r.heightM,
       ground_cover: r.groundCover,
       max_distance_m: r.maxDistanceM,

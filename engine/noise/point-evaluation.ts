@@ -9,6 +9,8 @@ import { anefBandValue, anefToLden, loudestBand } from './aircraft.js';
 import { energyToDb } from './decibels.js';
 import type { NoiseNetwork } from './noise-network.js';
 import { ENERGY_STRIDE, OFFSET_DAY, OFFSET_DEN, OFFSET_EVENING, OFFSET_NIGHT } from './noise-scene.js';
+import { cnossosSegmentFactor, sceneCnossosTable } from './cnossos/road-grid.js';
+import type { NoiseMethod } from './noise-grid-task.js';
 import { accumulateReceiverFactors } from './propagation.js';
 
 /** Relative energies (`10^(L/10)`) per Lden period. */
@@ -76,13 +78,13 @@ export function aircraftNoiseAt(network: NoiseNetwork, lon: number, lat: number)
 }
 
 /** Evaluates the physics path at (lon, lat). */
-export function evaluateNoisePoint(network: NoiseNetwork, lon: number, lat: number): PointEvaluation {
+export function evaluateNoisePoint(network: NoiseNetwork, lon: number, lat: number, method: NoiseMethod = 'cortn'): PointEvaluation {
   const [x, y] = getTransformer(LONLAT, network.crs).forward(lon, lat);
-  return evaluateNoiseProjected(network, lon, lat, x, y);
+  return evaluateNoiseProjected(network, lon, lat, x, y, method);
 }
 
 /** As {@link evaluateNoisePoint}, for a point already projected into the network's CRS. */
-export function evaluateNoiseProjected(network: NoiseNetwork, lon: number, lat: number, x: number, y: number): PointEvaluation {
+export function evaluateNoiseProjected(network: NoiseNetwork, lon: number, lat: number, x: number, y: number, method: NoiseMethod = 'cortn'): PointEvaluation {
   const scene = network.scene;
   let factors = network.cache.get(SCRATCH) as Float64Array | undefined;
   if (!factors || factors.length !== scene.featureCount) {
@@ -90,7 +92,18 @@ export function evaluateNoiseProjected(network: NoiseNetwork, lon: number, lat: 
     network.cache.set(SCRATCH, factors);
   }
   const touched: number[] = [];
-  accumulateReceiverFactors(scene, x, y, factors, touched);
+  if (method === 'cnossos') {
+    // CNOSSOS-EU per band (cnossos/road-grid.ts): each segment's factor at the point, per feature.
+    const table = sceneCnossosTable(scene);
+    const r = scene.receiver.maxDistanceM;
+    const feat = scene.segmentFeature;
+    for (const s of scene.segmentsInBox(x - r, y - r, x + r, y + r)) {
+      const v = cnossosSegmentFactor(scene, table, s, x, y);
+      if (!(v > 0)) continue;
+      if (factors[feat[s]] === 0) touched.push(feat[s]);
+      factors[feat[s]] += v;
+    }
+  } else accumulateReceiverFactors(scene, x, y, factors, touched);
   const energy = scene.featureEnergy;
   const kinds = scene.featureKind;
   const sums = [zero(), zero(), zero()]; // by KIND_ROAD, KIND_RAIL, KIND_TRAM

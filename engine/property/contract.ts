@@ -57,6 +57,8 @@ export interface PropertyOptions {
   surfaces?: SurfaceLayer[];
   /** 5, 7 (default) or 9. */
   noise_cells?: 5 | 7 | 9;
+  /** The noise model's physics path for scores.noise and surfaces.noise: `cortn` (default) or `cnossos` (CNOSSOS-EU per octave band). */
+  noise_method?: 'cortn' | 'cnossos';
   /** Above 0, at most 200; default 5. */
   contour_interval_m?: number;
   /** Default false. */

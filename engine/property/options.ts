@@ -26,6 +26,8 @@ export interface ResolvedOptions {
   include_surfaces: boolean;
   surfaces: SurfaceLayer[];
   noise_cells: 5 | 7 | 9;
+  /** The noise model's physics path: `cortn` (default) or `cnossos`. */
+  noise_method: 'cortn' | 'cnossos';
   contour_interval_m: number;
   /** True when the caller gave contour_interval_m (so the contour interval is "requested", not "auto"). */
   contour_interval_requested: boolean;
@@ -69,6 +71,8 @@ export function resolveOptions(o: PropertyOptions = {}): ResolvedOptions {
   const nearby_zone_radius_m = intInRange('nearby_zone_radius_m', o.nearby_zone_radius_m, LIMITS.nearbyZoneRadius);
   const cells = o.noise_cells ?? 7;
   if (!(LIMITS.noiseCells as readonly number[]).includes(cells)) throw invalidArgument('noise_cells', `noise_cells must be 5, 7 or 9, got ${String(o.noise_cells)}`);
+  const method = o.noise_method ?? 'cortn';
+  if (method !== 'cortn' && method !== 'cnossos') throw invalidArgument('noise_method', `noise_method must be cortn or cnossos, got ${JSON.stringify(String(o.noise_method).slice(0, 40))}`);
   const interval = o.contour_interval_m ?? LIMITS.contourInterval.default;
   if (typeof interval !== 'number' || !Number.isFinite(interval) || interval <= LIMITS.contourInterval.min || interval > LIMITS.contourInterval.max) {
     throw invalidArgument('contour_interval_m', `contour_interval_m must be a number above 0 and at most 200, got ${String(o.contour_interval_m)}`);
@@ -86,6 +90,7 @@ export function resolveOptions(o: PropertyOptions = {}): ResolvedOptions {
     include_surfaces: !!o.include_surfaces,
     surfaces: [...new Set(surfaces)],
     noise_cells: cells as 5 | 7 | 9,
+    noise_method: method,
     contour_interval_m: interval,
     contour_interval_requested: o.contour_interval_m !== undefined,
     include_nearby_zones: !!o.include_nearby_zones,

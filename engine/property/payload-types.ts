@@ -601,6 +601,10 @@ export type NoiseScore = {
     ground_cover: number;
     max_distance_m: number;
     method: string;
+    /**
+     * The physics path's propagation: `cortn` (the default) or `cnossos` (CNOSSOS-EU per octave band; docs/noise-cnossos.md).
+     */
+    physics_method?: "cortn" | "cnossos";
     receiver_height_m: number;
   };
   /**

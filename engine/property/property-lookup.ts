@@ -159,10 +159,10 @@ function identityOf(s: ResolvedSubject) {
 
 async function scoresPart(deps: PropertyDeps, subject: ResolvedSubject, keys: ScoreKey[], o: ResolvedOptions, geometry: boolean): Promise<{ result: ScoresResult; at: Date }> {
   const identity = identityOf(subject);
-  const key = ['scores', subject.state, subject.lon.toFixed(7), subject.lat.toFixed(7), keys.join('|'), geometry, JSON.stringify(identity)].join('/');
+  const key = ['scores', subject.state, subject.lon.toFixed(7), subject.lat.toFixed(7), keys.join('|'), geometry, JSON.stringify(identity), o.noise_method].join('/');
   const hit = deps.scoreCache.get<ScoresResult>(key, o.now);
   if (hit) return { result: hit.value, at: hit.storedAt };
-  const result = await deps.scores(subject.lon, subject.lat, { state: subject.state, only: keys, includeGeometry: geometry, identity, signal: o.signal, now: o.now });
+  const result = await deps.scores(subject.lon, subject.lat, { state: subject.state, only: keys, includeGeometry: geometry, identity, noiseMethod: o.noise_method, signal: o.signal, now: o.now });
   // Degraded results (a failed score, or a score reporting a degraded check or a failed lookup) are never pinned.
   if (result.degraded.length === 0 && !Object.values(result.scores).some(scoreIsPartial)) deps.scoreCache.set(key, result, SCORE_TTL_MS, o.now);
   return { result, at: o.now };
@@ -170,10 +170,10 @@ async function scoresPart(deps: PropertyDeps, subject: ResolvedSubject, keys: Sc
 
 async function surfacesPart(deps: PropertyDeps, subject: ResolvedSubject, o: ResolvedOptions): Promise<{ result: SurfacesResult; at: Date }> {
   const interval = o.contour_interval_requested ? o.contour_interval_m : undefined;
-  const key = ['surfaces', subject.state, subject.lon.toFixed(7), subject.lat.toFixed(7), o.surfaces.join('|'), o.noise_cells, interval ?? 'auto'].join('/');
+  const key = ['surfaces', subject.state, subject.lon.toFixed(7), subject.lat.toFixed(7), o.surfaces.join('|'), o.noise_cells, interval ?? 'auto', o.noise_method].join('/');
   const hit = deps.scoreCache.get<SurfacesResult>(key, o.now);
   if (hit) return { result: hit.value, at: hit.storedAt };
-  const result = await deps.surfaces(subject.lon, subject.lat, { state: subject.state, layers: o.surfaces, noiseCells: o.noise_cells, contourIntervalM: interval, signal: o.signal });
+  const result = await deps.surfaces(subject.lon, subject.lat, { state: subject.state, layers: o.surfaces, noiseCells: o.noise_cells, contourIntervalM: interval, noiseMethod: o.noise_method, signal: o.signal });
   const failed = Object.values(result.unavailable).some((u) => u && (u.reason === 'lookup_failed' || u.reason === 'timeout'));
   if (!failed) deps.scoreCache.set(key, result, SCORE_TTL_MS, o.now);
   return { result, at: o.now };

@@ -1639,6 +1639,14 @@ export const SCORE_DEFS: Record<string, Schema> = {
           "method": {
             "type": "string"
           },
+          "physics_method": {
+            "description": "The physics path's propagation: `cortn` (the default) or `cnossos` (CNOSSOS-EU per octave band; docs/noise-cnossos.md).",
+            "enum": [
+              "cortn",
+              "cnossos"
+            ],
+            "type": "string"
+          },
           "receiver_height_m": {
             "type": "number"
           }

@@ -9,10 +9,10 @@ import { booleanText } from './query-values.js';
 import { ApiError, badParameter } from './api-error.js';
 
 /** Parameters of `GET /api/v1/property`, in the order of spec section 4. */
-export const PROPERTY_PARAMETERS = ['address', 'lat', 'lng', 'components', 'school_radius_m', 'include_geometry', 'include_surfaces', 'surfaces', 'noise_cells', 'contour_interval_m', 'include_nearby_zones', 'nearby_zone_radius_m'] as const;
+export const PROPERTY_PARAMETERS = ['address', 'lat', 'lng', 'components', 'school_radius_m', 'include_geometry', 'include_surfaces', 'surfaces', 'noise_cells', 'noise_method', 'contour_interval_m', 'include_nearby_zones', 'nearby_zone_radius_m'] as const;
 
 /** Parameters of the full endpoint that /core does not take: it never returns scores or surfaces. */
-export const FULL_ONLY_PARAMETERS = ['include_surfaces', 'surfaces', 'noise_cells', 'contour_interval_m'] as const;
+export const FULL_ONLY_PARAMETERS = ['include_surfaces', 'surfaces', 'noise_cells', 'noise_method', 'contour_interval_m'] as const;
 
 /** The parsed query of a property request. */
 export interface PropertyQuery {
@@ -151,6 +151,9 @@ export function parsePropertyQuery(raw: string, variant: 'full' | 'core'): Prope
         break;
       case 'noise_cells':
         options.noise_cells = number(name, v, true) as 5 | 7 | 9;
+        break;
+      case 'noise_method':
+        options.noise_method = v as 'cortn' | 'cnossos';
         break;
       case 'contour_interval_m':
         options.contour_interval_m = number(name, v, false);

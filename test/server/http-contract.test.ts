@@ -212,6 +212,25 @@ describe('authentication (401)', () => {
   });
 });
 
+describe('noise_method (issue 49)', () => {
+  it('chooses the noise model\'s physics method for the score and the grid, CoRTN by default, the payload saying which', async () => {
+    // The SA sandbox address: no counter near, the physics path answers.
+    const sa = sandbox.find((s) => s.state === 'SA')!;
+    const get = async (method?: string) => (await t.get(`/api/v1/property?${q({ address: sa.address, components: 'scores.noise', include_surfaces: 1, surfaces: 'noise', ...(method ? { noise_method: method } : {}) })}`, full)).body as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const cortn = await get(), cnossos = await get('cnossos');
+    expect(validatePayload(cnossos)).toBe(true);
+    expect([cortn.scores.noise.model.physics_method, cortn.surfaces.noise.physics_method]).toEqual(['cortn', 'cortn']);
+    expect([cnossos.scores.noise.model.physics_method, cnossos.surfaces.noise.physics_method]).toEqual(['cnossos', 'cnossos']);
+    expect(cnossos.scores.noise.lden_source).toBe('physics');
+    expect(cnossos.scores.noise.model.method).toMatch(/CNOSSOS-EU propagation per octave band/);
+    expect(cnossos.surfaces.noise.model_path_note).toMatch(/CNOSSOS-EU physics path/);
+    // Different physics, one answer each (neither cached for the other), within a few dB of each other here.
+    expect(cnossos.scores.noise.physics_lden_db).not.toBe(cortn.scores.noise.physics_lden_db);
+    expect(Math.abs(cnossos.scores.noise.physics_lden_db - cortn.scores.noise.physics_lden_db)).toBeLessThan(3);
+    expect((await get('cortn')).scores.noise.physics_lden_db).toBe(cortn.scores.noise.physics_lden_db);
+  });
+});
+
 describe('parameters (422)', () => {
   const cases: [string, Record<string, string | number>, { error: string; parameter: string; message?: RegExp }][] = [
     ['neither subject', {}, { error: 'invalid_subject', parameter: 'address', message: /^pass an address or both lat and lng$/ }],
@@ -229,6 +248,7 @@ describe('parameters (422)', () => {
     ['school radius too small', { address: 'x', school_radius_m: 99 }, { error: 'invalid_parameter', parameter: 'school_radius_m', message: /100 to 5000/ }],
     ['school radius fractional', { address: 'x', school_radius_m: '150.5' }, { error: 'invalid_parameter', parameter: 'school_radius_m' }],
     ['noise cells 6', { address: 'x', noise_cells: 6 }, { error: 'invalid_parameter', parameter: 'noise_cells', message: /5, 7 or 9/ }],
+    ['noise method loud', { address: 'x', noise_method: 'loud' }, { error: 'invalid_parameter', parameter: 'noise_method', message: /cortn or cnossos/ }],
     ['contour interval 0', { address: 'x', contour_interval_m: 0 }, { error: 'invalid_parameter', parameter: 'contour_interval_m' }],
     ['contour interval 201', { address: 'x', contour_interval_m: 201 }, { error: 'invalid_parameter', parameter: 'contour_interval_m' }],
     ['nearby zone radius 2001', { address: 'x', include_nearby_zones: 1, nearby_zone_radius_m: 2001 }, { error: 'invalid_parameter', parameter: 'nearby_zone_radius_m' }],
@@ -255,7 +275,7 @@ describe('parameters (422)', () => {
   });
 
   it('refuses on /core the parameters of scores and surfaces', async () => {
-    for (const [p, v] of [['include_surfaces', '1'], ['noise_cells', '7'], ['contour_interval_m', '5'], ['surfaces', 'noise']]) {
+    for (const [p, v] of [['include_surfaces', '1'], ['noise_cells', '7'], ['noise_method', 'cnossos'], ['contour_interval_m', '5'], ['surfaces', 'noise']]) {
       const r = await t.get(`/api/v1/property/core?${q({ address: sandbox[0].address, [p]: v })}`, full);
       expect(r.status, p).toBe(422);
       expect(r.body).toMatchObject({ error: 'unknown_parameter', parameter: p });

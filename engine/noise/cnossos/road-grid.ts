@@ -257,3 +257,24 @@ export function cnossosGridEnergy(scene: NoiseScene, nodesX: ArrayLike<number>, 
   return { segments: ids.length };
 }
 
+/**
+ * The cnossos factor of segment `s` at (px, py): the energy a unit strength of its feature gives there, to
+ * multiply by the feature's period strengths (the point evaluation's per-feature factors, as segmentFactor
+ * gives them for CoRTN).
+ */
+export function cnossosSegmentFactor(scene: NoiseScene, table: CnossosTable, s: number, px: number, py: number): number {
+  const seg = scene.segments, geo = scene.featureGeometry;
+  const o = s * SEGMENT_STRIDE, g = scene.segmentFeature[s] * GEOMETRY_STRIDE;
+  factorRecord.x = seg[o + OFFSET_X];
+  factorRecord.y = seg[o + OFFSET_Y];
+  factorRecord.ux = seg[o + OFFSET_UX];
+  factorRecord.uy = seg[o + OFFSET_UY];
+  factorRecord.len = seg[o + OFFSET_LENGTH];
+  factorRecord.sourceOffset = geo[g + OFFSET_SOURCE_OFFSET];
+  factorRecord.halfWidth = geo[g + OFFSET_GROUND_HALF_WIDTH];
+  factorRecord.wallHeight = geo[g + OFFSET_BARRIER_HEIGHT];
+  factorRecord.wallOffset = geo[g + OFFSET_BARRIER_OFFSET];
+  return cnossosSegmentEnergy(table, factorRecord, px, py, scene.receiver.groundCover);
+}
+const factorRecord: CnossosSegment = { x: 0, y: 0, ux: 0, uy: 0, len: 0, strength: 1, sourceOffset: 0, halfWidth: NaN, wallHeight: NaN, wallOffset: NaN };
+
