@@ -37,6 +37,7 @@ const NOT_RUN: Record<string, string> = {
   'npx propintel serve --db postgres://user@host/propintel --replica-dir DIR': 'needs a PostgreSQL server (test/server/replicas.test.ts runs replicas on a throwaway cluster)',
   'npx propintel catalogue init DIR | add DIR --file F ... | check DIR | show DIR': 'a synopsis of four commands (test/cli/catalogue.test.ts runs them)',
   'npx propintel realdata --out DIR': 'reads ../shared/realdata and looks up real addresses (test/datasets/realdata.test.ts)',
+  'npx propintel noise path ../shared/cnossos/profiles/TC08_*.json': 'reads the ISO/TR 17534-4 profiles in ../shared/cnossos, a shell glob (test/engine/noise/cnossos.test.ts runs the command on them)',
   'propintel catalogue init ~/data/vic': 'the start of a walk-through on the publisher\'s own Vicmap files, which are not here (test/cli/catalogue.test.ts runs the same steps on generated files)',
   "propintel catalogue add ~/data/vic --file PLAN_ZONE.shp --id vic_zones --paths planning.zone,planning.zones_nearby --state VIC --coverage complete --schema vicmap_planning_zone --licence 'CC BY 4.0' --attribution 'Vicmap Planning (c) State of Victoria'":
     'needs the publisher\'s Vicmap Planning zones (test/cli/catalogue.test.ts)',
