@@ -6,7 +6,7 @@ export interface NoiseGridInput {
   scene: SharedNoiseScene;
   nodesX: Float64Array;
   nodesY: Float64Array;
-  /** The physics path's propagation: CoRTN (default) or CNOSSOS-EU (engine/noise/cnossos/road-grid.ts). */
+  /** The physics path's propagation: CoRTN (default) or CNOSSOS-EU (engine/noise/cnossos-grid.ts). */
   method?: NoiseMethod;
 }
 

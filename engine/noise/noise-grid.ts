@@ -19,7 +19,7 @@ import type { GeoTransform } from '../geo/geo-transform.js';
 import { createWindow, windowToLonLat } from '../geo/window.js';
 import type { TaskRunner } from '../pool/worker-pool.js';
 import type { NoiseGridInput, NoiseGridOutput, NoiseMethod } from './noise-grid-task.js';
-import { cnossosGridEnergy, sceneCnossosTable } from './cnossos/road-grid.js';
+import { cnossosGridEnergy, sceneCnossosTable } from './cnossos-grid.js';
 import { aircraftNoiseAt } from './point-evaluation.js';
 import { dbToEnergy, reportDb } from './decibels.js';
 import type { NoiseModelPath } from './model-path.js';

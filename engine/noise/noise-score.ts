@@ -334,7 +334,7 @@ export function noiseScore(network: NoiseNetwork, lon: number, lat: number, opti
     source_ids: [...sourceIds].sort(),
     model: {
       method: method === 'cnossos' ? `${NOISE_METHOD_NOTES.cnossos} Rail, tram and aircraft emission as in the CoRTN method.` : NOISE_WORDS.method,
-      physics_method: options.method ?? 'cortn',
+      physics_method: method,
       receiver_height_m: r.heightM,
       ground_cover: r.groundCover,
       max_distance_m: r.maxDistanceM,

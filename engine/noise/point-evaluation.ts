@@ -9,7 +9,7 @@ import { anefBandValue, anefToLden, loudestBand } from './aircraft.js';
 import { energyToDb } from './decibels.js';
 import type { NoiseNetwork } from './noise-network.js';
 import { ENERGY_STRIDE, OFFSET_DAY, OFFSET_DEN, OFFSET_EVENING, OFFSET_NIGHT } from './noise-scene.js';
-import { cnossosSegmentFactor, sceneCnossosTable } from './cnossos/road-grid.js';
+import { cnossosSegmentFactor, sceneCnossosTable } from './cnossos-grid.js';
 import type { NoiseMethod } from './noise-grid-task.js';
 import { accumulateReceiverFactors } from './propagation.js';
 
@@ -93,7 +93,7 @@ export function evaluateNoiseProjected(network: NoiseNetwork, lon: number, lat: 
   }
   const touched: number[] = [];
   if (method === 'cnossos') {
-    // CNOSSOS-EU per band (cnossos/road-grid.ts): each segment's factor at the point, per feature.
+    // CNOSSOS-EU per band (cnossos-grid.ts): each segment's factor at the point, per feature.
     const table = sceneCnossosTable(scene);
     const r = scene.receiver.maxDistanceM;
     const feat = scene.segmentFeature;

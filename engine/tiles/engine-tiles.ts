@@ -213,10 +213,8 @@ export class EngineTiles {
       const b = this.lonLatBox(r);
       return b[0] <= e + dx && b[2] >= w - dx && b[1] <= n + dy && b[3] >= s - dy;
     });
-    const sources = [...new Set(rasters.filter((r) => {
-      const b = this.lonLatBox(r);
-      return b[0] <= e && b[2] >= w && b[1] <= n && b[3] >= s;
-    }).map((r) => r.source.id))];
+    // Every DEM the tile's heights come from, its eased fill included.
+    const sources = [...new Set(rasters.map((r) => r.source.id))];
     const disk = this.tileDisk();
     let bytes = disk?.get('terrain', t) ?? null;
     if (!bytes) {

@@ -139,7 +139,8 @@ export class Api {
     const finish = (res: ApiResponse): ApiResponse => {
       this.inFlight--;
       res.headers['X-Request-Id'] = id;
-      withCors(res);
+      // Not /metrics: it answers loopback callers only, and a page in the operator's browser is one.
+      if (req.path !== '/metrics') withCors(res);
       this.log.request({ id, method: req.method, path: req.path, status: res.status, ms: performance.now() - t0, key: keyId });
       return res;
     };
@@ -251,7 +252,7 @@ export class Api {
       const client = this.clientAddress(req);
       return chain(this.authenticate(req), (key) => {
         onKey(key.id);
-        return this.childcare.request(req, h.op, key, client);
+        return this.childcare.request(req, h.op, key, client, abort);
       });
     }
     if (h.kind === 'map-point') return this.tiles.mapPoint(req);

@@ -11,7 +11,7 @@ import { chain } from '../maybe-promise.js';
 import { limitDaRequest } from '../metering/request-limits.js';
 import type { ApiKeyRecord } from '../store/store.js';
 import { ApiError, RETRY_AFTER_S, toApiError } from './api-error.js';
-import { DEFAULT_REPORT_CONCURRENCY, jsonAnswer, refuseLargeBody, requireDas, withLimits, type ApiContext, type ApiRequest, type ApiResponse, type ReportService } from './api-types.js';
+import { DEFAULT_REPORT_CONCURRENCY, jsonAnswer, type AbortSource, refuseLargeBody, requireDas, withLimits, type ApiContext, type ApiRequest, type ApiResponse, type ReportService } from './api-types.js';
 import { analysisDocument, childcareFeed, childcareLicence, childcareSchema, exportFile, polygonSiteAnalysis, refuseIncludeAccess, siteAnalysisDocument, siteRequestFromBody, siteRequestFromQuery } from './childcare-handlers.js';
 import { decodeQuery, rejectUnknown } from './query.js';
 import { ReportSlots } from './report-slots.js';
@@ -33,7 +33,7 @@ export class ChildcareRoutes {
    * A childcare request: the licence (403 with its reason) -> the key's daily limit when it has one (429)
    * -> parameters (400 / 422) -> 200.
    */
-  request(req: ApiRequest, op: ChildcareOperation | 'feed', key: ApiKeyRecord, client: string): MaybePromise<ApiResponse> {
+  request(req: ApiRequest, op: ChildcareOperation | 'feed', key: ApiKeyRecord, client: string, abort?: AbortSource): MaybePromise<ApiResponse> {
     const now = this.ctx.clock();
     childcareLicence(key, now);
     const das = requireDas(this.ctx);
@@ -45,7 +45,7 @@ export class ChildcareRoutes {
           refuseLargeBody(req);
           return jsonAnswer(polygonSiteAnalysis(das(), key, now, p, req.path, req.body, this.ctx.childcareWorld), req.acceptEncoding, limits);
         }
-        if (op === 'report') return this.reportAnswer(req, key, now, p, limits);
+        if (op === 'report') return this.reportAnswer(req, key, now, p, limits, abort);
         if (op === 'export') {
           const file = exportFile(das(), key, now, p, req.path, this.ctx.notices);
           // The notices travel with the file: in GeoJSON's metadata, and for CSV (which has no place for them)
@@ -78,7 +78,7 @@ export class ChildcareRoutes {
    * a report that cannot start waits up to 10 s for a slot, then 429 `renderer_busy`); a
    * renderer failure is 503 with Retry-After and the advice to use the JSON or CSV meanwhile.
    */
-  async reportAnswer(req: ApiRequest, key: ApiKeyRecord, now: Date, p: Map<string, string>, limits: Record<string, string>): Promise<ApiResponse> {
+  async reportAnswer(req: ApiRequest, key: ApiKeyRecord, now: Date, p: Map<string, string>, limits: Record<string, string>, abort?: AbortSource): Promise<ApiResponse> {
     try {
       const format = (p.get('format') ?? '').toLowerCase();
       if (format !== 'pdf' && format !== 'html') throw new ApiError(p.has('format') ? 'invalid_parameter' : 'missing_parameter', `format must be pdf or html${p.has('format') ? `, not ${JSON.stringify(String(p.get('format')).slice(0, 20))}` : ''}`, { parameter: 'format' });
@@ -97,7 +97,8 @@ export class ChildcareRoutes {
       // HEAD: the request checked and counted as GET's, the GET's headers, and nothing rendered (so it never
       // takes a render slot, and a busy renderer does not refuse it).
       if (req.method === 'HEAD') return { status: 200, contentType, headers: { ...headers, 'Content-Disposition': disposition(reportFilename({ state: site.state, circle: null, suburb: null, generatedAt: now.toISOString() }, format)) }, body: '', lengthUnknown: true };
-      await this.slots.acquire(key.id);
+      // A client that leaves while its report waits gives its place up (and is not rendered for).
+      await this.slots.acquire(key.id, abort?.signal);
       let file: ReportFile;
       try {
         const data = siteAnalysis(this.ctx.das!(), this.ctx.childcareWorld, site);

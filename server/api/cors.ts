@@ -24,7 +24,7 @@ export function allowedMethods(route: Route): string[] {
 export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'If-None-Match', 'X-Request-Id', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID'] as const;
 
 /** The response headers a cross-origin page may read (beyond the CORS-safelisted Content-Type, Cache-Control, ...). */
-export const CORS_EXPOSE_HEADERS = ['ETag', 'Location', 'Retry-After', 'X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Content-Disposition', 'X-Data-Licence', 'X-Data-Attribution', 'Allow', 'Mcp-Session-Id'] as const;
+export const CORS_EXPOSE_HEADERS = ['ETag', 'Location', 'Retry-After', 'X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Content-Disposition', 'X-Data-Licence', 'X-Data-Attribution', 'Allow', 'Mcp-Session-Id', 'Batch-Status', 'Batch-Rows-Done', 'WWW-Authenticate'] as const;
 
 /** How long a browser may keep a preflight's answer, seconds (Chromium holds it 2 hours at most, Firefox 24). */
 export const CORS_MAX_AGE = 86_400;

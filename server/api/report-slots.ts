@@ -40,7 +40,8 @@ export class ReportSlots {
   }
 
   /** A slot for `key`, now or once one frees up; an ApiError (429 `renderer_busy`) when it cannot have one. */
-  acquire(key: string): Promise<void> {
+  acquire(key: string, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(new ApiError('client_closed', 'the client closed the connection before its report started'));
     const mine = this.held.get(key) ?? 0;
     if (mine < this.perKey && this.inFlight < this.total) {
       this.take(key);
@@ -49,15 +50,24 @@ export class ReportSlots {
     const queued = this.waiting.filter((w) => w.key === key).length;
     if (queued >= this.total) return Promise.reject(this.refuse(`this key has ${mine} report${mine === 1 ? '' : 's'} rendering (its share is ${this.perKey} of ${this.total} at once) and ${queued} waiting`));
     return new Promise<void>((resolve, reject) => {
+      const leave = () => {
+        const i = this.waiting.indexOf(w);
+        if (i >= 0) this.waiting.splice(i, 1);
+        clearTimeout(timer);
+        reject(new ApiError('client_closed', 'the client closed the connection while its report waited'));
+      };
       const w: Waiter = {
         key,
         grant: () => {
           clearTimeout(timer);
+          signal?.removeEventListener('abort', leave);
           this.take(key);
           resolve();
         },
       };
+      signal?.addEventListener('abort', leave, { once: true });
       const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', leave);
         const i = this.waiting.indexOf(w);
         if (i >= 0) this.waiting.splice(i, 1);
         reject(this.refuse(`no render slot came free for this key within ${this.maxWaitMs / 1000} s (${this.total} at once, ${this.perKey} per key)`));

@@ -51,4 +51,19 @@ describe('report slots', () => {
     s.release('a');
     expect(await code(b)).toBe('ok');
   });
+
+  it('gives up the place of a waiting request whose client left, and never renders for it', async () => {
+    const s = new ReportSlots(1);
+    await s.acquire('a');
+    const gone = new AbortController();
+    const left = s.acquire('b', gone.signal);
+    const next = s.acquire('c');
+    gone.abort();
+    expect(await code(left)).toBe('client_closed');
+    s.release('a');
+    expect(await code(next)).toBe('ok');
+    expect(s.busy).toBe(1);
+    expect(await code(s.acquire('d', AbortSignal.abort()))).toBe('client_closed');
+  });
 });
+

@@ -2,7 +2,7 @@
 import { invalidArgument } from '../../engine/errors.js';
 import { NoiseScene } from '../../engine/noise/noise-scene.js';
 import { gridLdenEnergy } from '../../engine/noise/propagation.js';
-import { cnossosGridEnergy, sceneCnossosTable } from '../../engine/noise/cnossos/road-grid.js';
+import { cnossosGridEnergy, sceneCnossosTable } from '../../engine/noise/cnossos-grid.js';
 import type { NoiseGridInput, NoiseGridOutput } from '../../engine/noise/noise-grid-task.js';
 
 /** Runs the grid kernel on the shared scene; bad input is an INVALID_ARGUMENT EngineError. */

@@ -24,11 +24,14 @@ export const rayRadius = (d: number) => Math.max(1000, 8 * d);
 /** The arc of radius Γ = rayRadius(d) over a chord of length `chord` (2.5.24). */
 export function arc(chord: number, d: number): number {
   const G = rayRadius(d);
-  return 2 * G * Math.asin(chord / (2 * G));
+  // A chord past the circle's diameter (an edge kilometres off the line) is the half circle, not NaN.
+  return 2 * G * Math.asin(Math.min(1, chord / (2 * G)));
 }
 
 /** +1 when P is above the line through A and B at P's abscissa, -1 below, 0 on it. */
 export function sideOf(A: P2, B: P2, P: P2): number {
+  // A vertical line (both ends at one abscissa): above or below both ends.
+  if (B[0] === A[0]) return P[1] > Math.max(A[1], B[1]) ? 1 : P[1] < Math.min(A[1], B[1]) ? -1 : 0;
   const y = A[1] + ((B[1] - A[1]) * (P[0] - A[0])) / (B[0] - A[0]);
   return P[1] > y ? 1 : P[1] < y ? -1 : 0;
 }

@@ -23,6 +23,8 @@ export interface Plane {
 export function meanPlane(pts: readonly P2[]): Plane {
   const x0 = pts[0][0];
   const l = pts[pts.length - 1][0] - x0;
+  // A ground of no length (a sub-path from a point to a wall at the same abscissa): level at its mean height.
+  if (!(l > 1e-9)) return { a: 0, b: pts.reduce((s, p) => s + p[1], 0) / pts.length };
   let A = 0, B = 0;
   for (let i = 0; i + 1 < pts.length; i++) {
     const xa = pts[i][0] - x0, xb = pts[i + 1][0] - x0;
@@ -130,6 +132,8 @@ export function groundFormula(f: number, dp: number, zs: number, zr: number, gw:
  * diffraction's receiver side); else both G'_path.
  */
 export function groundH(seg: GroundSegment, f: number, plain = false): number {
+  // A sub-path of no length (a wall at the source's or receiver's abscissa): the formula's limit, its lower bound.
+  if (!(seg.dp > 1e-6)) return -3 * (1 - (plain ? seg.gPath : seg.gPrime));
   if (seg.gPath === 0) return -3;
   const g = plain ? seg.gPath : seg.gPrime;
   return Math.max(groundFormula(f, seg.dp, seg.zs, seg.zr, g), -3 * (1 - g));
@@ -140,6 +144,7 @@ export function groundH(seg: GroundSegment, f: number, plain = false): number {
  * G_path when `plain`) and the unmodified heights.
  */
 export function groundF(seg: GroundSegment, f: number, plain = false): number {
+  if (!(seg.dp > 1e-6)) return -3 * (1 - (plain ? seg.gPath : seg.gPrime));
   const gm = plain ? seg.gPath : seg.gPrime;
   const min = seg.nearness <= 1 ? -3 * (1 - gm) : -3 * (1 - gm) * (1 + 2 * (1 - 1 / seg.nearness));
   if (seg.gPath === 0) return min;

@@ -115,7 +115,7 @@ function difference(S: P2, O1: P2, On: P2, R: P2, e: number, curved: boolean, si
   if (!curved) return side * (so + e + or - sr);
   if (side >= 0) return arc(so, sr) + arc(e, sr) + arc(or, sr) - arc(sr, sr);
   // Under the line of sight: A is the point of SR above (below) O_1.
-  const t = (O1[0] - S[0]) / (R[0] - S[0]);
+  const t = R[0] === S[0] ? 0 : (O1[0] - S[0]) / (R[0] - S[0]);
   const A: P2 = [S[0] + t * (R[0] - S[0]), S[1] + t * (R[1] - S[1])];
   return 2 * arc(dist(S, A), sr) + 2 * arc(dist(A, R), sr) - arc(so, sr) - arc(e, sr) - arc(or, sr) - arc(sr, sr);
 }

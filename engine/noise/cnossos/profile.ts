@@ -86,5 +86,7 @@ export function readCutProfile(doc: unknown, what = 'profile'): CutProfile {
   });
   if (pts[0].type !== 'Source') throw bad('the first cut point must be the Source');
   if (pts[pts.length - 1].type !== 'Receiver') throw bad('the last cut point must be the Receiver');
+  const s = pts[0].coordinate, r = pts[pts.length - 1].coordinate;
+  if (Math.hypot(r.x - s.x, r.y - s.y) < 1e-6) throw bad('the Source and the Receiver are at the same place in plan: a path needs a horizontal length');
   return { cutPoints: pts, profileType: d.profileType as ProfileType, curvedPath: d.curvedPath === true };
 }

@@ -1,9 +1,9 @@
-// The `cnossos` method of the noise model's physics path (engine/noise/cnossos/road-grid.ts, issue 49): where
+// The `cnossos` method of the noise model's physics path (engine/noise/cnossos-grid.ts, issue 49): where
 // CoRTN is calibrated (near a long road over hard ground) the two agree, by construction of the emission; soft
 // ground and distance attenuate as CNOSSOS-EU says; a short segment far away falls off as a point source; a
 // noise wall screens; the worker gives what the thread gives.
 import { afterAll, describe, expect, it } from 'vitest';
-import { cnossosSegmentEnergy, cnossosTable, ROAD_SPECTRUM_A, type CnossosSegment } from '../../../engine/noise/cnossos/road-grid.js';
+import { cnossosSegmentEnergy, cnossosTable, ROAD_SPECTRUM_A, type CnossosSegment } from '../../../engine/noise/cnossos-grid.js';
 import { noiseGridEnergy, noiseGridNodes, noiseSurface, noiseSurfaceOnPool } from '../../../engine/noise/noise-grid.js';
 import { buildNoiseNetwork } from '../../../engine/noise/noise-network.js';
 import { createEnginePool } from '../../../engine/tasks/engine-pool.js';
@@ -11,10 +11,10 @@ import { at, road } from './noise-fixtures.js';
 
 const db = (e: number) => 10 * Math.log10(e);
 /** A straight road along x from -L to L metres (y = 0), one receiver `y` metres north; the two methods' Lden there. */
-function both(y: number, options: { length?: number; cover?: number; barrier?: boolean } = {}) {
+function both(y: number, options: { length?: number; cover?: number; barrier?: boolean; barrierOffset?: number } = {}) {
   const L = options.length ?? 2000;
   const net = buildNoiseNetwork(
-    { roads: [road('r', [[-L, 0], [L, 0]], { aadt: 20000, speedKmh: 60, heavyShare: 0.05, ...(options.barrier ? { barrierHeightM: 4, barrierOffsetM: 8 } : {}) })] },
+    { roads: [road('r', [[-L, 0], [L, 0]], { aadt: 20000, speedKmh: 60, heavyShare: 0.05, ...(options.barrier ? { barrierHeightM: 4, barrierOffsetM: options.barrierOffset ?? 8 } : {}) })] },
     { groundCover: options.cover ?? 0 },
   );
   const [lon, lat] = at(0, y);
@@ -54,9 +54,12 @@ describe('the cnossos physics method', () => {
     expect(cnossosSegmentEnergy(t, seg, 0, 2500, 0)).toBe(0); // past the scene's distance
   });
 
-  it('screens behind a noise wall, as a thin screen in the path\'s profile', () => {
+  it('screens behind a noise wall, as a thin screen in the path\'s profile; not a barrier behind the source line, as CoRTN', () => {
     const open = both(40).cnossos, walled = both(40, { barrier: true }).cnossos;
     expect(open - walled).toBeGreaterThan(5);
+    const median = both(40, { barrier: true, barrierOffset: 0.5 });
+    expect(median.cnossos).toBeCloseTo(open, 6);
+    expect(median.cortn).toBeCloseTo(both(40).cortn, 6);
   });
 
   const pool = createEnginePool({ threads: 1 });

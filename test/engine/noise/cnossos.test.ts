@@ -49,6 +49,16 @@ describe('the parts, on hand-worked numbers', () => {
     expect(upperHull([[0, 1], [50, 0], [100, 5], [150, 4], [194, 4]])).toEqual([0, 2, 4]);
   });
 
+  it('stays finite at the edges: a wall right at the source, an obstacle far off the line', () => {
+    const pt = (type: string, x: number, z: number, extra: object = {}) => ({ type, coordinate: { x, y: 0, z }, zGround: 0, groundCoefficient: 0.5, ...extra });
+    const at = (xw: number) => pathLevels(readCutProfile({ profileType: 'DIRECT', cutPoints: [pt('Source', 0, 0.05), pt('Wall', xw, 3, { intersectionType: 'THIN_WALL_ENTER_EXIT' }), pt('Receiver', 50, 4)] }), { lw: 93 });
+    const exact = at(0), near = at(1e-6);
+    for (const levels of [exact.LH, exact.LF!, near.LH]) expect(levels.every(Number.isFinite)).toBe(true);
+    // A wall at the source's abscissa screens as one a micrometre from it.
+    exact.LH.forEach((v, b) => expect(Math.abs(v - near.LH[b])).toBeLessThan(0.05));
+    expect(() => readCutProfile({ profileType: 'DIRECT', cutPoints: [pt('Source', 5, 1), pt('Receiver', 5, 4)] }, 'same.json')).toThrow(/same place in plan/);
+  });
+
   it('refuses a profile that is not one, naming what is wrong', () => {
     expect(() => readCutProfile({ cutPoints: [], profileType: 'DIRECT' }, 'x.json')).toThrow(/x\.json: cutPoints must be a list/);
     expect(() => readCutProfile({ cutPoints: [{ type: 'Source', coordinate: { x: 0, y: 0, z: 1 }, zGround: 0, groundCoefficient: 2 }, { type: 'Receiver', coordinate: { x: 1, y: 0, z: 1 }, zGround: 0, groundCoefficient: 0 }], profileType: 'DIRECT' })).toThrow(/groundCoefficient must be a number from 0 to 1/);

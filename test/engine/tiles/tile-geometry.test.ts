@@ -1,6 +1,6 @@
 // Valid MVT geometry after quantisation (engine/tiles/tile-geometry.ts, issue 47): hand-worked rings.
 import { describe, expect, it } from 'vitest';
-import { dissolvePolygon, ringArea2, ringVertices, validLines, validPolygonRings, validTileFeatures } from '../../../engine/tiles/tile-geometry.js';
+import { dissolvePolygon, hasClipBridge, ringArea2, ringVertices, validLines, validPolygonRings, validTileFeatures } from '../../../engine/tiles/tile-geometry.js';
 
 type Pt = [number, number];
 /** A square ring from (x, y), side d, as an exterior (clockwise as drawn, y down) or a hole. */
@@ -84,11 +84,16 @@ describe('a polygon cut on the buffer line', () => {
     expect(out.map((r) => Math.sign(ringArea2(r)))).toEqual([1, -1]);
   });
 
-  it('is dissolved by validTileFeatures only when it touches the clip line', () => {
+  it('is dissolved by validTileFeatures only when it runs twice over a stretch of the clip line', () => {
+    expect(hasClipBridge([bridged], -64, 4160)).toBe(true);
     const [f] = validTileFeatures([{ type: 3 as const, geometry: [bridged] }], [-64, 4160]);
     expect((f.geometry as Pt[][]).length).toBe(2);
     const [g] = validTileFeatures([{ type: 3 as const, geometry: [bridged] }]);
     expect((g.geometry as Pt[][]).length).toBe(1);
+    // A polygon that only lies along the line (no stretch twice) is left as it is.
+    const along = square(-64, -64, 100);
+    expect(hasClipBridge([along], -64, 4160)).toBe(false);
+    expect(validTileFeatures([{ type: 3 as const, geometry: [along] }], [-64, 4160])[0].geometry).toEqual([along]);
   });
 });
 

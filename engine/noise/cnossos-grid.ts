@@ -24,10 +24,10 @@
  *
  * Not here: terrain (profiles cut from the DEM), buildings (diffraction and reflections) and lateral paths.
  */
-import { BAND_COUNT, OCTAVE_BANDS, airAbsorption } from './bands.js';
-import { groundF, groundH, groundSegment } from './ground.js';
-import { longTermLevel, pathLevels } from './path.js';
-import type { CutProfile } from './profile.js';
+import { BAND_COUNT, OCTAVE_BANDS, airAbsorption } from './cnossos/bands.js';
+import { groundF, groundH, groundSegment } from './cnossos/ground.js';
+import { longTermLevel, pathLevels } from './cnossos/path.js';
+import type { CutProfile } from './cnossos/profile.js';
 import {
   ENERGY_STRIDE,
   GEOMETRY_STRIDE,
@@ -44,7 +44,7 @@ import {
   OFFSET_Y,
   SEGMENT_STRIDE,
   type NoiseScene,
-} from '../noise-scene.js';
+} from './noise-scene.js';
 
 /**
  * The A-weighted spectrum the broadband emission is spread over, dB per octave band 63 Hz-8 kHz, summing to
@@ -168,7 +168,8 @@ export function cnossosSegmentEnergy(t: CnossosTable, s: CnossosSegment, px: num
   const hard = s.halfWidth === s.halfWidth ? Math.max(0, s.halfWidth - off) : 0;
   const g = cover * (1 - Math.min(1, hard / dp));
   const dz = t.receiverHeightM - CNOSSOS_SOURCE_HEIGHT_M, dz2 = dz * dz;
-  const walled = s.wallHeight === s.wallHeight && s.wallOffset === s.wallOffset && perp > s.wallOffset;
+  // As CoRTN: a wall screens only between the source line and the receiver (not a median barrier behind it).
+  const walled = s.wallHeight === s.wallHeight && s.wallOffset === s.wallOffset && perp > s.wallOffset && s.wallOffset > off;
   // Point sources at equal angles seen from the receiver: a piece from angle phi to phi + dphi covers
   // dx = dp sec^2(phi) dphi of the line, so the line's 1/r^2 spreading is integrated exactly whatever its
   // length, and the ground and air (slow in r) are sampled every 1/16 of a half-turn.
