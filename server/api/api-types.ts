@@ -16,8 +16,8 @@ import { isPlaygroundKey, limitDaRequest } from '../metering/request-limits.js';
 import type { RequestLog } from '../request-log.js';
 import type { DaEventSource } from '../store/sqlite-webhook-store.js';
 import type { WebhookContext } from './webhook-handlers.js';
-import { ApiError, RETRY_AFTER_S, toApiError } from './api-error.js';
-import { MAX_REQUEST_BODY } from './limits.js';
+import { ApiError, RETRY_AFTER_S, toApiError } from '../http/api-error.js';
+import { MAX_REQUEST_BODY } from '../http/limits.js';
 import { acceptsGzip } from './payload-body.js';
 
 /** A request as the API reads it (read synchronously by the transport). */

@@ -21,12 +21,12 @@ import { bearerToken, keyIdOf, keyMatches } from '../keys/api-key.js';
 import { chain, type MaybePromise } from '../maybe-promise.js';
 import { SILENT_LOG, type RequestLog } from '../request-log.js';
 import type { ApiKeyRecord } from '../store/store.js';
-import { ApiError, toApiError } from './api-error.js';
+import { ApiError, toApiError } from '../http/api-error.js';
 import { clientClosed, isLoopback, JSON_TYPE, type AbortSource, type ApiContext, type ApiOptions, type ApiRequest, type ApiResponse } from './api-types.js';
 import { BatchRoutes } from './batch-routes.js';
 import { ChildcareRoutes } from './childcare-routes.js';
 import { DaRoutes } from './da-routes.js';
-import { BATCH_PATHS, MAX_REQUEST_TARGET } from './limits.js';
+import { BATCH_PATHS, MAX_REQUEST_TARGET } from '../http/limits.js';
 import { OpsRoutes } from './ops-routes.js';
 import { acceptsGzip } from './payload-body.js';
 import { PropertyRoutes } from './property-routes.js';
@@ -37,7 +37,7 @@ import { allowedMethods, preflight, withCors } from './cors.js';
 import { SqlMcpRoutes } from './sql-mcp-routes.js';
 import { TileRoutes } from './tile-routes.js';
 
-export { BATCH_MAX_BODY, bodyLimit, MAX_REQUEST_BODY, MAX_REQUEST_TARGET, SMALL_BODY } from './limits.js';
+export { BATCH_MAX_BODY, bodyLimit, MAX_REQUEST_BODY, MAX_REQUEST_TARGET, SMALL_BODY } from '../http/limits.js';
 export { DEFAULT_REPORT_CONCURRENCY, REPORT_RETRY_AFTER_S, type AbortSource, type ApiOptions, type ApiRequest, type ApiResponse } from './api-types.js';
 
 const DA_ID_PATH = /^(\/api)?\/v1\/das\/([^/]+)$/;

@@ -13,11 +13,11 @@ import { mib } from '../store/sqlite-batch-store.js';
 import type { ApiKeyRecord } from '../store/store.js';
 import { checkWebhookUrl, type Resolver } from '../webhooks/address-policy.js';
 import { newSecret } from '../webhooks/signature.js';
-import { ApiError, badParameter } from './api-error.js';
+import { ApiError, badParameter } from '../http/api-error.js';
 import { JSON_TYPE, type ApiContext, type ApiRequest, type ApiResponse } from './api-types.js';
-import { BATCH_MAX_BODY } from './limits.js';
+import { BATCH_MAX_BODY } from '../http/limits.js';
 import { decodeQuery, rejectUnknown } from './query.js';
-import { booleanText } from './query-values.js';
+import { booleanText } from '../http/query-values.js';
 import type { BatchOperation } from './routes.js';
 
 /** What a job id looks like (anything else is no job, answered without asking the store). */

@@ -17,8 +17,9 @@ import { daListDocument } from './da-query.js';
 import type { DaReader } from '../../engine/entry/das.js';
 import { melbourneIso } from '../metering/billing-period.js';
 import type { ApiKeyRecord } from '../store/store.js';
-import { ApiError } from './api-error.js';
-import { decimalValue, rejectUnknown } from './query.js';
+import { ApiError } from '../http/api-error.js';
+import { decimalValue } from '../http/query-values.js';
+import { rejectUnknown } from './query.js';
 
 /** The add-on a key needs for these endpoints. */
 export const CHILDCARE_ADD_ON = PRODUCT;

@@ -10,7 +10,7 @@ import type { MaybePromise } from '../maybe-promise.js';
 import { chain } from '../maybe-promise.js';
 import { limitDaRequest } from '../metering/request-limits.js';
 import type { ApiKeyRecord } from '../store/store.js';
-import { ApiError, RETRY_AFTER_S, toApiError } from './api-error.js';
+import { ApiError, RETRY_AFTER_S, toApiError } from '../http/api-error.js';
 import { DEFAULT_REPORT_CONCURRENCY, jsonAnswer, type AbortSource, refuseLargeBody, requireDas, withLimits, type ApiContext, type ApiRequest, type ApiResponse, type ReportService } from './api-types.js';
 import { analysisDocument, childcareFeed, childcareLicence, childcareSchema, exportFile, polygonSiteAnalysis, refuseIncludeAccess, siteAnalysisDocument, siteRequestFromBody, siteRequestFromQuery } from './childcare-handlers.js';
 import { decodeQuery, rejectUnknown } from './query.js';

@@ -12,7 +12,7 @@ import { CATEGORY_NAMES, DA_LIMITS, DA_MAX_PAGE, STATUS_GROUPS, categoryOf, daSt
 import type { DaFilter, DaListPosition, DaNearbyFilter, DaNearbyPosition, DaReader, DaRecord, StatusGroup } from '../../engine/entry/das.js';
 import { isStateCode, STATES, type StateCode } from '../../engine/entry/data.js';
 import { EngineError } from '../../engine/entry/errors.js';
-import { booleanText } from './query-values.js';
+import { booleanText } from '../http/query-values.js';
 
 /** Parameters of `/v1/das`. */
 export const DA_LIST_PARAMETERS = ['state', 'council', 'category', 'suburb', 'postcode', 'since', 'until', 'status_group', 'is_residential', 'page', 'per_page', 'cursor'] as const;

@@ -5,13 +5,13 @@
 import type { ApiKeyRecord } from '../store/store.js';
 import { chain, type MaybePromise } from '../maybe-promise.js';
 import { hasDaListing, limitDaRequest } from '../metering/request-limits.js';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../http/api-error.js';
 import { JSON_TYPE, jsonAnswer, refusePlayground, requireDas, withLimits, type ApiContext, type ApiOptions, type ApiRequest, type ApiResponse } from './api-types.js';
 import { daDocument } from './da-handlers.js';
 import { decodeQuery, rejectUnknown } from './query.js';
 import type { DaOperation, WebhookOperation } from './routes.js';
 import { jsonBody, webhookOperation, type WebhookContext } from './webhook-handlers.js';
-import { SMALL_BODY } from './limits.js';
+import { SMALL_BODY } from '../http/limits.js';
 
 
 /** The DA listing and webhook routes of one API. */

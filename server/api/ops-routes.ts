@@ -13,7 +13,7 @@ import { renderDocsPage } from '../openapi/docs-page.js';
 import { guideTitles, renderGuidePage } from '../openapi/guide-pages.js';
 import { openApiDocument } from '../openapi/openapi.js';
 import { renderPlaygroundPage } from '../playground/playground-page.js';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../http/api-error.js';
 import { isLoopback, JSON_TYPE, type ApiContext, type ApiRequest, type ApiResponse, type TileService } from './api-types.js';
 import { staticBody, type StaticBody } from './payload-body.js';
 import { decodeQuery, rejectUnknown } from './query.js';

@@ -10,7 +10,7 @@ import { meterLookup, quotaExceeded } from '../metering/meter.js';
 import { chain, type MaybePromise } from '../maybe-promise.js';
 import { documentationStamp } from '../openapi/openapi.js';
 import type { ApiKeyRecord } from '../store/store.js';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../http/api-error.js';
 import { clientClosed, JSON_TYPE, type AbortSource, type ApiContext, type ApiRequest, type ApiResponse } from './api-types.js';
 import { acceptsGzip, finishPayload } from './payload-body.js';
 import { parsePropertyQuery } from './query.js';

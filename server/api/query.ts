@@ -5,8 +5,8 @@
  * refuse the same values with the same messages.
  */
 import type { PropertyOptions, SurfaceLayer } from '../../engine/entry/property.js';
-import { booleanText } from './query-values.js';
-import { ApiError, badParameter } from './api-error.js';
+import { booleanText, DECIMAL } from '../http/query-values.js';
+import { ApiError, badParameter } from '../http/api-error.js';
 
 /** Parameters of `GET /api/v1/property`, in the order of spec section 4. */
 export const PROPERTY_PARAMETERS = ['address', 'lat', 'lng', 'components', 'school_radius_m', 'include_geometry', 'include_surfaces', 'surfaces', 'noise_cells', 'noise_method', 'contour_interval_m', 'include_nearby_zones', 'nearby_zone_radius_m'] as const;
@@ -24,7 +24,6 @@ export interface PropertyQuery {
 }
 
 const INTEGER = /^[+-]?\d{1,9}$/;
-const DECIMAL = /^[+-]?(\d{1,20}(\.\d{0,20})?|\.\d{1,20})([eE][+-]?\d{1,3})?$/;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
@@ -88,13 +87,6 @@ export function rejectUnknown(params: Map<string, string>, allowed: readonly str
   }
 }
 
-/**
- * A decimal number as a query value: digits, a point, an exponent, nothing else (not `0x1`, ` 1`, `Infinity`
- * or an empty string, which `Number` would take); undefined when `v` is not one.
- */
-export function decimalValue(v: string): number | undefined {
-  return DECIMAL.test(v) ? Number(v) : undefined;
-}
 
 function number(name: string, v: string, integer: boolean): number {
   if (!(integer ? INTEGER : DECIMAL).test(v)) {

@@ -7,7 +7,7 @@
  * `maxWaitMs` is refused the same way. A slot stays free rather than go to a key past its share: that is what
  * keeps one for the next key.
  */
-import { ApiError } from './api-error.js';
+import { ApiError } from '../http/api-error.js';
 import { REPORT_RETRY_AFTER_S } from './api-types.js';
 
 interface Waiter {

@@ -8,7 +8,7 @@
  */
 import { isEngineError } from '../../engine/index.js';
 import { SQL_MAX_BYTES, SQL_MAX_ROWS, type SqlRunner } from '../../engine/entry/das.js';
-import { ApiError, ERROR_STATUS, isErrorCode } from './api-error.js';
+import { ApiError, ERROR_STATUS, isErrorCode } from '../http/api-error.js';
 
 
 /** The answer document of one query. */

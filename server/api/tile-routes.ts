@@ -9,7 +9,7 @@ import { isEngineError } from '../../engine/index.js';
 import type { PropertyService } from '../../engine/entry/property.js';
 import { chain, type MaybePromise } from '../maybe-promise.js';
 import type { ApiKeyRecord } from '../store/store.js';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../http/api-error.js';
 import { JSON_TYPE, type ApiContext, type ApiRequest, type ApiResponse, type TileService } from './api-types.js';
 import { acceptsGzip } from './payload-body.js';
 import { decodeQuery, rejectUnknown } from './query.js';

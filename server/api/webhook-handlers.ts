@@ -9,7 +9,7 @@ import { newSecret } from '../webhooks/signature.js';
 import { MAX_SUBSCRIPTIONS_PER_KEY, parseSubscriptionBody, publicSubscription } from '../webhooks/subscriptions.js';
 import type { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import type { DaEventSource, WebhookRepository } from '../store/sqlite-webhook-store.js';
-import { ApiError, badParameter } from './api-error.js';
+import { ApiError, badParameter } from '../http/api-error.js';
 import type { WebhookOperation } from './routes.js';
 
 /** Deliveries shown by /deliveries. */

@@ -27,7 +27,7 @@ import { STATES } from '../../engine/entry/data.js';
 import { DA_CATEGORIES, DA_CATEGORIES_SCHEMA, DA_COUNCILS_SCHEMA, DA_DETAIL_SCHEMA, DA_LIST_SCHEMA, DA_NEARBY_SCHEMA, DA_STATS_SCHEMA, STATUS_GROUPS } from '../../engine/entry/das.js';
 import type { DaReader, SqlRunner } from '../../engine/entry/das.js';
 import { VERSION } from '../../engine/index.js';
-import { ApiError, toApiError } from '../api/api-error.js';
+import { ApiError, toApiError } from '../http/api-error.js';
 import { daDocument } from '../api/da-handlers.js';
 import type { DaOperation } from '../api/routes.js';
 import { runSql, SQL_DOCUMENT_SCHEMA } from '../api/sql-handler.js';

@@ -7,7 +7,7 @@
  *    the quota allows and refused (429 `quota_exceeded`) when it does not.
  * The `usage` block reports the count after the call whatever happened.
  */
-import { ApiError } from '../api/api-error.js';
+import { ApiError } from '../http/api-error.js';
 import { chain, type MaybePromise } from '../maybe-promise.js';
 import type { ApiKeyRecord, ChargeOutcome, UsageMeter } from '../store/store.js';
 import { inOnboarding, type BillingPeriod } from './billing-period.js';

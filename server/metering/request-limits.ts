@@ -10,7 +10,7 @@
  * whatever its answer (a 422 for a bad parameter, a 404 for an unknown id), as GitHub's and Stripe's do;
  * a key without the DA listing is refused (403) before anything is counted.
  */
-import { ApiError } from '../api/api-error.js';
+import { ApiError } from '../http/api-error.js';
 import { chain, type MaybePromise } from '../maybe-promise.js';
 import type { ApiKeyRecord, RequestLimiter } from '../store/store.js';
 import { melbourneDate, melbourneIso, melbourneMidnight } from './billing-period.js';

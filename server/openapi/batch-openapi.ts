@@ -4,9 +4,9 @@
  */
 import { BATCH_CSV_FIELDS, BATCH_ROW_STATUSES, BATCH_RESULT_COLUMNS, MAX_BATCH_ROWS } from '../../engine/entry/batch.js';
 import { BLOCK_SELECTORS, PROPERTY_BLOCKS } from '../../engine/entry/property.js';
-import type { ErrorCode } from '../api/api-error.js';
+import type { ErrorCode } from '../http/api-error.js';
 import { BATCH_RETRY_AFTER_S, BATCH_UPLOAD_TYPES, days } from '../api/batch-routes.js';
-import { BATCH_MAX_BODY } from '../api/limits.js';
+import { BATCH_MAX_BODY } from '../http/limits.js';
 import type { BatchOperation, Route } from '../api/routes.js';
 import { DEFAULT_BATCH_LIMITS } from '../batch/batch-jobs.js';
 import { BATCH_JOB_STATUSES } from '../store/batch-store.js';

@@ -5,7 +5,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bodyLimit, type Api, type ApiRequest, type ApiResponse } from '../api/api.js';
-import { BATCH_PATHS } from '../api/limits.js';
+import { BATCH_PATHS } from '../http/limits.js';
 import { LazyAbort } from './lazy-abort.js';
 import { drain, lastResort, listenAddress, runningServer, type RunningServer } from './running-server.js';
 

@@ -5,8 +5,8 @@
  */
 import type { HttpRequest, HttpResponse, us_listen_socket } from 'uWebSockets.js';
 import { bodyLimit, type Api, type ApiRequest, type ApiResponse } from '../api/api.js';
-import { BATCH_PATHS } from '../api/limits.js';
-import { STATUS_TEXT } from '../api/api-error.js';
+import { BATCH_PATHS } from '../http/limits.js';
+import { STATUS_TEXT } from '../http/api-error.js';
 import { uws } from '../uws.js';
 import { LazyAbort } from './lazy-abort.js';
 import { drain, lastResort, listenAddress, runningServer, type RunningServer } from './running-server.js';

@@ -9,8 +9,8 @@
 import { STATES } from '../../engine/entry/data.js';
 import { DA_CATEGORIES, DA_EVENT_TYPES, type DaEvent, STATUS_GROUPS } from '../../engine/entry/das.js';
 import { distanceMetres } from '../../engine/entry/geo.js';
-import { badParameter } from '../api/api-error.js';
-import { decimalValue } from '../api/query.js';
+import { badParameter } from '../http/api-error.js';
+import { decimalValue } from '../http/query-values.js';
 import type { WebhookEventType, WebhookFilters, WebhookSubscription } from '../store/sqlite-webhook-store.js';
 
 /** Subscriptions one key may hold. */

@@ -1,6 +1,6 @@
 // Query strings of the property endpoints: decoding, and the canonical form the response cache keys on.
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../server/api/api-error.js';
+import { ApiError } from '../../server/http/api-error.js';
 import { decodeQuery, parsePropertyQuery } from '../../server/api/query.js';
 
 describe('property query strings', () => {
