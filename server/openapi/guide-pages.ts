@@ -12,7 +12,7 @@ import { PACKAGE_ROOT } from '../../engine/entry/version.js';
 import { escapeHtml } from '../../engine/entry/runtime.js';
 
 /** The guides, in reading order (README.md's table lists the same, and a test checks it). */
-export const GUIDES = ['cli', 'data', 'api', 'operators', 'da-listing', 'childcare', 'tiles', 'noise-cnossos', 'noise-cnossos-conformance', 'library', 'benchmarks', 'development'] as const;
+export const GUIDES = ['cli', 'data', 'api', 'operators', 'da-listing', 'childcare', 'tiles', 'noise-cnossos', 'noise-cnossos-conformance', 'library', 'benchmarks', 'development', 'architecture'] as const;
 export type GuideName = (typeof GUIDES)[number];
 
 /** Where the guides are: the package's docs/ folder (shipped with it). */
