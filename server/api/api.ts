@@ -34,17 +34,15 @@ import { decodeQuery, rejectUnknown, strictDecode } from './query.js';
 import type { ResponseCache } from './response-cache.js';
 import { ROUTES, type Route } from './routes.js';
 import { allowedMethods, preflight, withCors } from './cors.js';
+import { PathMatcher } from './path-template.js';
 import { SqlMcpRoutes } from './sql-mcp-routes.js';
 import { TileRoutes } from './tile-routes.js';
 
 export { BATCH_MAX_BODY, bodyLimit, MAX_REQUEST_BODY, MAX_REQUEST_TARGET, SMALL_BODY } from '../http/limits.js';
 export { DEFAULT_REPORT_CONCURRENCY, REPORT_RETRY_AFTER_S, type AbortSource, type ApiOptions, type ApiRequest, type ApiResponse } from './api-types.js';
 
-const DA_ID_PATH = /^(\/api)?\/v1\/das\/([^/]+)$/;
-const TILE_PATH = /^\/api\/v1\/tiles\/([^/]+)\/([^/]+)\/([^/]+)\/([^/]+)\.(mvt|png)$/;
-const TILEJSON_PATH = /^\/api\/v1\/tiles\/([^/]+)\.json$/;
-const WEBHOOK_ID_PATH = /^(\/api)?\/v1\/webhooks\/([^/]+)(\/test|\/deliveries)?$/;
-const BATCH_ID_PATH = /^(\/api)?\/v1\/batch\/([^/]+)(\/results)?$/;
+/** A tile of any layer as PNG: answered by the tile routes (a clear error for a layer other than terrain), not documented. */
+const ANY_PNG_TILE = '/api/v1/tiles/{layer}/{z}/{x}/{y}.png';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /** The API. */
@@ -60,7 +58,8 @@ export class Api {
   warming: string | null = null;
   private readonly store: ApiContext['store'];
   private readonly log: RequestLog;
-  private readonly routes = new Map<string, Route>();
+  /** The route table by path template (one matcher for every path, parameters included). */
+  private readonly paths = new PathMatcher<Route>();
   private readonly bootId = randomBytes(4).toString('hex');
   private counter = 0;
   private readonly trustProxy: boolean;
@@ -118,7 +117,9 @@ export class Api {
       },
     };
     this.ops = new OpsRoutes(ctx, status, this.tiles, { trustProxy: this.trustProxy, playground: options.playground ?? true });
-    for (const r of ROUTES) this.routes.set(r.path, r);
+    for (const r of ROUTES) this.paths.add(r.path, r);
+    const mvt = ROUTES.find((r) => r.handler.kind === 'tile');
+    if (mvt) this.paths.add(ANY_PNG_TILE, mvt);
   }
 
   /** Finished payloads held for repeat requests. */
@@ -169,33 +170,19 @@ export class Api {
 
   private route(req: ApiRequest, abort: AbortSource | undefined, onKey: (id: string) => void): MaybePromise<ApiResponse> {
     if (req.path === '/metrics') return this.ops.metrics(req);
-    let route = this.routes.get(req.path);
-    let daId = '';
-    const tile = route ? null : TILE_PATH.exec(req.path);
-    const tilejson = route || tile ? null : TILEJSON_PATH.exec(req.path);
-    if (tile || tilejson) {
+    const matched = this.paths.match(req.path);
+    const route = matched?.value;
+    const kind = route?.handler.kind;
+    if (matched && (kind === 'tile' || kind === 'terrain' || kind === 'tilejson')) {
       if (req.method === 'OPTIONS') return preflight(['GET', 'HEAD', 'OPTIONS']);
       if (req.method !== 'GET' && req.method !== 'HEAD') throw new ApiError('method_not_allowed', `tiles answer GET, HEAD and OPTIONS only, not ${req.method.slice(0, 20)}`, {}, { Allow: 'GET, HEAD, OPTIONS' });
       rejectUnknown(decodeQuery(req.query), [], req.path);
-      if (tile) return this.tiles.tileRequest(req, tile[1], tile[2], tile[3], tile[4], tile[5] as 'mvt' | 'png', () => this.authenticate(req), onKey);
-      return this.tiles.tileJson(req, tilejson![1]);
+      const p = matched.params;
+      if (kind === 'tilejson') return this.tiles.tileJson(req, p.layer);
+      return this.tiles.tileRequest(req, p.layer ?? 'terrain', p.z, p.x, p.y, matched.template.endsWith('.png') ? 'png' : 'mvt', () => this.authenticate(req), onKey);
     }
-    if (!route) {
-      // The paths with a parameter: /v1/das/{id} and /v1/webhooks/{id}[/test|/deliveries] (and under /api).
-      const m = DA_ID_PATH.exec(req.path);
-      const w = m ? null : WEBHOOK_ID_PATH.exec(req.path);
-      const b = m || w ? null : BATCH_ID_PATH.exec(req.path);
-      if (b) {
-        route = this.routes.get(`${b[1] ?? ''}/v1/batch/{id}${b[3] ?? ''}`);
-        daId = strictDecode(b[2]) ?? b[2];
-      } else if (m) {
-        route = this.routes.get(`${m[1] ?? ''}/v1/das/{id}`);
-        daId = strictDecode(m[2]) ?? m[2];
-      } else if (w) {
-        route = this.routes.get(`${w[1] ?? ''}/v1/webhooks/{id}${w[3] ?? ''}`);
-        daId = strictDecode(w[2]) ?? w[2];
-      }
-    }
+    // A job, DA or subscription id in the path (/v1/das/{id}, /v1/webhooks/{id}/..., /v1/batch/{id}/...).
+    const pathId = matched?.params.id === undefined ? '' : (strictDecode(matched.params.id) ?? matched.params.id);
     if (!route) throw new ApiError('not_found', `no endpoint at ${req.path.length > 200 ? `${req.path.slice(0, 200)}...` : req.path}; see /api/v1/docs`);
     const h = route.handler;
     // HEAD is answered wherever GET is (RFC 9110 section 9.1), with the GET's status and headers and no body.
@@ -223,14 +210,14 @@ export class Api {
       const client = this.clientAddress(req);
       return chain(this.authenticate(req), (key) => {
         onKey(key.id);
-        return this.daRoutes.webhook(req, op, daId, key, client);
+        return this.daRoutes.webhook(req, op, pathId, key, client);
       });
     }
     if (h.kind === 'batch') {
       const op = h.ops[req.method === 'HEAD' ? 'GET' : req.method]!;
       return chain(this.authenticate(req), (key) => {
         onKey(key.id);
-        return this.batch.request(req, op, daId, key);
+        return this.batch.request(req, op, pathId, key);
       });
     }
     if (h.kind === 'property') {
@@ -245,7 +232,7 @@ export class Api {
         onKey(key.id);
         // On a childcare key, /api/v1/das is the childcare feed (spec 4.1).
         if (h.op === 'list' && key.childcare && req.path.startsWith('/api/')) return this.childcare.request(req, 'feed', key, client);
-        return this.daRoutes.listing(req, h.op, daId, key, client);
+        return this.daRoutes.listing(req, h.op, pathId, key, client);
       });
     }
     if (h.kind === 'childcare') {
