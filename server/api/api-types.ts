@@ -14,7 +14,7 @@ import type { MaybePromise } from '../maybe-promise.js';
 import type { ApiKeyRecord, ServerStore } from '../store/store.js';
 import { isPlaygroundKey, limitDaRequest } from '../metering/request-limits.js';
 import type { RequestLog } from '../request-log.js';
-import type { DaEventSource } from '../store/sqlite-webhook-store.js';
+import type { DaEventSource } from '../store/webhook-store.js';
 import type { WebhookContext } from './webhook-handlers.js';
 import { ApiError, RETRY_AFTER_S, toApiError } from '../http/api-error.js';
 import { MAX_REQUEST_BODY } from '../http/limits.js';

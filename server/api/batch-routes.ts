@@ -9,7 +9,7 @@ import { BATCH_CONTENT_TYPES, BATCH_DELIMITERS, BATCH_OUTPUT_FORMATS, type Batch
 import { checkLicence, resolveOptions, type PropertyLicence } from '../../engine/entry/property.js';
 import { batchDocument, batchLimits, batchResults, jobFromUpload, newBatchId, type BatchFiles, type BatchLimits } from '../batch/batch-jobs.js';
 import type { BatchJob, BatchKeyUsage } from '../store/batch-store.js';
-import { mib } from '../store/sqlite-batch-store.js';
+import { mib } from '../store/batch-store.js';
 import type { ApiKeyRecord } from '../store/store.js';
 import { checkWebhookUrl, type Resolver } from '../webhooks/address-policy.js';
 import { newSecret } from '../webhooks/signature.js';

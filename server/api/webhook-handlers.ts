@@ -8,7 +8,7 @@ import { checkWebhookUrl, type Resolver } from '../webhooks/address-policy.js';
 import { newSecret } from '../webhooks/signature.js';
 import { MAX_SUBSCRIPTIONS_PER_KEY, parseSubscriptionBody, publicSubscription } from '../webhooks/subscriptions.js';
 import type { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
-import type { DaEventSource, WebhookRepository } from '../store/sqlite-webhook-store.js';
+import type { DaEventSource, WebhookRepository } from '../store/webhook-store.js';
 import { ApiError, badParameter } from '../http/api-error.js';
 import type { WebhookOperation } from './routes.js';
 

@@ -10,7 +10,7 @@ import { BATCH_MAX_BODY } from '../http/limits.js';
 import type { BatchOperation, Route } from '../api/routes.js';
 import { DEFAULT_BATCH_LIMITS } from '../batch/batch-jobs.js';
 import { BATCH_JOB_STATUSES } from '../store/batch-store.js';
-import { mib } from '../store/sqlite-batch-store.js';
+import { mib } from '../store/batch-store.js';
 
 type Obj = Record<string, unknown>;
 

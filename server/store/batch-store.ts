@@ -12,7 +12,7 @@
  */
 import type { BatchOutputFormat } from '../../engine/entry/batch.js';
 import type { MaybePromise } from '../maybe-promise.js';
-import type { ChargeOutcome } from './store.js';
+import type { ChargeOutcome } from './charge.js';
 
 /** A job's states. */
 export const BATCH_JOB_STATUSES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
@@ -216,4 +216,40 @@ export interface BatchRepository {
   payloads(jobId: string, hashes: readonly string[]): MaybePromise<{ hash: string; body: Buffer }[]>;
   /** Deletes jobs (and their chunks) that expired before `now`; how many. */
   deleteExpired(now: number): MaybePromise<number>;
+}
+
+/** How long a job of no rows is kept (it never gets this far through the API, which refuses an empty file). */
+export const EMPTY_JOB_RETENTION_MS = 7 * 24 * 3600 * 1000;
+
+/** The limit a new job of `bytes` would break, given what its key holds; undefined when it breaks none. */
+export function refusal(usage: BatchKeyUsage, limits: BatchCreateLimits, bytes: number): BatchRefusal | undefined {
+  if (usage.open_jobs >= limits.jobs) return { limit: 'jobs', usage };
+  if (usage.stored_bytes + bytes > limits.storedBytes) return { limit: 'stored_bytes', usage };
+  return undefined;
+}
+
+/** The error a job stops with when its key's jobs hold more than `limit` bytes. */
+export function storageError(limit: number, used: number): BatchJobError {
+  return {
+    error: 'storage_limit',
+    message: `the key's batch jobs hold ${used} bytes, past its limit of ${limit} bytes (${mib(limit)}); the rows not yet looked up were neither looked up nor charged (the results so far are kept)`,
+    limit,
+    used,
+  };
+}
+
+/** Bytes as MiB or GiB, for messages. */
+export function mib(bytes: number): string {
+  return bytes >= 1024 ** 3 ? `${+(bytes / 1024 ** 3).toFixed(2)} GiB` : `${+(bytes / 1024 ** 2).toFixed(1)} MiB`;
+}
+
+/** The error a job stops with when a charge is refused. */
+export function quotaError(c: Pick<ChunkCommit, 'quota' | 'periodKey'>, used: number): BatchJobError {
+  return {
+    error: 'quota_exceeded',
+    message: `the key reached its quota of ${c.quota} unique addresses in billing period ${c.periodKey}; the rows not yet looked up are marked quota_exceeded and were not charged`,
+    used,
+    quota: c.quota,
+    billing_period_key: c.periodKey,
+  };
 }

@@ -6,7 +6,8 @@
 import type Database from 'better-sqlite3';
 import { sqliteReconcile } from '../../engine/entry/data.js';
 import type { BatchCreateLimits, BatchJob, BatchJobError, BatchKeyUsage, BatchRefusal, BatchRepository, ChunkCommit, ClaimedChunk, CommitOutcome, NewBatchChunk, StoredChunk } from './batch-store.js';
-import type { ChargeOutcome } from './store.js';
+import { EMPTY_JOB_RETENTION_MS, quotaError, refusal, storageError } from './batch-store.js';
+import type { ChargeOutcome } from './charge.js';
 import { BATCH_TABLES } from './tables.js';
 
 interface JobRow extends Omit<BatchJob, 'options' | 'columns' | 'error'> {
@@ -18,8 +19,6 @@ interface JobRow extends Omit<BatchJob, 'options' | 'columns' | 'error'> {
 const toJob = (r: JobRow | undefined): BatchJob | undefined =>
   r && { ...r, options: JSON.parse(r.options), columns: JSON.parse(r.columns), error: r.error ? JSON.parse(r.error) : null };
 
-/** How long a job of no rows is kept (it never gets this far through the API, which refuses an empty file). */
-export const EMPTY_JOB_RETENTION_MS = 7 * 24 * 3600 * 1000;
 
 /** The charge of one address, run inside the caller's transaction (sqlite-store.ts's meter). */
 export type ChargeStep = (keyId: string, periodKey: string, addressKey: string, quota: number, at: string) => ChargeOutcome;
@@ -187,35 +186,6 @@ export class SqliteBatchStore implements BatchRepository {
   }
 }
 
-/** The limit a new job of `bytes` would break, given what its key holds; undefined when it breaks none. */
-export function refusal(usage: BatchKeyUsage, limits: BatchCreateLimits, bytes: number): BatchRefusal | undefined {
-  if (usage.open_jobs >= limits.jobs) return { limit: 'jobs', usage };
-  if (usage.stored_bytes + bytes > limits.storedBytes) return { limit: 'stored_bytes', usage };
-  return undefined;
-}
 
-/** The error a job stops with when its key's jobs hold more than `limit` bytes. */
-export function storageError(limit: number, used: number): BatchJobError {
-  return {
-    error: 'storage_limit',
-    message: `the key's batch jobs hold ${used} bytes, past its limit of ${limit} bytes (${mib(limit)}); the rows not yet looked up were neither looked up nor charged (the results so far are kept)`,
-    limit,
-    used,
-  };
-}
 
-/** Bytes as MiB or GiB, for messages. */
-export function mib(bytes: number): string {
-  return bytes >= 1024 ** 3 ? `${+(bytes / 1024 ** 3).toFixed(2)} GiB` : `${+(bytes / 1024 ** 2).toFixed(1)} MiB`;
-}
 
-/** The error a job stops with when a charge is refused. */
-export function quotaError(c: Pick<ChunkCommit, 'quota' | 'periodKey'>, used: number): BatchJobError {
-  return {
-    error: 'quota_exceeded',
-    message: `the key reached its quota of ${c.quota} unique addresses in billing period ${c.periodKey}; the rows not yet looked up are marked quota_exceeded and were not charged`,
-    used,
-    quota: c.quota,
-    billing_period_key: c.periodKey,
-  };
-}

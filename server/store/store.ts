@@ -6,7 +6,7 @@
  * follow without changing callers (they are written with `chain`). The engine's `Cache` is synchronous (it
  * is read inside a lookup): a networked store would put an in-memory tier in front of it.
  */
-import type { WebhookRepository } from './sqlite-webhook-store.js';
+import type { WebhookRepository } from './webhook-store.js';
 import type { BatchRepository } from './batch-store.js';
 import type { Cache } from '../../engine/entry/runtime.js';
 import type { StateCode } from '../../engine/entry/data.js';
@@ -60,13 +60,9 @@ export interface ApiKeyRecord {
   revoked_at: string | null;
 }
 
-/** What happened when a lookup was offered to the meter. */
-export interface ChargeOutcome {
-  /** `charged` (a new address this period), `repeat` (already counted: free) or `quota_exceeded` (refused). */
-  outcome: 'charged' | 'repeat' | 'quota_exceeded';
-  /** Unique addresses counted in the period after this call. */
-  used: number;
-}
+import type { ChargeOutcome } from './charge.js';
+
+export type { ChargeOutcome };
 
 /** API keys. */
 export interface KeyStore {

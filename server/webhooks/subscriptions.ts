@@ -11,7 +11,7 @@ import { DA_CATEGORIES, DA_EVENT_TYPES, type DaEvent, STATUS_GROUPS } from '../.
 import { distanceMetres } from '../../engine/entry/geo.js';
 import { badParameter } from '../http/api-error.js';
 import { decimalValue } from '../http/query-values.js';
-import type { WebhookEventType, WebhookFilters, WebhookSubscription } from '../store/sqlite-webhook-store.js';
+import type { WebhookEventType, WebhookFilters, WebhookSubscription } from '../store/webhook-store.js';
 
 /** Subscriptions one key may hold. */
 export const MAX_SUBSCRIPTIONS_PER_KEY = 25;

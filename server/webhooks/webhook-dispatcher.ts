@@ -25,7 +25,7 @@ import { VERSION } from '../../engine/index.js';
 import { guardedLookup, isPublicAddress } from './address-policy.js';
 import { webhookHeaders } from './signature.js';
 import { subscriptionMatches } from './subscriptions.js';
-import type { DaEventSource, NewDelivery, WebhookDelivery, WebhookRepository, WebhookSubscription } from '../store/sqlite-webhook-store.js';
+import type { DaEventSource, NewDelivery, WebhookDelivery, WebhookRepository, WebhookSubscription } from '../store/webhook-store.js';
 
 const SECOND = 1000, MINUTE = 60 * SECOND, HOUR = 60 * MINUTE;
 
