@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createEngine } from '../engine/engine.js';
+import { createEngine } from '../engine/runtime/engine.js';
 import type { SampleName } from '../engine/property/samples.js';
 
 /** The request time written into every sample (meta.as_at), so regeneration is reproducible. */

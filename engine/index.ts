@@ -5,7 +5,7 @@
  * need no dataset are their own entry points: `propintel/contours`, `propintel/hydro`, `propintel/noise`
  * and `propintel/geo`. Everything else in the package is internal.
  */
-import { createEngine as createEngineImpl, type Engine as EngineImpl, type EngineOptions } from './engine.js';
+import { createEngine as createEngineImpl, type Engine as EngineImpl, type EngineOptions } from './runtime/engine.js';
 import type { PropertyOptions, PropertyResult as UntypedPropertyResult, PropertySubject } from './property/contract.js';
 import type { CorePayload as GeneratedCorePayload, PropertyPayload as GeneratedPropertyPayload } from './property/payload-types.js';
 import type { Scores, Surfaces } from './scores/score-types.js';
@@ -60,7 +60,7 @@ export type ChildcareSiteAnalysis = ChildcareSiteResponse['data'];
 // tests); the types are that schema's, so the engine's untyped payload is handed out as them here.
 export const createEngine: (options: EngineOptions) => Promise<Engine> = createEngineImpl as unknown as (options: EngineOptions) => Promise<Engine>;
 
-export type { EngineOptions, ScoresOptions, ScoresResult, SurfacesOptions, SurfacesResult, MemoryReport } from './engine.js';
+export type { EngineOptions, ScoresOptions, ScoresResult, SurfacesOptions, SurfacesResult, MemoryReport } from './runtime/engine.js';
 export { EngineError, isEngineError, ENGINE_ERROR_CODES, type EngineErrorCode } from './errors.js';
 export type { PropertySubject, PropertyOptions, SandboxAddress } from './property/contract.js';
 export type { DaItem, PlanningItem, LayerItem } from './property/payload-types.js';

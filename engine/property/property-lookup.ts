@@ -12,7 +12,7 @@ import type { Cache } from '../cache/ttl-cache.js';
 import { DAY_MS } from '../cache/ttl-cache.js';
 import type { DaReader } from '../da/index.js';
 import type { DataStore } from '../data/dataset-store.js';
-import type { ScoresOptions, ScoresResult, SurfacesOptions, SurfacesResult } from '../engine-calls.js';
+import type { ScoresOptions, ScoresResult, SurfacesOptions, SurfacesResult } from '../runtime/engine-calls.js';
 import { SCORE_KEYS, type ScoreKey } from '../scores/component.js';
 import { areaBlock } from './blocks/areas.js';
 import { blockContext, type BlockContext } from './blocks/context.js';

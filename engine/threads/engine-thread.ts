@@ -7,7 +7,7 @@
 import { readlinkSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { isEngineError, serializeError } from '../errors.js';
-import { Engine, type EngineOptions } from '../engine.js';
+import { Engine, type EngineOptions } from '../runtime/engine.js';
 import { setBlockShare } from '../raster/shared-blocks.js';
 import { ThreadBlocks } from './thread-blocks.js';
 import { THREAD_CALLS } from './thread-calls.js';

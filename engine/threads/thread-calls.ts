@@ -4,8 +4,8 @@
  * are plain data (structured clone); an answer's whole buffers are moved, not copied.
  */
 import { getHeapStatistics } from 'node:v8';
-import type { Engine } from '../engine.js';
-import type { ScoresOptions, SurfacesOptions } from '../engine-calls.js';
+import type { Engine } from '../runtime/engine.js';
+import type { ScoresOptions, SurfacesOptions } from '../runtime/engine-calls.js';
 import type { PropertyOptions, PropertySubject } from '../property/contract.js';
 import type { ReportFormat } from '../childcare/report/report.js';
 import type { SiteRequest } from '../childcare/site.js';

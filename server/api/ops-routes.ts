@@ -35,7 +35,7 @@ export interface MapTiles {
 }
 
 /** The operator's and public pages' routes of one API. */
-/** What an engine with engine threads adds (engine/engine.ts: `compute: 'threads'`). */
+/** What an engine with engine threads adds (engine/runtime/engine.ts: `compute: 'threads'`). */
 interface ThreadedService {
   threadStats(): { threads: number; queued: number; perThread: { slot: number; tid: number | null; inFlight: number; calls: number; failed: number; restarts: number }[] } | null;
   threadHeaps(): Promise<{ used: number; total: number; external: number; arrayBuffers: number }[]>;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
 import { defaultDataDir } from '../../datasets/sample-world.js';
-import { createEngine } from '../../engine/engine.js';
+import { createEngine } from '../../engine/runtime/engine.js';
 import { createWindow, windowGridSpec } from '../../engine/geo/window.js';
 import { writeGeoTiff } from '../../engine/raster/geotiff-writer.js';
 import { decodeHeatGrid } from '../../engine/surfaces/heat/heat-surface.js';

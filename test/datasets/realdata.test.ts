@@ -11,7 +11,7 @@ import type { Feature, FeatureCollection, MultiPolygon, Polygon } from 'geojson'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ajv2020 } from '../helpers/ajv.js';
 import { buildRealCatalogue, REAL_POINTS, REALDATA_FILES, vicmapRoadClass } from '../../datasets/realdata.js';
-import { createEngine, type Engine } from '../../engine/engine.js';
+import { createEngine, type Engine } from '../../engine/runtime/engine.js';
 import { PROPERTY_PAYLOAD_SCHEMA } from '../../engine/property/schema.js';
 import { seededRandom } from '../../engine/random/seeded-random.js';
 import { writeMiniRealdata } from '../helpers/realdata-fixture.js';

@@ -10,7 +10,7 @@ import { heldExtent, sourcesFor, type CoverageStatus } from '../../engine/catalo
 import { PAYLOAD_PATHS, type PayloadPath } from '../../engine/catalogue/payload-paths.js';
 import { STATES } from '../../engine/catalogue/states.js';
 import { openDataStore, type DataStore, type RasterRef } from '../../engine/data/dataset-store.js';
-import { createEngine } from '../../engine/engine.js';
+import { createEngine } from '../../engine/runtime/engine.js';
 import { floodInputFor } from '../../engine/property/inputs/domain-inputs.js';
 import { mgaCrsForLon } from '../../engine/geo/crs.js';
 import { openRaster } from '../../engine/raster/geotiff-reader.js';

@@ -2,7 +2,7 @@
 // answers from the worker pool exactly as the in-process path would, and a subject in no held state gets
 // not-integrated inputs (coverage says so) instead of another state's layers.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../../engine/engine.js';
+import type { Engine } from '../../engine/runtime/engine.js';
 import { useSampleEngine, type SandboxAddress } from '../helpers/sample-engine.js';
 
 type Score = Record<string, any>;

@@ -7,11 +7,11 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../datasets/sample-world.js';
-import { createEngine, type Engine } from '../../engine/engine.js';
-import { engineInternals } from '../../engine/internals.js';
+import { createEngine, type Engine } from '../../engine/runtime/engine.js';
+import { engineInternals } from '../../engine/runtime/internals.js';
 import { isLazyLayer, layerRead } from '../../engine/data/lazy-layer.js';
 import { stateOfFile } from '../../engine/data/windowed-store.js';
-import { NATIONAL_MODEL_PATHS } from '../../engine/state-models.js';
+import { NATIONAL_MODEL_PATHS } from '../../engine/runtime/state-models.js';
 import { tempDir } from '../helpers/tmp.js';
 
 let tight: Engine;

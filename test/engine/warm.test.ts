@@ -3,7 +3,7 @@
 // flood score read from the tiles is the same either way. /healthz says `warming` until the server is warm.
 import { describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../datasets/sample-world.js';
-import { createEngine } from '../../engine/engine.js';
+import { createEngine } from '../../engine/runtime/engine.js';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { openApiDocument } from '../../server/openapi/openapi.js';
 import { startTestServer } from '../helpers/server.js';

@@ -1,7 +1,7 @@
 /** The engine on the sample world, opened once per test file with its sandbox addresses, closed after. */
 import { afterAll, beforeAll } from 'vitest';
 import { defaultDataDir } from '../../datasets/sample-world.js';
-import { createEngine, type Engine } from '../../engine/engine.js';
+import { createEngine, type Engine } from '../../engine/runtime/engine.js';
 
 /** One of the twelve sandbox addresses. */
 export type SandboxAddress = Awaited<ReturnType<Engine['sandbox']>>[number];

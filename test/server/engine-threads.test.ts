@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../datasets/sample-world.js';
-import { engineInternals } from '../../engine/internals.js';
+import { engineInternals } from '../../engine/runtime/internals.js';
 import { BatchRunner } from '../../server/batch/batch-runner.js';
 import { openStack } from '../../server/stack.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -11,7 +11,7 @@ import { ajv2020 } from '../helpers/ajv.js';
 import { CORE_BLOCKS } from '../../engine/property/contract.js';
 import { readSample, SAMPLE_NAMES } from '../../engine/property/samples.js';
 import { EngineError } from '../../engine/errors.js';
-import { engineInternals } from '../../engine/internals.js';
+import { engineInternals } from '../../engine/runtime/internals.js';
 import { ROUTES } from '../../server/api/routes.js';
 import { uwsNative } from '../../server/uws.js';
 import { q, startTestServer, type TestServer } from '../helpers/server.js';

@@ -4,7 +4,7 @@
 // a normal one (and a poisoned record breaks none), the playground's public key reads the DA listing only,
 // CSV cells are safe under any list separator, and the small ones.
 import { needs } from '../helpers/skip.js';
-import { engineInternals } from '../../engine/internals.js';
+import { engineInternals } from '../../engine/runtime/internals.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

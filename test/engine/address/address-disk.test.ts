@@ -11,7 +11,7 @@ import { openAddressIndexFile, writeAddressIndexFile } from '../../../engine/add
 import { AddressIndex } from '../../../engine/address/address-index.js';
 import { addressRecordsFromRows, type AddressRecord } from '../../../engine/address/address-record.js';
 import { openDataStore } from '../../../engine/data/dataset-store.js';
-import { createEngine } from '../../../engine/engine.js';
+import { createEngine } from '../../../engine/runtime/engine.js';
 import { seededRandom } from '../../../engine/random/seeded-random.js';
 import { tempDir } from '../../helpers/tmp.js';
 

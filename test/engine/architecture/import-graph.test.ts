@@ -23,15 +23,15 @@ function reach(from: string): Set<string> {
 describe('the engine module graph', () => {
   it('reads every module (the helper finds the imports it should)', () => {
     expect(graph.size).toBeGreaterThan(150);
-    expect(graph.get('engine.ts')).toEqual(expect.arrayContaining(['tasks/engine-pool.ts', 'property/property-lookup.ts']));
-    expect(graph.get('index.ts')).toContain('engine.ts');
+    expect(graph.get('runtime/engine.ts')).toEqual(expect.arrayContaining(['tasks/engine-pool.ts', 'property/property-lookup.ts']));
+    expect(graph.get('index.ts')).toContain('runtime/engine.ts');
   });
 
   it('keeps engine.ts to starting, closing and answering: models, scores and surfaces are modules of their own', () => {
-    expect(graph.get('engine.ts')).toEqual(expect.arrayContaining(['state-models.ts', 'compute-scores.ts', 'compute-surfaces.ts', 'memory/memory-report.ts']));
+    expect(graph.get('runtime/engine.ts')).toEqual(expect.arrayContaining(['runtime/state-models.ts', 'runtime/compute-scores.ts', 'runtime/compute-surfaces.ts', 'memory/memory-report.ts']));
     // None of them reaches the engine or its pool factory: they are handed a pool typed by the tasks they run.
-    for (const m of ['state-models.ts', 'compute-scores.ts', 'compute-surfaces.ts', 'memory/memory-report.ts']) {
-      for (const banned of ['engine.ts', 'tasks/engine-pool.ts', 'tasks/task-map.ts']) expect(reach(m).has(banned), `${m} reaches ${banned}`).toBe(false);
+    for (const m of ['runtime/state-models.ts', 'runtime/compute-scores.ts', 'runtime/compute-surfaces.ts', 'memory/memory-report.ts']) {
+      for (const banned of ['runtime/engine.ts', 'tasks/engine-pool.ts', 'tasks/task-map.ts']) expect(reach(m).has(banned), `${m} reaches ${banned}`).toBe(false);
     }
   });
 
@@ -53,15 +53,15 @@ describe('the engine module graph', () => {
     // The engine, the two entries that hand it out (`propintel`, and `propintel/runtime` with the pool factory),
     // internals.ts, which names the engine's type for engineInternals(), and an engine thread, which hosts an
     // engine of its own (threads/engine-thread.ts and the calls it answers).
-    expect(viaPool).toEqual(['engine.ts', 'entry/runtime.ts', 'index.ts', 'internals.ts', 'threads/engine-thread.ts', 'threads/thread-calls.ts']);
+    expect(viaPool).toEqual(['entry/runtime.ts', 'index.ts', 'runtime/engine.ts', 'runtime/internals.ts', 'threads/engine-thread.ts', 'threads/thread-calls.ts']);
   });
 
   it('the compute entry points stand without a dataset: they reach neither the engine nor the DA store', () => {
     for (const entry of ['entry/contours.ts', 'entry/hydro.ts', 'entry/noise.ts', 'entry/geo.ts']) {
       const r = reach(entry);
       expect(r.size, entry).toBeGreaterThan(0);
-      for (const heavy of ['engine.ts', 'da/da-store.ts', 'data/dataset-store.ts', 'tasks/engine-pool.ts']) expect(r.has(heavy), `${entry} reaches ${heavy}`).toBe(false);
+      for (const heavy of ['runtime/engine.ts', 'da/da-store.ts', 'data/dataset-store.ts', 'tasks/engine-pool.ts']) expect(r.has(heavy), `${entry} reaches ${heavy}`).toBe(false);
     }
-    expect(reach('index.ts').has('engine.ts')).toBe(true);
+    expect(reach('index.ts').has('runtime/engine.ts')).toBe(true);
   });
 });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../../datasets/sample-world.js';
 import { SUBURB_FACT_NOTE, suburbKey } from '../../../engine/childcare/suburb-context.js';
-import { createEngine, type Engine } from '../../../engine/engine.js';
+import { createEngine, type Engine } from '../../../engine/runtime/engine.js';
 import { readRecords } from '../../../engine/vector/records.js';
 
 let engine: Engine;

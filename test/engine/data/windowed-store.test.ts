@@ -15,7 +15,7 @@ import { loadCatalogue } from '../../../engine/catalogue/load-catalogue.js';
 import { filePolicy } from '../../../engine/data/layer-policy.js';
 import { growByMetres } from '../../../engine/vector/metric-search.js';
 import { distanceMetres, metresPerDegree } from '../../../engine/geo/distance.js';
-import { createEngine, type Engine } from '../../../engine/engine.js';
+import { createEngine, type Engine } from '../../../engine/runtime/engine.js';
 import type { PropertyOptions, PropertySubject } from '../../../engine/property/contract.js';
 import { seededRandom } from '../../../engine/random/seeded-random.js';
 import { tileAt } from '../../../engine/tiles/tile-math.js';

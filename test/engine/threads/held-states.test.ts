@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../../datasets/sample-world.js';
 import { STATES } from '../../../engine/catalogue/states.js';
-import { createEngine, defaultLayerFile, type Engine } from '../../../engine/engine.js';
+import { createEngine, defaultLayerFile, type Engine } from '../../../engine/runtime/engine.js';
 import type { PropertySubject } from '../../../engine/property/contract.js';
 
 const datasets = defaultDataDir();

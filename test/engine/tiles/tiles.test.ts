@@ -17,7 +17,7 @@ import { noiseTileLattice } from '../../../engine/tiles/noise-tiles.js';
 import { useSampleEngine } from '../../helpers/sample-engine.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { defaultDataDir } from '../../../datasets/sample-world.js';
-import { createEngine } from '../../../engine/engine.js';
+import { createEngine } from '../../../engine/runtime/engine.js';
 import { expectEngineError } from '../../helpers/expect-engine-error.js';
 
 const world = useSampleEngine(2);

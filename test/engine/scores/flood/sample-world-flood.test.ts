@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../../../datasets/sample-world.js';
 import { heldExtent } from '../../../../engine/catalogue/coverage.js';
 import { openDataStore, type DataStore } from '../../../../engine/data/dataset-store.js';
-import type { Engine } from '../../../../engine/engine.js';
+import type { Engine } from '../../../../engine/runtime/engine.js';
 import { studyLibraryOf } from '../../../../engine/property/inputs/domain-inputs.js';
 import type { FloodScore } from '../../../../engine/scores/flood/flood-score.js';
 import { OFFICIAL_LAYER_VALUES } from '../../../../engine/scores/flood/official-layer.js';

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../../../datasets/sample-world.js';
-import type { Engine } from '../../../../engine/engine.js';
+import type { Engine } from '../../../../engine/runtime/engine.js';
 import { getTransformer, LONLAT } from '../../../../engine/geo/crs.js';
 import { createWindow } from '../../../../engine/geo/window.js';
 import { openRaster } from '../../../../engine/raster/geotiff-reader.js';

@@ -6,16 +6,16 @@
  * state's layers.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { PayloadPath } from './catalogue/payload-paths.js';
-import type { StateCode } from './catalogue/states.js';
-import type { DataStore } from './data/dataset-store.js';
-import type { NoiseNetwork } from './noise/noise-network.js';
-import { anefLayerFor, bushfireLayersFor, contaminationRegisterFor, noiseNetworkFor, walkabilityIndexesFor } from './property/inputs/domain-inputs.js';
-import type { AnefLayer } from './scores/aircraft-noise/anef-contours.js';
-import type { BushfireLayers } from './scores/bushfire/bushfire-layers.js';
-import type { ContaminationRegister } from './scores/contamination/contamination-register.js';
-import { shareWalkabilityIndexes, type SharedWalkabilityIndexes, type WalkabilityIndexes } from './scores/walkability/walkability-layers.js';
-import { estimateBytes } from './memory/estimate.js';
+import type { PayloadPath } from '../catalogue/payload-paths.js';
+import type { StateCode } from '../catalogue/states.js';
+import type { DataStore } from '../data/dataset-store.js';
+import type { NoiseNetwork } from '../noise/noise-network.js';
+import { anefLayerFor, bushfireLayersFor, contaminationRegisterFor, noiseNetworkFor, walkabilityIndexesFor } from '../property/inputs/domain-inputs.js';
+import type { AnefLayer } from '../scores/aircraft-noise/anef-contours.js';
+import type { BushfireLayers } from '../scores/bushfire/bushfire-layers.js';
+import type { ContaminationRegister } from '../scores/contamination/contamination-register.js';
+import { shareWalkabilityIndexes, type SharedWalkabilityIndexes, type WalkabilityIndexes } from '../scores/walkability/walkability-layers.js';
+import { estimateBytes } from '../memory/estimate.js';
 
 /** The payload paths the national models are built from (their layers stay once read: the models hold them). */
 export const NATIONAL_MODEL_PATHS: readonly PayloadPath[] = ['scores.contamination', 'scores.aircraft_noise'];

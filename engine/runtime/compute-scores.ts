@@ -4,28 +4,28 @@
  * worker while this thread computes the others). A score that fails is listed in `degraded` and left out,
  * never a confident zero.
  */
-import type { StateCode } from './catalogue/states.js';
-import type { DataStore } from './data/dataset-store.js';
-import { EngineError } from './errors.js';
-import { createWindow, type Window } from './geo/window.js';
-import type { HandPointInput, HandPointResult } from './hydro/hand-at-point.js';
-import { noiseScore } from './noise/noise-score.js';
-import type { TaskRunner } from './pool/worker-pool.js';
-import { floodInputFor } from './property/inputs/domain-inputs.js';
-import { rasterAt, type RasterCache } from './property/inputs/raster-cache.js';
-import { SCORE_KEYS, type ScoreKey } from './scores/component.js';
-import { computeContextScores, CONTEXT_SCORE_KEYS, type ContextInputs, type ContextScoreKey } from './scores/context-scores.js';
-import { assessFlood, type FloodAssessment } from './scores/flood/assess-flood.js';
-import { REGIONAL_RADIUS_M } from './scores/heat-island/heat-island-score.js';
-import { unavailableLayer } from './scores/layer-input.js';
-import type { Scores } from './scores/score-types.js';
-import { labelWalkability } from './scores/walkability/walkability-labels.js';
-import { SLOPE_RADIUS_M, walkSlopeFromDem, type WalkabilityScore } from './scores/walkability/walkability-score.js';
-import type { WalkabilityTaskInput } from './scores/walkability/walkability-task-input.js';
-import type { HeatSurface, HeatSurfaceTaskInput } from './surfaces/heat/heat-surface.js';
+import type { StateCode } from '../catalogue/states.js';
+import type { DataStore } from '../data/dataset-store.js';
+import { EngineError } from '../errors.js';
+import { createWindow, type Window } from '../geo/window.js';
+import type { HandPointInput, HandPointResult } from '../hydro/hand-at-point.js';
+import { noiseScore } from '../noise/noise-score.js';
+import type { TaskRunner } from '../pool/worker-pool.js';
+import { floodInputFor } from '../property/inputs/domain-inputs.js';
+import { rasterAt, type RasterCache } from '../property/inputs/raster-cache.js';
+import { SCORE_KEYS, type ScoreKey } from '../scores/component.js';
+import { computeContextScores, CONTEXT_SCORE_KEYS, type ContextInputs, type ContextScoreKey } from '../scores/context-scores.js';
+import { assessFlood, type FloodAssessment } from '../scores/flood/assess-flood.js';
+import { REGIONAL_RADIUS_M } from '../scores/heat-island/heat-island-score.js';
+import { unavailableLayer } from '../scores/layer-input.js';
+import type { Scores } from '../scores/score-types.js';
+import { labelWalkability } from '../scores/walkability/walkability-labels.js';
+import { SLOPE_RADIUS_M, walkSlopeFromDem, type WalkabilityScore } from '../scores/walkability/walkability-score.js';
+import type { WalkabilityTaskInput } from '../scores/walkability/walkability-task-input.js';
+import type { HeatSurface, HeatSurfaceTaskInput } from '../surfaces/heat/heat-surface.js';
 import type { ScoresOptions, ScoresResult } from './engine-calls.js';
 import type { StateModels } from './state-models.js';
-import type { HandTileStore } from './hydro/hand-tile-store.js';
+import type { HandTileStore } from '../hydro/hand-tile-store.js';
 
 /** What the scores read: the dataset, a pool that runs walkability and HAND, open rasters and the models. */
 export interface ScoresContext {

@@ -3,20 +3,20 @@
  * grid in this thread. Bad arguments are the caller's error, thrown before any job starts; a surface that
  * fails is reported under `unavailable` with its reason, never a crashed lookup.
  */
-import type { StateCode } from './catalogue/states.js';
-import type { DataStore } from './data/dataset-store.js';
-import { isEngineError } from './errors.js';
-import { createWindow } from './geo/window.js';
-import { DEFAULT_NOISE_CELLS, noiseGridSpec, noiseSurfaceOnPool } from './noise/noise-grid.js';
-import type { NoiseGridInput, NoiseGridOutput } from './noise/noise-grid-task.js';
-import type { TaskRunner } from './pool/worker-pool.js';
-import type { SurfaceLayer } from './property/contract.js';
-import { contourSourcesFor } from './property/inputs/domain-inputs.js';
-import { rasterAt, type RasterCache } from './property/inputs/raster-cache.js';
-import type { ContoursRequest } from './surfaces/contours/contours-surface.js';
-import { unpackContours, type ContoursLayer, type PackedContoursLayer } from './surfaces/contours/contours-layer.js';
-import { validateInterval } from './surfaces/contours/interval.js';
-import type { HeatSurface, HeatSurfaceTaskInput } from './surfaces/heat/heat-surface.js';
+import type { StateCode } from '../catalogue/states.js';
+import type { DataStore } from '../data/dataset-store.js';
+import { isEngineError } from '../errors.js';
+import { createWindow } from '../geo/window.js';
+import { DEFAULT_NOISE_CELLS, noiseGridSpec, noiseSurfaceOnPool } from '../noise/noise-grid.js';
+import type { NoiseGridInput, NoiseGridOutput } from '../noise/noise-grid-task.js';
+import type { TaskRunner } from '../pool/worker-pool.js';
+import type { SurfaceLayer } from '../property/contract.js';
+import { contourSourcesFor } from '../property/inputs/domain-inputs.js';
+import { rasterAt, type RasterCache } from '../property/inputs/raster-cache.js';
+import type { ContoursRequest } from '../surfaces/contours/contours-surface.js';
+import { unpackContours, type ContoursLayer, type PackedContoursLayer } from '../surfaces/contours/contours-layer.js';
+import { validateInterval } from '../surfaces/contours/interval.js';
+import type { HeatSurface, HeatSurfaceTaskInput } from '../surfaces/heat/heat-surface.js';
 import type { SurfacesOptions, SurfacesResult } from './engine-calls.js';
 import type { StateModels } from './state-models.js';
 

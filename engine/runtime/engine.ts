@@ -9,54 +9,54 @@
  * payload in property/property-lookup.ts. Raster files stay open. Every score and surface is isolated: one
  * that fails is reported degraded, never a crashed lookup.
  */
-import { STATES, type StateCode } from './catalogue/states.js';
-import { openDataStore, type DataStore, type LoadedFile } from './data/dataset-store.js';
-import { EngineError, invalidArgument } from './errors.js';
-import type { NoiseNetwork } from './noise/noise-network.js';
-import { createEnginePool, createInlineEnginePool, type EnginePool } from './tasks/engine-pool.js';
-import { stateAt } from './property/inputs/domain-inputs.js';
-import { childcareAnalysis, type ChildcareScope, type OpenSchool, type SourceNotice } from './childcare/analysis.js';
-import { siteAnalysis, type SiteRequest } from './childcare/site.js';
-import { mapBox, prepareReport, renderReport, reportContentType, reportLayers, type ReportFile, type ReportFormat } from './childcare/report/report.js';
-import { SuburbCensus } from './childcare/suburb-context.js';
-import type { CatalogueSource } from './catalogue/catalogue.js';
-import type { TileLayerSpec } from './tiles/vector-tiles.js';
-import { EngineTiles } from './tiles/engine-tiles.js';
-import { TERRAIN_LAYER } from './tiles/terrain-tiles.js';
-import { datasetFingerprint } from './catalogue/fingerprint.js';
-import { RasterCache } from './property/inputs/raster-cache.js';
-import type { PropertyOptions, PropertyResult, PropertyService, PropertySubject, SandboxAddress } from './property/contract.js';
-import { readSample } from './property/samples.js';
-import { MemoryReporter, type CacheMemory, type MemoryReport, type ModelMemory } from './memory/memory-report.js';
+import { STATES, type StateCode } from '../catalogue/states.js';
+import { openDataStore, type DataStore, type LoadedFile } from '../data/dataset-store.js';
+import { EngineError, invalidArgument } from '../errors.js';
+import type { NoiseNetwork } from '../noise/noise-network.js';
+import { createEnginePool, createInlineEnginePool, type EnginePool } from '../tasks/engine-pool.js';
+import { stateAt } from '../property/inputs/domain-inputs.js';
+import { childcareAnalysis, type ChildcareScope, type OpenSchool, type SourceNotice } from '../childcare/analysis.js';
+import { siteAnalysis, type SiteRequest } from '../childcare/site.js';
+import { mapBox, prepareReport, renderReport, reportContentType, reportLayers, type ReportFile, type ReportFormat } from '../childcare/report/report.js';
+import { SuburbCensus } from '../childcare/suburb-context.js';
+import type { CatalogueSource } from '../catalogue/catalogue.js';
+import type { TileLayerSpec } from '../tiles/vector-tiles.js';
+import { EngineTiles } from '../tiles/engine-tiles.js';
+import { TERRAIN_LAYER } from '../tiles/terrain-tiles.js';
+import { datasetFingerprint } from '../catalogue/fingerprint.js';
+import { RasterCache } from '../property/inputs/raster-cache.js';
+import type { PropertyOptions, PropertyResult, PropertyService, PropertySubject, SandboxAddress } from '../property/contract.js';
+import { readSample } from '../property/samples.js';
+import { MemoryReporter, type CacheMemory, type MemoryReport, type ModelMemory } from '../memory/memory-report.js';
 import type { ScoresOptions, ScoresResult, SurfacesOptions, SurfacesResult } from './engine-calls.js';
-import { propertyIdentity, propertyLookup, type BillingIdentity, type PropertyDeps } from './property/property-lookup.js';
-import { addressIndexFromStore, type AddressIndex, type AddressRecord } from './address/index.js';
-import { openOrWriteAddressIndexFile } from './address/address-disk.js';
-import { addressRecordsFromRows } from './address/address-record.js';
-import { DaStore, daStoreFromDataStore, daStoreFromTables, type DaService } from './da/index.js';
-import { TtlCache, type Cache } from './cache/ttl-cache.js';
-import { openCacheDatabase, type CacheDatabase } from './cache/sqlite-cache.js';
+import { propertyIdentity, propertyLookup, type BillingIdentity, type PropertyDeps } from '../property/property-lookup.js';
+import { addressIndexFromStore, type AddressIndex, type AddressRecord } from '../address/index.js';
+import { openOrWriteAddressIndexFile } from '../address/address-disk.js';
+import { addressRecordsFromRows } from '../address/address-record.js';
+import { DaStore, daStoreFromDataStore, daStoreFromTables, type DaService } from '../da/index.js';
+import { TtlCache, type Cache } from '../cache/ttl-cache.js';
+import { openCacheDatabase, type CacheDatabase } from '../cache/sqlite-cache.js';
 import { NATIONAL_MODEL_PATHS, StateModels } from './state-models.js';
-import { openWindowedData, stateOfFile, type WholeStore, type WindowedData } from './data/windowed-store.js';
-import { layerRead } from './data/lazy-layer.js';
-import { COVERING_REACH_M, ZONES_NEARBY_REACH_M } from './data/layer-policy.js';
-import { radiusBox } from './vector/metric-search.js';
-import { Semaphore } from './pool/semaphore.js';
-import { HandTileStore } from './hydro/hand-tile-store.js';
-import { floodHandInputs } from './property/inputs/domain-inputs.js';
+import { openWindowedData, stateOfFile, type WholeStore, type WindowedData } from '../data/windowed-store.js';
+import { layerRead } from '../data/lazy-layer.js';
+import { COVERING_REACH_M, ZONES_NEARBY_REACH_M } from '../data/layer-policy.js';
+import { radiusBox } from '../vector/metric-search.js';
+import { Semaphore } from '../pool/semaphore.js';
+import { HandTileStore } from '../hydro/hand-tile-store.js';
+import { floodHandInputs } from '../property/inputs/domain-inputs.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { BLOCK_CACHE_BYTES, setBlockCacheBytes } from './raster/geotiff-reader.js';
-import { EngineThreads, type ThreadStats } from './threads/engine-threads.js';
-import { stateOfAddressText, stateOfPoint, threadOfState, type LonLatBox } from './threads/affinity.js';
-import { propertyBodyOf, type PropertyBody } from './property/payload-body.js';
-import { joinPacked, lookupPacked, packedRowsText, readUploadYielding, type ReadUpload } from './batch/batch-pack.js';
-import type { BatchInputOptions } from './batch/batch-input.js';
-import type { BatchOutputOptions } from './batch/batch-output.js';
-import type { LookupRowsOptions, PackedResults } from './batch/batch-run.js';
+import { BLOCK_CACHE_BYTES, setBlockCacheBytes } from '../raster/geotiff-reader.js';
+import { EngineThreads, type ThreadStats } from '../threads/engine-threads.js';
+import { stateOfAddressText, stateOfPoint, threadOfState, type LonLatBox } from '../threads/affinity.js';
+import { propertyBodyOf, type PropertyBody } from '../property/payload-body.js';
+import { joinPacked, lookupPacked, packedRowsText, readUploadYielding, type ReadUpload } from '../batch/batch-pack.js';
+import type { BatchInputOptions } from '../batch/batch-input.js';
+import type { BatchOutputOptions } from '../batch/batch-output.js';
+import type { LookupRowsOptions, PackedResults } from '../batch/batch-run.js';
 import { computeScores, type ScoresContext } from './compute-scores.js';
 import { computeSurfaces, type SurfacesContext } from './compute-surfaces.js';
 
@@ -182,7 +182,7 @@ export interface EngineOptions {
 
 export type { ScoresOptions, ScoresResult, SurfacesOptions, SurfacesResult } from './engine-calls.js';
 
-export type { CacheMemory, MemoryReport, ModelMemory } from './memory/memory-report.js';
+export type { CacheMemory, MemoryReport, ModelMemory } from '../memory/memory-report.js';
 
 /** The engine. */
 export class Engine implements PropertyService {
@@ -642,7 +642,7 @@ export class Engine implements PropertyService {
   }
 
   /**
-   * The scores of spec 2.6 at a point (engine/compute-scores.ts): each computed in isolation, a failing one
+   * The scores of spec 2.6 at a point (engine/runtime/compute-scores.ts): each computed in isolation, a failing one
    * listed in `degraded` and left out of `scores` (never a confident zero).
    */
   async scores(lon: number, lat: number, options: ScoresOptions = {}): Promise<ScoresResult> {
@@ -651,7 +651,7 @@ export class Engine implements PropertyService {
     return computeScores(this.computeAt(lon, lat), lon, lat, this.resolveState(lon, lat, options.state), options);
   }
 
-  /** The surfaces of spec 2.7 around a point (engine/compute-surfaces.ts). */
+  /** The surfaces of spec 2.7 around a point (engine/runtime/compute-surfaces.ts). */
   async surfaces(lon: number, lat: number, options: SurfacesOptions = {}): Promise<SurfacesResult> {
     this.assertOpen();
     if (this.engineThreads) return this.engineThreads.call('surfaces', [lon, lat, withoutSignal(options)], { signal: options.signal, prefer: this.preferAt(lon, lat) });

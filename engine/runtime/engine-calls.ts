@@ -3,13 +3,13 @@
  * property lookup (which calls them through its dependencies) and the engine share them without importing
  * each other.
  */
-import type { NoiseMethod } from './noise/noise-grid-task.js';
-import type { StateCode } from './catalogue/states.js';
-import type { SurfaceLayer } from './property/contract.js';
-import type { ScoreKey } from './scores/component.js';
-import type { SubjectIdentity } from './scores/bushfire/bushfire-score.js';
-import type { FloodAssessment } from './scores/flood/assess-flood.js';
-import type { Scores, Surfaces } from './scores/score-types.js';
+import type { NoiseMethod } from '../noise/noise-grid-task.js';
+import type { StateCode } from '../catalogue/states.js';
+import type { SurfaceLayer } from '../property/contract.js';
+import type { ScoreKey } from '../scores/component.js';
+import type { SubjectIdentity } from '../scores/bushfire/bushfire-score.js';
+import type { FloodAssessment } from '../scores/flood/assess-flood.js';
+import type { Scores, Surfaces } from '../scores/score-types.js';
 
 /** Options of a scores call. */
 export interface ScoresOptions {
