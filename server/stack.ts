@@ -11,12 +11,12 @@ import { createEngine, type Engine, type EngineOptions, VERSION } from '../engin
 import { PACKAGE_ROOT } from '../engine/entry/runtime.js';
 import type { MaybePromise } from './maybe-promise.js';
 import { DaReplica, loadDaTables } from './store/da-replica.js';
-import { isPostgresUrl } from './store/pg-connect.js';
-import { PgStore } from './store/pg-store.js';
-import { SqliteStore } from './store/sqlite-store.js';
+import { isPostgresUrl } from './store/pg/pg-connect.js';
+import { PgStore } from './store/pg/pg-store.js';
+import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import type { ServerStore } from './store/store.js';
 import type { Cache } from '../engine/entry/runtime.js';
-import type { DaEventSource } from './store/sqlite-webhook-store.js';
+import type { DaEventSource } from './store/sqlite/sqlite-webhook-store.js';
 
 /** The store file when neither --db nor $PROPINTEL_DB says otherwise: var/propintel.sqlite in the package. */
 export function defaultStorePath(): string {

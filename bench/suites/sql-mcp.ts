@@ -25,7 +25,7 @@ import type { PropertyService } from '../../engine/entry/property.js';
 import { PACKAGE_ROOT } from '../../engine/entry/runtime.js';
 import { startServer } from '../../server/http-server.js';
 import { createKey } from '../../server/keys/key-admin.js';
-import { SqliteStore } from '../../server/store/sqlite-store.js';
+import { SqliteStore } from '../../server/store/sqlite/sqlite-store.js';
 import { percentile, timeRuns } from '../lib/measure.js';
 import type { BenchRow, BenchSuite } from '../lib/report.js';
 import { ensureFixture } from './das.js';

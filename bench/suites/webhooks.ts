@@ -22,9 +22,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { syntheticDaRows } from '../../datasets/da-feed.js';
 import { importDaFile, DaStore } from '../../engine/entry/das.js';
-import { SqliteStore } from '../../server/store/sqlite-store.js';
+import { SqliteStore } from '../../server/store/sqlite/sqlite-store.js';
 import { WebhookDispatcher } from '../../server/webhooks/webhook-dispatcher.js';
-import type { WebhookStore } from '../../server/store/sqlite-webhook-store.js';
+import type { WebhookStore } from '../../server/store/sqlite/sqlite-webhook-store.js';
 import type { BenchRow, BenchSuite } from '../lib/report.js';
 
 const DAS = Number(process.env.PROPINTEL_BENCH_WEBHOOK_DAS ?? 10_000);

@@ -11,8 +11,8 @@ import { importDaFile, type DaImportReport, DaStore, UPSERT_KEY, daStoreFromDire
 import { DA_LIST_PARAMETERS, DA_NEARBY_PARAMETERS, daCategoriesDocument, daCouncilsDocument, daDetailDocument, daListDocument, daNearbyDocument, daStatsDocument } from '../../server/api/da-query.js';
 import { defaultStorePath } from '../../server/stack.js';
 import { DaReplica, loadDaTables } from '../../server/store/da-replica.js';
-import { isPostgresUrl } from '../../server/store/pg-connect.js';
-import { PgStore } from '../../server/store/pg-store.js';
+import { isPostgresUrl } from '../../server/store/pg/pg-connect.js';
+import { PgStore } from '../../server/store/pg/pg-store.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type CommandIO } from '../command.js';
 import { parseFlags, type FlagSpec } from '../args.js';
 

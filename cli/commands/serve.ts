@@ -5,7 +5,7 @@ import { loadCatalogue } from '../../engine/entry/data.js';
 import { defaultLayerFile } from '../../engine/entry/runtime.js';
 import { startServer } from '../../server/http-server.js';
 import { issueDevelopmentKeys } from '../../server/keys/dev-keys.js';
-import { describePostgres, isPostgresUrl } from '../../server/store/pg-connect.js';
+import { describePostgres, isPostgresUrl } from '../../server/store/pg/pg-connect.js';
 import { WebhookDispatcher } from '../../server/webhooks/webhook-dispatcher.js';
 import type { BatchLimits } from '../../server/batch/batch-jobs.js';
 import { BatchRunner } from '../../server/batch/batch-runner.js';

@@ -2,11 +2,11 @@
 import { resolve } from 'node:path';
 import { DaStore } from '../../engine/entry/das.js';
 import { defaultStorePath } from '../../server/stack.js';
-import { isPostgresUrl } from '../../server/store/pg-connect.js';
-import { PgStore } from '../../server/store/pg-store.js';
-import { SqliteStore } from '../../server/store/sqlite-store.js';
+import { isPostgresUrl } from '../../server/store/pg/pg-connect.js';
+import { PgStore } from '../../server/store/pg/pg-store.js';
+import { SqliteStore } from '../../server/store/sqlite/sqlite-store.js';
 import type { ServerStore } from '../../server/store/store.js';
-import type { DaEventSource } from '../../server/store/sqlite-webhook-store.js';
+import type { DaEventSource } from '../../server/store/sqlite/sqlite-webhook-store.js';
 import { WebhookDispatcher } from '../../server/webhooks/webhook-dispatcher.js';
 import { numberFlag, parseFlags } from '../args.js';
 import { EXIT_OK, UsageError, type Command } from '../command.js';

@@ -18,7 +18,7 @@ import type { UpsertOutcome, UpsertResult } from './da-store.js';
 
 /**
  * Where an import writes: a DA store (engine/da/da-store.ts), or the records a PostgreSQL database shares
- * between replicas (server/store/pg-da-log.ts).
+ * between replicas (server/store/pg/pg-da-log.ts).
  */
 export interface DaImportTarget {
   upsert(drafts: readonly DaDraft[]): UpsertResult | Promise<UpsertResult>;

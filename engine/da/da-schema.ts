@@ -110,7 +110,7 @@ export const UPSERT_KEY = '(state, council, council reference)';
  * (names match without case): `values.council_name` takes `old`'s. `data_source` names the file or feed a
  * record came from, not what it says: the same record from a file of another name is not a change, and keeps
  * the source it was first stored from (a changed record takes the new one). Shared by the SQLite store and
- * the PostgreSQL log (server/store/pg-da-log.ts), so both decide alike.
+ * the PostgreSQL log (server/store/pg/pg-da-log.ts), so both decide alike.
  */
 export function compareWithStored(values: Record<string, unknown>, old: Record<string, unknown>): 'unchanged' | 'refreshed' | 'changed' {
   values.council_name = old.council_name;

@@ -1,6 +1,6 @@
 /**
  * The DA tables, described once (../data/table-schema.ts) and rendered for the SQLite store (da-store.ts)
- * and the PostgreSQL log (server/store/pg-da-log.ts).
+ * and the PostgreSQL log (server/store/pg/pg-da-log.ts).
  *
  * Both keep the records (`das`), the webhook outbox (`da_events`) and the dataset files loaded
  * (`das_sources`). The listing's indexes, the summary tables and the radius snapshot are the SQLite store's

@@ -1,6 +1,6 @@
 /**
  * The webhook endpoints (routes.ts, `/v1/webhooks...`): subscribe, list, show, delete, ping, and the
- * delivery log. The store is the server store's (server/store/sqlite-webhook-store.ts); the dispatcher, when the
+ * delivery log. The store is the server store's (server/store/sqlite/sqlite-webhook-store.ts); the dispatcher, when the
  * server runs one, is woken for pings.
  */
 import { randomBytes } from 'node:crypto';

@@ -12,7 +12,7 @@
  */
 import { existsSync, rmSync } from 'node:fs';
 import { DaStore, rowsFingerprint, tableDrafts, type DaTable } from '../../engine/entry/das.js';
-import type { PgDaLog } from './pg-da-log.js';
+import type { PgDaLog } from './pg/pg-da-log.js';
 
 /** Rows read from the database per step while catching up. */
 const BATCH = 20_000;

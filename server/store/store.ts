@@ -126,7 +126,7 @@ export interface ServerStore extends KeyStore, UsageMeter, RequestLimiter, Setti
   cache(namespace: string): Cache;
   /** Batch jobs and their chunks (server/store/batch-store.ts). */
   batches(): BatchRepository;
-  /** Webhook subscriptions and deliveries (server/store/sqlite-webhook-store.ts). */
+  /** Webhook subscriptions and deliveries (server/store/sqlite/sqlite-webhook-store.ts). */
   webhooks(): WebhookRepository;
   /** Deletes every cached entry outside `keep` (namespaces of another dataset or engine version). */
   dropCachesExcept(keep: readonly string[]): MaybePromise<number>;

@@ -82,7 +82,7 @@ export interface NewDelivery {
 
 /**
  * Subscriptions and deliveries, wherever they are kept: the SQLite {@link WebhookStore} below answers at
- * once, the PostgreSQL one (server/store/pg-webhook-store.ts) with promises. The dispatcher and the
+ * once, the PostgreSQL one (server/store/pg/pg-webhook-store.ts) with promises. The dispatcher and the
  * endpoints await every call.
  */
 export interface WebhookRepository {

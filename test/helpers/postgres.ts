@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createDatabase, PG_CLUSTER_SCRIPT, postgresMissing } from '../../server/store/pg-local.js';
+import { createDatabase, PG_CLUSTER_SCRIPT, postgresMissing } from '../../server/store/pg/pg-local.js';
 import { afterAll, beforeAll } from 'vitest';
 
 const run = promisify(execFile);

@@ -17,7 +17,7 @@ import type { PropertyService } from '../../engine/property/contract.js';
 import { startServer, type StartedServer } from '../../server/http-server.js';
 import { createKey, keyRecordOf } from '../../server/keys/key-admin.js';
 import { generateKey } from '../../server/keys/api-key.js';
-import { SqliteStore } from '../../server/store/sqlite-store.js';
+import { SqliteStore } from '../../server/store/sqlite/sqlite-store.js';
 import { tempDir } from '../helpers/tmp.js';
 import { missingTool, needs } from '../helpers/skip.js';
 

@@ -23,7 +23,7 @@ import type { PropertyService } from '../../engine/property/contract.js';
 import { startServer, type StartedServer } from '../../server/http-server.js';
 import { createKey } from '../../server/keys/key-admin.js';
 import { MCP_TOOLS, type McpToolName } from '../../server/mcp/mcp-server.js';
-import { SqliteStore } from '../../server/store/sqlite-store.js';
+import { SqliteStore } from '../../server/store/sqlite/sqlite-store.js';
 import { tempDir } from '../helpers/tmp.js';
 
 

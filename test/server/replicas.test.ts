@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importDaFile } from '../../engine/da/da-import.js';
-import type { PgStore } from '../../server/store/pg-store.js';
+import type { PgStore } from '../../server/store/pg/pg-store.js';
 import { WebhookDispatcher } from '../../server/webhooks/webhook-dispatcher.js';
 import { usePostgres } from '../helpers/postgres.js';
 import { Receiver } from '../helpers/receiver.js';

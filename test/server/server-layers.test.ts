@@ -1,8 +1,8 @@
 // The server's layers (issue 50, part): errors, request limits and query value spellings form a floor,
 // server/http/, below the API router (server/api/); the usage meter (metering/) and the webhooks
 // (webhooks/) use the floor and never import up into the API, so neither forms a circle with it. The store is
-// by contract: store.ts, batch-store.ts, webhook-store.ts and charge.ts are what the SQLite and PostgreSQL
-// dialects implement, and neither dialect reaches into the other.
+// by contract: store.ts, batch-store.ts, webhook-store.ts and charge.ts are what the SQLite (store/sqlite/) and
+// PostgreSQL (store/pg/) dialects implement, and neither dialect reaches into the other.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cycles, importGraph } from '../helpers/import-graph.js';
@@ -46,13 +46,14 @@ describe('the server\'s layers', () => {
   it('keeps the store by contract: the contracts import no dialect, PostgreSQL nothing of SQLite, and no store module a circle', () => {
     const store = [...graph.keys()].filter((m) => m.startsWith('store/'));
     const contracts = ['store/store.ts', 'store/batch-store.ts', 'store/webhook-store.ts', 'store/charge.ts'];
-    for (const c of contracts) expect(graph.get(c)!.filter((d) => /^store\/(sqlite|pg)-/.test(d)), c).toEqual([]);
-    for (const m of store.filter((x) => x.startsWith('store/pg-'))) expect(graph.get(m)!.filter((d) => d.startsWith('store/sqlite-')), m).toEqual([]);
+    for (const c of contracts) expect(graph.get(c)!.filter((d) => /^store\/(sqlite|pg)\//.test(d)), c).toEqual([]);
+    for (const m of store.filter((x) => x.startsWith('store/pg/'))) expect(graph.get(m)!.filter((d) => d.startsWith('store/sqlite/')), m).toEqual([]);
+    for (const m of store.filter((x) => x.startsWith('store/sqlite/'))) expect(graph.get(m)!.filter((d) => d.startsWith('store/pg/')), m).toEqual([]);
     const within = new Map([...graph].filter(([m]) => m.startsWith('store/')).map(([m, deps]) => [m, deps.filter((d) => d.startsWith('store/'))]));
     expect(cycles(within)).toEqual([]);
     // The dialects do implement the contracts (the test reads them).
-    expect(graph.get('store/pg-webhook-store.ts')).toContain('store/webhook-store.ts');
-    expect(graph.get('store/sqlite-batch-store.ts')).toContain('store/batch-store.ts');
+    expect(graph.get('store/pg/pg-webhook-store.ts')).toContain('store/webhook-store.ts');
+    expect(graph.get('store/sqlite/sqlite-batch-store.ts')).toContain('store/batch-store.ts');
   });
 });
 

@@ -12,7 +12,7 @@ import { SqlRunner } from '../../engine/da/sql/sql-runner.js';
 import type { PropertyService } from '../../engine/property/contract.js';
 import { startServer, type StartedServer } from '../../server/http-server.js';
 import { createKey } from '../../server/keys/key-admin.js';
-import { SqliteStore } from '../../server/store/sqlite-store.js';
+import { SqliteStore } from '../../server/store/sqlite/sqlite-store.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const dir = tempDir('propintel-sql-mcp-');

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createKey, KeySpecError } from '../../server/keys/key-admin.js';
-import { SqliteStore } from '../../server/store/sqlite-store.js';
+import { SqliteStore } from '../../server/store/sqlite/sqlite-store.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const run = promisify(execFile);

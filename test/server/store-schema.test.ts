@@ -11,9 +11,9 @@ import { createStatements, createTableSql, expectedColumns, tablesFor, type Tabl
 import { DA_TABLES } from '../../engine/da/da-tables.js';
 import { CONTENT_COLUMNS } from '../../engine/da/da-schema.js';
 import { DaStore } from '../../engine/da/da-store.js';
-import { PgStore } from '../../server/store/pg-store.js';
-import { PG_SCHEMA_VERSION, PG_TABLES } from '../../server/store/pg-schema.js';
-import { SqliteStore } from '../../server/store/sqlite-store.js';
+import { PgStore } from '../../server/store/pg/pg-store.js';
+import { PG_SCHEMA_VERSION, PG_TABLES } from '../../server/store/pg/pg-schema.js';
+import { SqliteStore } from '../../server/store/sqlite/sqlite-store.js';
 import { BATCH_TABLES, KEY_TABLES, WEBHOOK_TABLES } from '../../server/store/tables.js';
 import { usePostgres } from '../helpers/postgres.js';
 import { needs } from '../helpers/skip.js';

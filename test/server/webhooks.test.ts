@@ -14,7 +14,7 @@ import { DaStore, importDaFile } from '../../engine/da/index.js';
 import type { PropertyService } from '../../engine/property/contract.js';
 import { startServer, type StartedServer } from '../../server/http-server.js';
 import { createKey } from '../../server/keys/key-admin.js';
-import { SqliteStore } from '../../server/store/sqlite-store.js';
+import { SqliteStore } from '../../server/store/sqlite/sqlite-store.js';
 import { WebhookDispatcher } from '../../server/webhooks/webhook-dispatcher.js';
 import { Receiver } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -11,10 +11,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { postgresReconcile, type TableDef } from '../../engine/entry/data.js';
-import { DA_DERIVATION_VERSION, DA_TABLES } from '../../engine/entry/das.js';
-import { EngineError } from '../../engine/index.js';
-import { BATCH_TABLES, KEY_TABLES, WEBHOOK_TABLES } from './tables.js';
+import { postgresReconcile, type TableDef } from '../../../engine/entry/data.js';
+import { DA_DERIVATION_VERSION, DA_TABLES } from '../../../engine/entry/das.js';
+import { EngineError } from '../../../engine/index.js';
+import { BATCH_TABLES, KEY_TABLES, WEBHOOK_TABLES } from '../tables.js';
 
 /** The advisory lock key of migrations (any fixed number: 'prop' in ASCII). */
 const MIGRATION_LOCK = 0x70726f70;

@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import { parse } from 'pg-connection-string';
-import { StoreUnavailableError } from './store.js';
+import { StoreUnavailableError } from '../store.js';
 
 // bigint (int8) and numeric counts arrive as strings by default; every int8 this store keeps (sequence
 // numbers, epoch milliseconds, ids) is below 2^53, so read them as numbers.

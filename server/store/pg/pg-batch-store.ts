@@ -7,10 +7,10 @@
  * counters, all in one transaction.
  */
 import type pg from 'pg';
-import type { BatchCreateLimits, BatchJob, BatchJobError, BatchKeyUsage, BatchRefusal, BatchRepository, ChunkCommit, ClaimedChunk, CommitOutcome, NewBatchChunk, StoredChunk } from './batch-store.js';
+import type { BatchCreateLimits, BatchJob, BatchJobError, BatchKeyUsage, BatchRefusal, BatchRepository, ChunkCommit, ClaimedChunk, CommitOutcome, NewBatchChunk, StoredChunk } from '../batch-store.js';
 import { PgRepository } from './pg-connect.js';
-import { EMPTY_JOB_RETENTION_MS, quotaError, refusal, storageError } from './batch-store.js';
-import type { ChargeOutcome } from './store.js';
+import { EMPTY_JOB_RETENTION_MS, quotaError, refusal, storageError } from '../batch-store.js';
+import type { ChargeOutcome } from '../store.js';
 
 type JobRow = Omit<BatchJob, 'expires_at' | 'first_done_at' | 'stored_bytes'> & { expires_at: string | null; first_done_at: string | null; stored_bytes: string };
 

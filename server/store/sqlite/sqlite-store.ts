@@ -8,14 +8,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { sqliteReconcile } from '../../engine/entry/data.js';
-import { SqliteCache, TieredCache, TtlCache, type Cache } from '../../engine/entry/runtime.js';
+import { sqliteReconcile } from '../../../engine/entry/data.js';
+import { SqliteCache, TieredCache, TtlCache, type Cache } from '../../../engine/entry/runtime.js';
 
-export { SqliteCache, TieredCache } from '../../engine/entry/runtime.js';
-import { KEY_TABLES } from './tables.js';
+export { SqliteCache, TieredCache } from '../../../engine/entry/runtime.js';
+import { KEY_TABLES } from '../tables.js';
 import { WebhookStore } from './sqlite-webhook-store.js';
 import { SqliteBatchStore, type ChargeStep } from './sqlite-batch-store.js';
-import type { ApiKeyRecord, ChargeOutcome, LimitOutcome, ServerStore } from './store.js';
+import type { ApiKeyRecord, ChargeOutcome, LimitOutcome, ServerStore } from '../store.js';
 
 /** The schema version this code reads and writes. */
 export const STORE_SCHEMA_VERSION = 1;

@@ -9,7 +9,7 @@
  *   SQLite store).
  */
 import type pg from 'pg';
-import type { DeliveryAttempt, DeliveryState, NewDelivery, WebhookDelivery, WebhookRepository, WebhookSubscription } from './webhook-store.js';
+import type { DeliveryAttempt, DeliveryState, NewDelivery, WebhookDelivery, WebhookRepository, WebhookSubscription } from '../webhook-store.js';
 import { PgRepository } from './pg-connect.js';
 
 interface SubscriptionRow extends Omit<WebhookSubscription, 'events' | 'filters'> {

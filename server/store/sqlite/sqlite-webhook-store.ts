@@ -1,6 +1,6 @@
 /**
  * Where webhook subscriptions and deliveries live: tables in the server store's SQLite file, beside the keys
- * (server/store/sqlite-store.ts opens it). Deliveries are durable: a restart, or another process running
+ * (server/store/sqlite/sqlite-store.ts opens it). Deliveries are durable: a restart, or another process running
  * `propintel webhooks run` on the same file, picks up what is pending.
  *
  * A delivery that is being sent holds a lease: its `next_attempt_at` is pushed past the send's timeout when
@@ -9,13 +9,13 @@
  * use to drop duplicates (at-least-once, as every webhook sender delivers).
  */
 import type Database from 'better-sqlite3';
-import { sqliteReconcile } from '../../engine/entry/data.js';
-import type { DaEvent, DaEventType } from '../../engine/entry/das.js';
-import type { MaybePromise } from '../maybe-promise.js';
-import { WEBHOOK_TABLES } from './tables.js';
-import type { WebhookEventType, WebhookFilters, WebhookSubscription, DeliveryState, WebhookDelivery, DeliveryAttempt, NewDelivery, WebhookRepository, DaEventSource } from './webhook-store.js';
+import { sqliteReconcile } from '../../../engine/entry/data.js';
+import type { DaEvent, DaEventType } from '../../../engine/entry/das.js';
+import type { MaybePromise } from '../../maybe-promise.js';
+import { WEBHOOK_TABLES } from '../tables.js';
+import type { WebhookEventType, WebhookFilters, WebhookSubscription, DeliveryState, WebhookDelivery, DeliveryAttempt, NewDelivery, WebhookRepository, DaEventSource } from '../webhook-store.js';
 
-export type { WebhookEventType, WebhookFilters, WebhookSubscription, DeliveryState, WebhookDelivery, DeliveryAttempt, NewDelivery, WebhookRepository, DaEventSource } from './webhook-store.js';
+export type { WebhookEventType, WebhookFilters, WebhookSubscription, DeliveryState, WebhookDelivery, DeliveryAttempt, NewDelivery, WebhookRepository, DaEventSource } from '../webhook-store.js';
 
 interface SubscriptionRow extends Omit<WebhookSubscription, 'events' | 'filters'> {
   events: string;

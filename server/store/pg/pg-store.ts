@@ -12,8 +12,8 @@
  * The engine's caches are per replica (see {@link PgStore.cache}).
  */
 import pg from 'pg';
-import { TtlCache, type Cache } from '../../engine/entry/runtime.js';
-import type { ApiKeyRecord, ChargeOutcome, LimitOutcome, ServerStore } from './store.js';
+import { TtlCache, type Cache } from '../../../engine/entry/runtime.js';
+import type { ApiKeyRecord, ChargeOutcome, LimitOutcome, ServerStore } from '../store.js';
 import { connectPostgres, describePostgres, storeError, type PgConnectOptions } from './pg-connect.js';
 import { PgDaLog } from './pg-da-log.js';
 import { migrate } from './pg-schema.js';

@@ -10,10 +10,10 @@
  * new record and each change of status in the same transaction.
  */
 import type pg from 'pg';
-import { expectedColumns } from '../../engine/entry/data.js';
-import { DA_DERIVATION_VERSION, DA_TABLES, compareWithStored, CONTENT_COLUMNS, recordOfRow, rowValues, type DaRow, eventOf, EVENT_RETENTION_MS, newEventId, type DaEvent, type DaEventType, daListingItem, parseDaRows, type DaDraft } from '../../engine/entry/das.js';
-import type { ReplicatedValues, UpsertOutcome, UpsertResult } from '../../engine/entry/das.js';
-import type { DaEventSource } from './webhook-store.js';
+import { expectedColumns } from '../../../engine/entry/data.js';
+import { DA_DERIVATION_VERSION, DA_TABLES, compareWithStored, CONTENT_COLUMNS, recordOfRow, rowValues, type DaRow, eventOf, EVENT_RETENTION_MS, newEventId, type DaEvent, type DaEventType, daListingItem, parseDaRows, type DaDraft } from '../../../engine/entry/das.js';
+import type { ReplicatedValues, UpsertOutcome, UpsertResult } from '../../../engine/entry/das.js';
+import type { DaEventSource } from '../webhook-store.js';
 import { inTransaction, storeError } from './pg-connect.js';
 
 /** The advisory lock writes take ('das' in ASCII). */

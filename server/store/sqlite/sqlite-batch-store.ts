@@ -4,11 +4,11 @@
  * charges the meter with the same statements as a single lookup, inside the same transaction.
  */
 import type Database from 'better-sqlite3';
-import { sqliteReconcile } from '../../engine/entry/data.js';
-import type { BatchCreateLimits, BatchJob, BatchJobError, BatchKeyUsage, BatchRefusal, BatchRepository, ChunkCommit, ClaimedChunk, CommitOutcome, NewBatchChunk, StoredChunk } from './batch-store.js';
-import { EMPTY_JOB_RETENTION_MS, quotaError, refusal, storageError } from './batch-store.js';
-import type { ChargeOutcome } from './charge.js';
-import { BATCH_TABLES } from './tables.js';
+import { sqliteReconcile } from '../../../engine/entry/data.js';
+import type { BatchCreateLimits, BatchJob, BatchJobError, BatchKeyUsage, BatchRefusal, BatchRepository, ChunkCommit, ClaimedChunk, CommitOutcome, NewBatchChunk, StoredChunk } from '../batch-store.js';
+import { EMPTY_JOB_RETENTION_MS, quotaError, refusal, storageError } from '../batch-store.js';
+import type { ChargeOutcome } from '../charge.js';
+import { BATCH_TABLES } from '../tables.js';
 
 interface JobRow extends Omit<BatchJob, 'options' | 'columns' | 'error'> {
   options: string;

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { PACKAGE_ROOT } from '../../engine/entry/runtime.js';
+import { PACKAGE_ROOT } from '../../../engine/entry/runtime.js';
 
 /** The cluster script. */
 export const PG_CLUSTER_SCRIPT = join(PACKAGE_ROOT, 'scripts', 'pg-cluster.sh');
