@@ -14,6 +14,7 @@
  *   npx tsx scripts/gen-payload-types.ts
  */
 import { writeFileSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import { CHILDCARE_ANALYSIS_SCHEMA, CHILDCARE_FEED_SCHEMA, CHILDCARE_SITE_SCHEMA } from '../engine/childcare/childcare-schemas.js';
@@ -26,13 +27,22 @@ export interface GeneratedTypes {
   file: string;
   what: string;
   schemas: [name: string, schema: object][];
+  /** Another generated file whose declarations this one imports instead of repeating (those equal to the letter). */
+  reuses?: GeneratedTypes;
 }
 
 const at = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
 
+/** The score and surface types, which the property payloads' file imports rather than repeats. */
+const SCORE_TYPES: GeneratedTypes = {
+  file: at('engine/scores/score-types.generated.ts'),
+  what: 'Every score and surface (engine/scores/score-schema.ts)',
+  schemas: [['Scores', { ...SCORES_SCHEMA, $defs: SCORE_DEFS }], ['Surfaces', { ...SURFACES_SCHEMA, $defs: SCORE_DEFS }]],
+};
+
 /** Every generated file. */
 export const GENERATED_TYPES: GeneratedTypes[] = [
-  { file: at('engine/property/payload-types.ts'), what: 'The property payloads (engine/property/schema.ts)', schemas: [['PropertyPayload', PROPERTY_PAYLOAD_SCHEMA], ['CorePayload', CORE_PAYLOAD_SCHEMA]] },
+  { file: at('engine/property/payload-types.ts'), what: 'The property payloads (engine/property/schema.ts)', schemas: [['PropertyPayload', PROPERTY_PAYLOAD_SCHEMA], ['CorePayload', CORE_PAYLOAD_SCHEMA]], reuses: SCORE_TYPES },
   {
     file: at('engine/da/response-types.ts'),
     what: "The DA listing's responses (engine/da/listing-schema.ts)",
@@ -43,11 +53,7 @@ export const GENERATED_TYPES: GeneratedTypes[] = [
     what: 'The childcare responses (engine/childcare/childcare-schemas.ts)',
     schemas: [['ChildcareFeedResponse', CHILDCARE_FEED_SCHEMA], ['ChildcareAnalysisResponse', CHILDCARE_ANALYSIS_SCHEMA], ['ChildcareSiteResponse', CHILDCARE_SITE_SCHEMA]],
   },
-  {
-    file: at('engine/scores/score-types.generated.ts'),
-    what: 'Every score and surface (engine/scores/score-schema.ts)',
-    schemas: [['Scores', { ...SCORES_SCHEMA, $defs: SCORE_DEFS }], ['Surfaces', { ...SURFACES_SCHEMA, $defs: SCORE_DEFS }]],
-  },
+  SCORE_TYPES,
 ];
 
 /** The property payloads' file. */
@@ -78,8 +84,42 @@ export async function generatedSource(g: GeneratedTypes): Promise<string> {
   }
   // Type aliases, not interfaces: an object type alias is assignable to Record<string, unknown>, so a typed
   // response still goes wherever the engine's untyped one does (the server's caches, serialisation).
-  const text = parts.join('\n').replace(/^export interface (\w+) \{$/gm, 'export type $1 = {').replace(/^\}$/gm, '};');
+  let text = parts.join('\n').replace(/^export interface (\w+) \{$/gm, 'export type $1 = {').replace(/^\}$/gm, '};');
+  if (g.reuses) {
+    // Declarations the other file makes to the letter are imported from it, not written again.
+    const theirs = new Set(declarations(await generatedSource(g.reuses)).map(([, decl]) => decl));
+    const reused: string[] = [];
+    for (const [name, decl] of declarations(text)) {
+      if (!theirs.has(decl)) continue;
+      text = text.replace(decl, '');
+      reused.push(name);
+    }
+    const from = `./${relative(dirname(g.file), g.reuses.file).replace(/\.ts$/, '.js')}`.replace(/^\.\/\.\./, '..');
+    if (reused.length) text = `import type { ${reused.join(', ')} } from '${from}';\n\n${text}`;
+  }
   return `${header(g.what)}\n${text}`.replace(/\n{3,}/g, '\n\n');
+}
+
+/**
+ * The top-level declarations of generated text, each with its doc comment: [name, text]. A declaration starts
+ * at an unindented `/**` or `export` line (the `export` of a doc comment's own declaration staying with it).
+ */
+function declarations(text: string): [string, string][] {
+  const chunks: string[][] = [];
+  let cur: string[] = [];
+  for (const line of text.split('\n')) {
+    const docOpen = cur.length > 0 && cur[0].startsWith('/**') && !cur.some((l) => l.startsWith('export '));
+    if (line.startsWith('/**') || (line.startsWith('export ') && !docOpen)) {
+      if (cur.length) chunks.push(cur);
+      cur = [];
+    }
+    cur.push(line);
+  }
+  if (cur.length) chunks.push(cur);
+  return chunks.flatMap((c) => {
+    const m = /^export type (\w+) =/m.exec(c.join('\n'));
+    return m ? [[m[1], `${c.join('\n')}\n`] as [string, string]] : [];
+  });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -17,18 +17,7 @@ export type Scores = Required<Published.Scores>;
 /** Every surface by its layer. */
 export type Surfaces = Required<Published.Surfaces>;
 
-export type AircraftNoiseScore = Published.AircraftNoiseScore;
-export type BushfireScore = Published.BushfireScore;
-export type ContaminationScore = Published.ContaminationScore;
-export type FloodScore = Published.FloodScore;
-export type HeatIslandScore = Published.HeatIslandScore;
-export type SolarScore = Published.SolarScore;
-export type ViewQualityScore = Published.ViewQualityScore;
-export type WalkabilityScore = Published.WalkabilityScore;
-export type NoiseScore = Published.NoiseScore;
-export type NoiseSurface = Published.NoiseSurface;
-export type HeatSurface = Published.HeatSurface;
-export type ContoursLayer = Published.ContoursLayer;
+export type { AircraftNoiseScore, BushfireScore, ContaminationScore, FloodScore, HeatIslandScore, SolarScore, ViewQualityScore, WalkabilityScore, NoiseScore, NoiseSurface, HeatSurface, ContoursLayer } from './score-types.generated.js';
 
 /** What each module computes satisfies what is published (a compile error names the score that does not). */
 type Satisfies<T extends Record<keyof T, unknown>, U extends { [K in keyof T]: unknown }> = { [K in keyof T]: T[K] extends U[K] ? true : K };
