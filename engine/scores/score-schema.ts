@@ -12,8 +12,29 @@
 
 type Schema = Record<string, unknown>;
 
+/** One input of a score with its provenance (scores/component.ts), its value of `valueType` or null. */
+function scoreComponent(valueType: 'number' | 'string'): Schema {
+  const nullable = (type: string, description: string) => ({ description, type: [type, 'null'] });
+  return {
+    additionalProperties: false,
+    description: 'One input of a score, with its provenance.',
+    properties: {
+      caveat: { description: 'What the value does not tell you, in one sentence.', type: 'string' },
+      level: { $ref: '#/$defs/Level', description: "Band of this component's contribution to the score (see  `levelOf` )." },
+      resolution: nullable('number', 'Spatial resolution of the data behind the value, metres (e.g. 5 for the 5 m DEM, 1000 for 1 km LST); null when not gridded.'),
+      source: nullable('string', 'Source id from the dataset catalogue; null when the input was unavailable.'),
+      unit: nullable('string', 'Unit of `value` (e.g. "m", "dB", "mm", "km2", "count", "share"); null for unitless labels.'),
+      value: nullable(valueType, 'The input\'s value in `unit` (null when unavailable).'),
+    },
+    required: ['value', 'unit', 'level', 'resolution', 'source', 'caveat'],
+    type: 'object',
+  };
+}
+
 /** The types of every score and surface and of their parts, by name (`$ref: '#/$defs/<name>'`). */
 export const SCORE_DEFS: Record<string, Schema> = {
+  NumberComponent: scoreComponent('number'),
+  TextComponent: scoreComponent('string'),
   "AircraftNoiseScore": {
     "additionalProperties": false,
     "description": "`scores.aircraft_noise`.",
@@ -2145,108 +2166,6 @@ export const SCORE_DEFS: Record<string, Schema> = {
       "not_integrated"
     ],
     "type": "string"
-  },
-  "NumberComponent": {
-    "additionalProperties": false,
-    "description": "One input of a score, with its provenance.",
-    "properties": {
-      "caveat": {
-        "description": "What the value does not tell you, in one sentence.",
-        "type": "string"
-      },
-      "level": {
-        "$ref": "#/$defs/Level",
-        "description": "Band of this component's contribution to the score (see  `levelOf` )."
-      },
-      "resolution": {
-        "description": "Spatial resolution of the data behind the value, metres (e.g. 5 for the 5 m DEM, 1000 for 1 km LST); null when not gridded.",
-        "type": [
-          "number",
-          "null"
-        ]
-      },
-      "source": {
-        "description": "Source id from the dataset catalogue; null when the input was unavailable.",
-        "type": [
-          "string",
-          "null"
-        ]
-      },
-      "unit": {
-        "description": "Unit of `value` (e.g. \"m\", \"dB\", \"mm\", \"km2\", \"count\", \"share\"); null for unitless labels.",
-        "type": [
-          "string",
-          "null"
-        ]
-      },
-      "value": {
-        "description": "The input's value in `unit` (null when unavailable).",
-        "type": [
-          "number",
-          "null"
-        ]
-      }
-    },
-    "required": [
-      "value",
-      "unit",
-      "level",
-      "resolution",
-      "source",
-      "caveat"
-    ],
-    "type": "object"
-  },
-  "TextComponent": {
-    "additionalProperties": false,
-    "description": "One input of a score, with its provenance.",
-    "properties": {
-      "caveat": {
-        "description": "What the value does not tell you, in one sentence.",
-        "type": "string"
-      },
-      "level": {
-        "$ref": "#/$defs/Level",
-        "description": "Band of this component's contribution to the score (see  `levelOf` )."
-      },
-      "resolution": {
-        "description": "Spatial resolution of the data behind the value, metres (e.g. 5 for the 5 m DEM, 1000 for 1 km LST); null when not gridded.",
-        "type": [
-          "number",
-          "null"
-        ]
-      },
-      "source": {
-        "description": "Source id from the dataset catalogue; null when the input was unavailable.",
-        "type": [
-          "string",
-          "null"
-        ]
-      },
-      "unit": {
-        "description": "Unit of `value` (e.g. \"m\", \"dB\", \"mm\", \"km2\", \"count\", \"share\"); null for unitless labels.",
-        "type": [
-          "string",
-          "null"
-        ]
-      },
-      "value": {
-        "description": "The input's value in `unit` (null when unavailable).",
-        "type": [
-          "string",
-          "null"
-        ]
-      }
-    },
-    "required": [
-      "value",
-      "unit",
-      "level",
-      "resolution",
-      "source",
-      "caveat"
-    ],
-    "type": "object"
   },
   "SlopeClass": {
     "description": "One of  `SLOPE_CLASSES` .",
