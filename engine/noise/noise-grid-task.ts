@@ -8,6 +8,8 @@ export interface NoiseGridInput {
   nodesY: Float64Array;
   /** The physics path's propagation: CoRTN (default) or CNOSSOS-EU (engine/noise/cnossos-grid.ts). */
   method?: NoiseMethod;
+  /** With the cnossos method: also CoRTN's energies, for nodes on the transfer path (default true). */
+  transfer?: boolean;
 }
 
 /** The physics path's propagation method. */

@@ -95,17 +95,33 @@ export interface NoiseGridEnergy {
    * levels at the loggers) and the nodes that take the transfer path use; the method changes the physics path only.
    */
   transfer?: { road: Float64Array; other: Float64Array };
+  /** Segments examined (the work done). */
+  segments?: number;
 }
 
 /** The physics path's road and rail + tram Lden energy at each node (the part the worker task computes). */
-export function noiseGridEnergy(scene: NoiseScene, nodesX: Float64Array, nodesY: Float64Array, method: NoiseMethod = 'cortn'): NoiseGridEnergy {
+export function noiseGridEnergy(scene: NoiseScene, nodesX: Float64Array, nodesY: Float64Array, method: NoiseMethod = 'cortn', withTransfer = true): NoiseGridEnergy {
   const road = new Float64Array(nodesX.length);
   const other = new Float64Array(nodesX.length);
-  gridLdenEnergy(scene, nodesX, nodesY, road, other);
-  if (method !== 'cnossos') return { road, other };
-  const cRoad = new Float64Array(nodesX.length), cOther = new Float64Array(nodesX.length);
-  cnossosGridEnergy(scene, nodesX, nodesY, cRoad, cOther, sceneCnossosTable(scene));
-  return { road: cRoad, other: cOther, transfer: { road, other } };
+  if (method === 'cnossos') {
+    const { segments } = cnossosGridEnergy(scene, nodesX, nodesY, road, other, sceneCnossosTable(scene));
+    // CoRTN's energies too only when a node takes the transfer path (calibrated on CoRTN).
+    if (!withTransfer) return { road, other, segments };
+    const t = { road: new Float64Array(nodesX.length), other: new Float64Array(nodesX.length) };
+    gridLdenEnergy(scene, nodesX, nodesY, t.road, t.other);
+    return { road, other, transfer: t, segments };
+  }
+  return { road, other, segments: gridLdenEnergy(scene, nodesX, nodesY, road, other).segments };
+}
+
+/** The transfer relation at the grid's subject, and whether any node takes the transfer path (a counter in range). */
+function gridTransfer(network: NoiseNetwork, nodes: NoiseGridNodes, options: NoiseSurfaceOptions): { relation: TransferRelation | null; anyNode: boolean } {
+  const t = resolveTransferOptions(options);
+  const k = (nodes.cells - 1) / 2;
+  const relation = calibrateTransferAt(network, nodes.lon[k * nodes.cells + k], nodes.lat[k * nodes.cells + k], t);
+  let anyNode = false;
+  for (let j = 0; j < nodes.lon.length && relation && !anyNode; j++) anyNode = countersNear(network, nodes.lon[j], nodes.lat[j], t.counterRangeM).length > 0;
+  return { relation, anyNode };
 }
 
 /** The `surfaces.noise` object. */
@@ -223,7 +239,8 @@ export function nodeLevels(network: NoiseNetwork, lon: ArrayLike<number>, lat: A
 /** `surfaces.noise` computed in this thread. */
 export function noiseSurface(network: NoiseNetwork, lon: number, lat: number, options: NoiseSurfaceOptions = {}): NoiseSurface {
   const nodes = noiseGridNodes(network, lon, lat, options.cells ?? DEFAULT_NOISE_CELLS);
-  return assembleNoiseSurface(network, nodes, noiseGridEnergy(network.scene, nodes.x, nodes.y, options.method), options);
+  const { relation, anyNode } = gridTransfer(network, nodes, options);
+  return assembleNoiseSurface(network, nodes, noiseGridEnergy(network.scene, nodes.x, nodes.y, options.method, anyNode), options, relation);
 }
 
 /**
@@ -234,10 +251,11 @@ export async function noiseSurfaceOnPool(pool: TaskRunner<{ 'noise-grid': [Noise
   const nodes = noiseGridNodes(network, lon, lat, options.cells ?? DEFAULT_NOISE_CELLS);
   const nodesX = nodes.x.slice();
   const nodesY = nodes.y.slice();
+  const { relation, anyNode } = gridTransfer(network, nodes, options);
   const out = await pool.run(
     'noise-grid',
-    { scene: network.scene.toShared(), nodesX, nodesY, method: options.method },
+    { scene: network.scene.toShared(), nodesX, nodesY, method: options.method, transfer: anyNode },
     { signal: options.signal, timeoutMs: options.timeoutMs, transfer: [nodesX.buffer, nodesY.buffer] },
   );
-  return assembleNoiseSurface(network, nodes, { road: out.road, other: out.other, transfer: out.transfer }, options);
+  return assembleNoiseSurface(network, nodes, { road: out.road, other: out.other, transfer: out.transfer }, options, relation);
 }
