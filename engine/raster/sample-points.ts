@@ -19,7 +19,7 @@ import { sampleAtXY } from './sample.js';
 export const SAMPLE_READ_CELLS = 4 * 1024 * 1024;
 
 /** The lon/lat box of the points. */
-function pointsBox(lon: Float64Array, lat: Float64Array): [number, number, number, number] {
+export function pointsBox(lon: Float64Array, lat: Float64Array): [number, number, number, number] {
   let west = Infinity, south = Infinity, east = -Infinity, north = -Infinity;
   for (let k = 0; k < lon.length; k++) {
     west = Math.min(west, lon[k]);

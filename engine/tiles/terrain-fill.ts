@@ -18,6 +18,7 @@ import { latticeTransform } from '../geo/lattice-transform.js';
 import type { RasterSource } from '../raster/geotiff-reader.js';
 import { nearestSites } from '../raster/nearest-fill.js';
 import { sharedRaster } from '../raster/raster-pool.js';
+import { pointsBox } from '../raster/sample-points.js';
 
 /** How far from a DEM's data the filled height reaches (then 0 m), metres. */
 export const TERRAIN_FILL_REACH_M = 2000;
@@ -101,13 +102,7 @@ export async function fillHeights(heights: Float32Array, lon: Float64Array, lat:
   for (let k = 0; k < heights.length; k++) if (Number.isNaN(heights[k])) todo.push(k);
   if (!todo.length) return;
   const sumWV = new Float64Array(todo.length), sumW = new Float64Array(todo.length);
-  let west = Infinity, south = Infinity, east = -Infinity, north = -Infinity;
-  for (const k of todo) {
-    west = Math.min(west, lon[k]);
-    east = Math.max(east, lon[k]);
-    south = Math.min(south, lat[k]);
-    north = Math.max(north, lat[k]);
-  }
+  const box = pointsBox(Float64Array.from(todo, (k) => lon[k]), Float64Array.from(todo, (k) => lat[k]));
   const xy = new Float64Array(2 * todo.length);
   for (const dem of dems) {
     const fld = await fillField(dem);
@@ -115,7 +110,7 @@ export async function fillHeights(heights: Float32Array, lon: Float64Array, lat:
       xy[2 * i] = lon[todo[i]];
       xy[2 * i + 1] = lat[todo[i]];
     }
-    latticeTransform('EPSG:4326', fld.crs, [west, south, east, north]).forwardArray(xy);
+    latticeTransform('EPSG:4326', fld.crs, box).forwardArray(xy);
     const t = fld.transform, det = t[1] * t[5] - t[2] * t[4];
     for (let i = 0; i < todo.length; i++) {
       const dx = xy[2 * i] - t[0], dy = xy[2 * i + 1] - t[3];

@@ -172,18 +172,7 @@ export class Api {
     if (req.path === '/metrics') return this.ops.metrics(req);
     const matched = this.paths.match(req.path);
     const route = matched?.value;
-    const kind = route?.handler.kind;
-    if (matched && (kind === 'tile' || kind === 'terrain' || kind === 'tilejson')) {
-      if (req.method === 'OPTIONS') return preflight(['GET', 'HEAD', 'OPTIONS']);
-      if (req.method !== 'GET' && req.method !== 'HEAD') throw new ApiError('method_not_allowed', `tiles answer GET, HEAD and OPTIONS only, not ${req.method.slice(0, 20)}`, {}, { Allow: 'GET, HEAD, OPTIONS' });
-      rejectUnknown(decodeQuery(req.query), [], req.path);
-      const p = matched.params;
-      if (kind === 'tilejson') return this.tiles.tileJson(req, p.layer);
-      return this.tiles.tileRequest(req, p.layer ?? 'terrain', p.z, p.x, p.y, matched.template.endsWith('.png') ? 'png' : 'mvt', () => this.authenticate(req), onKey);
-    }
-    // A job, DA or subscription id in the path (/v1/das/{id}, /v1/webhooks/{id}/..., /v1/batch/{id}/...).
-    const pathId = matched?.params.id === undefined ? '' : (strictDecode(matched.params.id) ?? matched.params.id);
-    if (!route) throw new ApiError('not_found', `no endpoint at ${req.path.length > 200 ? `${req.path.slice(0, 200)}...` : req.path}; see /api/v1/docs`);
+    if (!matched || !route) throw new ApiError('not_found', `no endpoint at ${req.path.length > 200 ? `${req.path.slice(0, 200)}...` : req.path}; see /api/v1/docs`);
     const h = route.handler;
     // HEAD is answered wherever GET is (RFC 9110 section 9.1), with the GET's status and headers and no body.
     const allowed = allowedMethods(route);
@@ -191,6 +180,14 @@ export class Api {
     if (!allowed.includes(req.method)) {
       throw new ApiError('method_not_allowed', `${route.path} answers ${allowed.join(', ')} only, not ${req.method.length > 20 ? `${req.method.slice(0, 20)}...` : req.method}`, {}, { Allow: allowed.join(', ') });
     }
+    const p = matched.params;
+    if (h.kind === 'tile' || h.kind === 'terrain' || h.kind === 'tilejson') {
+      rejectUnknown(decodeQuery(req.query), [], req.path);
+      if (h.kind === 'tilejson') return this.tiles.tileJson(req, p.layer);
+      return this.tiles.tileRequest(req, p.layer ?? 'terrain', p.z, p.x, p.y, matched.template.endsWith('.png') ? 'png' : 'mvt', () => this.authenticate(req), onKey);
+    }
+    // A job, DA or subscription id in the path (/v1/das/{id}, /v1/webhooks/{id}/..., /v1/batch/{id}/...).
+    const pathId = p.id === undefined ? '' : (strictDecode(p.id) ?? p.id);
     if (h.kind === 'sql') {
       const client = this.clientAddress(req);
       return chain(this.authenticate(req), (key) => {
