@@ -139,6 +139,11 @@ for (const [path, variant] of [['/api/v1/property', 'full'], ['/api/v1/property/
   add(op, 422, 'a point no dataset covers', (c) => ({ path: `${path}?lat=-25&lng=135`, key: c.keys.full }), { code: 'outside_coverage' });
   add(op, 422, 'an address that resolves to nothing', (c) => ({ path: `${path}?address=${encodeURIComponent('zzzz qqqq xxxx')}`, key: c.keys.full }), { code: 'address_unresolvable' });
   add(op, 429, 'a new address past the quota', async (c) => ({ path: `${path}?address=${encodeURIComponent(c.address)}`, key: await c.key({ components: 'all', quota: 0 }) }), { code: 'quota_exceeded' });
+  if (variant === 'full') {
+    // The noise model's CNOSSOS-EU method (issue 49): the score and the grid, validated as every 200 is.
+    add(op, 200, 'noise_method=cnossos with the noise surface', (c) => ({ path: `${path}?address=${encodeURIComponent(SANDBOX_VIC)}&components=scores.noise&include_surfaces=1&surfaces=noise&noise_method=cnossos`, key: c.keys.full }));
+    add(op, 422, 'a noise_method that is not one', (c) => ({ path: `${path}?address=${encodeURIComponent(SANDBOX_VIC)}&noise_method=iso9613`, key: c.keys.full }), { code: 'invalid_parameter' });
+  }
   void variant;
 }
 
