@@ -43,7 +43,7 @@ describe('the packed package, installed into an empty project', () => {
       join(project, 'entries.mjs'),
       `const out = {};
 for (const e of ['propintel', 'propintel/contours', 'propintel/hydro', 'propintel/noise', 'propintel/geo', 'propintel/property', 'propintel/das', 'propintel/childcare', 'propintel/tiles', 'propintel/scores', 'propintel/data', 'propintel/raster', 'propintel/runtime', 'propintel/errors', 'propintel/version', 'propintel/batch']) out[e] = Object.keys(await import(e)).sort();
-try { await import('propintel/dist/engine/engine.js'); out.internal = 'importable'; } catch (err) { out.internal = err.code; }
+try { await import('propintel/dist/engine/runtime/engine.js'); out.internal = 'importable'; } catch (err) { out.internal = err.code; }
 console.log(JSON.stringify(out));`,
     );
     const entries = JSON.parse(node('entries.mjs')) as Record<string, string[] | string>;
