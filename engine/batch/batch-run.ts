@@ -167,11 +167,26 @@ function okResult(r: BatchRow, res: PropertyResult): BatchRowResult {
   };
 }
 
-/** Runs `fn` over `items`, `width` at a time. */
+/**
+ * How long the row loop runs before it lets the event loop turn, ms. A lookup that settles without real I/O
+ * (an unresolvable address is answered from memory) resolves in microtasks only, so without a turn the loop
+ * would hold its thread until the chunk ends, and a cancel posted to the thread would wait that long.
+ */
+const YIELD_EVERY_MS = 10;
+
+/** Runs `fn` over `items`, `width` at a time, letting the event loop turn every {@link YIELD_EVERY_MS}. */
 async function eachLimited<T>(items: readonly T[], width: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
+  let turned = performance.now();
   await Promise.all(Array.from({ length: Math.min(width, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]);
+    while (next < items.length) {
+      if (performance.now() - turned >= YIELD_EVERY_MS) {
+        await new Promise<void>((r) => setImmediate(r));
+        turned = performance.now();
+        if (next >= items.length) break;
+      }
+      await fn(items[next++]);
+    }
   }));
 }
 

@@ -212,13 +212,14 @@ describe('a batch never blocks', () => {
     // The route's runner is the one that hears of a DELETE at once; this test's runner is driven directly.
     (two.server.api as unknown as { batch: { options: { runner?: unknown } } }).batch.options.runner = runner;
     runner.start();
+    let polling = true;
+    let poll: Promise<void> = Promise.resolve();
     try {
       const k = await two.key();
       let csv = 'address\n';
       for (let i = 0; i < 1_000_000; i++) csv += `"${i % 997} Qwerty${i % 1013} Road, Northcote VIC 3070"\n`;
       const latencies: number[] = [];
-      let polling = true;
-      const poll = (async () => {
+      poll = (async () => {
         while (polling) {
           const t = performance.now();
           const res = await fetch(`${two.url}/healthz`);
@@ -260,6 +261,9 @@ describe('a batch never blocks', () => {
       expect(final.status).toBe('cancelled');
       expect(final.rows_failed).toBe(final.rows_done);
     } finally {
+      // Stopped before the server is, whichever assertion failed (a poll left running meets a closed port).
+      polling = false;
+      await poll.catch(() => {});
       await runner.stop();
     }
   }, 240_000);
