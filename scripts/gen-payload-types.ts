@@ -20,7 +20,8 @@ import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import { CHILDCARE_ANALYSIS_SCHEMA, CHILDCARE_FEED_SCHEMA, CHILDCARE_SITE_SCHEMA } from '../engine/childcare/childcare-schemas.js';
 import { DA_CATEGORIES_SCHEMA, DA_COUNCILS_SCHEMA, DA_DETAIL_SCHEMA, DA_LIST_SCHEMA, DA_NEARBY_SCHEMA, DA_STATS_SCHEMA } from '../engine/da/listing-schema.js';
 import { CORE_PAYLOAD_SCHEMA, PROPERTY_PAYLOAD_SCHEMA } from '../engine/property/schema.js';
-import { SCORE_DEFS, SCORES_SCHEMA, SURFACES_SCHEMA } from '../engine/scores/score-schema.js';
+import { SCORE_DEFS, SURFACES_SCHEMA } from '../engine/scores/score-schema.js';
+import { SCORES_SCHEMA } from '../engine/scores/scores-schema.js';
 
 /** One generated file: its path and the schemas it types, each under its type's name. */
 export interface GeneratedTypes {

@@ -12,7 +12,7 @@ import { basename, extname, resolve } from 'node:path';
 import type { Feature, Geometry } from 'geojson';
 import { destination, LONLAT, createWindow } from '../../engine/entry/geo.js';
 import { openRaster } from '../../engine/entry/raster.js';
-import { buildAnefLayer, type AnefCoverage, buildBushfireLayers, type OfficialOverlayInput, type SubjectIdentity, TABLE_FDIS, type TableFdi, buildContaminationRegister, contaminationSitesFromRows, type RegisterCoverage, REGIONAL_RADIUS_M, unavailableLayer, type MissingLayer, type RasterLayer, AMENITY_CSV_CATEGORIES, amenityPointsFromRows, buildWalkabilityIndexes, crossingPointsFromRows, layerSource, majorWaterGeometries, motorwayGeometries, schoolPointsFromRows, stopPointsFromRows, type AmenitySet, type BarrierInput, type CrossingInput, readHeatSurface, type HeatSurface, CONTEXT_SCORE_KEYS, computeContextScores, type ContextInputs, type ContextScoreKey } from '../../engine/entry/scores.js';
+import { buildAnefLayer, type AnefCoverage, buildBushfireLayers, type OfficialOverlayInput, type SubjectIdentity, TABLE_FDIS, type TableFdi, buildContaminationRegister, contaminationSitesFromRows, type RegisterCoverage, REGIONAL_RADIUS_M, unavailableLayer, type MissingLayer, type RasterLayer, AMENITY_CSV_CATEGORIES, amenityPointsFromRows, buildWalkabilityIndexes, crossingPointsFromRows, layerSource, majorWaterGeometries, motorwayGeometries, schoolPointsFromRows, stopPointsFromRows, type AmenitySet, type BarrierInput, type CrossingInput, readHeatSurface, type HeatSurface, SCORES, computeContextScores, type ContextInputs, type ContextScoreKey, type ScoreRegistry } from '../../engine/entry/scores.js';
 import { readGeoJsonLayer, readCsvRecords, isStateCode, STATES } from '../../engine/entry/data.js';
 import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.js';
 import { createEngine } from '../../engine/index.js';
@@ -208,78 +208,90 @@ const USAGE = [
   '  --anef-coverage VIC=complete,...   which states\' ANEFs are held',
 ].join('\n');
 
-export const scoresCommand: Command = {
+/**
+ * The command over a list of scores: the registry's (`scoresCommand`), or a list with scores of a library
+ * user's own (test/engine/scores/registry.test.ts adds one and sees it here).
+ */
+export function scoresCommandWith(registry: ScoreRegistry = SCORES): Command {
+  return {
   name: 'scores',
   summary: 'compute the context scores of one point from a dataset directory or input files',
   usage: USAGE,
   async run(args, io) {
-    const { values } = parseFlags(args, {
-      data: { type: 'string' },
-      ...POINT_FLAGS,
-      state: { type: 'string' },
-      only: { type: 'string' },
-      address: { type: 'string' },
-      'on-parcel': { type: 'boolean' },
-      'parcel-id': { type: 'string' },
-      'include-geometry': { type: 'boolean' },
-      fdi: { type: 'string' },
-      'bushfire-overlay': { type: 'string', multiple: true },
-      'contamination-coverage': { type: 'string' },
-      'anef-coverage': { type: 'string' },
-      ...(Object.fromEntries(FILE_FLAGS.map((f) => [f, { type: 'string' as const }])) as Record<(typeof FILE_FLAGS)[number], { type: 'string' }>),
-    });
-    const { lon, lat } = requirePointFlags(values);
-    const only = values.only ? values.only.split(',').map((s) => s.trim()).filter(Boolean) : [...CONTEXT_SCORE_KEYS];
-    const unknown = only.filter((k) => !(CONTEXT_SCORE_KEYS as readonly string[]).includes(k));
-    if (unknown.length) throw new UsageError(`unknown score key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; choose from ${CONTEXT_SCORE_KEYS.join(', ')}`);
-    const fdi = values.fdi === undefined ? undefined : numberFlag('fdi', values.fdi, 100, { integer: true });
-    if (fdi !== undefined && !(TABLE_FDIS as readonly number[]).includes(fdi)) throw new UsageError(`--fdi must be one of ${TABLE_FDIS.join(', ')}, got ${fdi}`);
-    const identity: SubjectIdentity | undefined = values.address ? { kind: 'address', address: values.address, parcelId: values['parcel-id'] ?? null, onParcel: !!values['on-parcel'] } : undefined;
-    const fileFlags = [...FILE_FLAGS, 'bushfire-overlay', 'contamination-coverage', 'anef-coverage', 'fdi'].filter((k) => values[k as keyof typeof values] !== undefined);
-    if (values.data !== undefined && fileFlags.length) throw new UsageError(`--data reads the dataset catalogue; it cannot be combined with --${fileFlags.join(', --')}`);
-    if (!FILE_FLAGS.some((k) => values[k] !== undefined)) {
-      if (fileFlags.length) throw new UsageError(`--${fileFlags.join(', --')} only apply with input files; the dataset catalogue says what is held`);
-      const stateFlag = values.state?.toUpperCase();
-      if (stateFlag !== undefined && !isStateCode(stateFlag)) throw new UsageError(`--state must be one of ${STATES.join(', ')}, got ${JSON.stringify(values.state)}`);
-      const dir = resolve(values.data ?? defaultDataDir());
-      if (values.data === undefined) await ensureSampleWorld(dir, (line) => io.stderr(`${line}\n`));
-      const engine = await createEngine({ datasets: dir });
-      try {
-        const r = await engine.scores(lon, lat, { only: only as ContextScoreKey[], state: stateFlag, identity, includeGeometry: values['include-geometry'] });
-        io.stdout(`${JSON.stringify({ query: { lon, lat, state: r.state }, scores: r.scores, degraded: r.degraded }, null, 2)}\n`);
-      } finally {
-        await engine.close();
+      const { values } = parseFlags(args, {
+        data: { type: 'string' },
+        ...POINT_FLAGS,
+        state: { type: 'string' },
+        only: { type: 'string' },
+        address: { type: 'string' },
+        'on-parcel': { type: 'boolean' },
+        'parcel-id': { type: 'string' },
+        'include-geometry': { type: 'boolean' },
+        fdi: { type: 'string' },
+        'bushfire-overlay': { type: 'string', multiple: true },
+        'contamination-coverage': { type: 'string' },
+        'anef-coverage': { type: 'string' },
+        ...(Object.fromEntries(FILE_FLAGS.map((f) => [f, { type: 'string' as const }])) as Record<(typeof FILE_FLAGS)[number], { type: 'string' }>),
+      });
+      const { lon, lat } = requirePointFlags(values);
+      const only = values.only ? values.only.split(',').map((s) => s.trim()).filter(Boolean) : registry.filter((d) => d.fromFiles).map((d) => d.key);
+      const known = registry.map((d) => d.key);
+      const unknown = only.filter((k) => !known.includes(k));
+      if (unknown.length) throw new UsageError(`unknown score key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; choose from ${known.join(', ')}`);
+      const fdi = values.fdi === undefined ? undefined : numberFlag('fdi', values.fdi, 100, { integer: true });
+      if (fdi !== undefined && !(TABLE_FDIS as readonly number[]).includes(fdi)) throw new UsageError(`--fdi must be one of ${TABLE_FDIS.join(', ')}, got ${fdi}`);
+      const identity: SubjectIdentity | undefined = values.address ? { kind: 'address', address: values.address, parcelId: values['parcel-id'] ?? null, onParcel: !!values['on-parcel'] } : undefined;
+      const fileFlags = [...FILE_FLAGS, 'bushfire-overlay', 'contamination-coverage', 'anef-coverage', 'fdi'].filter((k) => values[k as keyof typeof values] !== undefined);
+      if (values.data !== undefined && fileFlags.length) throw new UsageError(`--data reads the dataset catalogue; it cannot be combined with --${fileFlags.join(', --')}`);
+      if (!FILE_FLAGS.some((k) => values[k] !== undefined)) {
+        if (fileFlags.length) throw new UsageError(`--${fileFlags.join(', --')} only apply with input files; the dataset catalogue says what is held`);
+        const stateFlag = values.state?.toUpperCase();
+        if (stateFlag !== undefined && !isStateCode(stateFlag)) throw new UsageError(`--state must be one of ${STATES.join(', ')}, got ${JSON.stringify(values.state)}`);
+        const dir = resolve(values.data ?? defaultDataDir());
+        if (values.data === undefined) await ensureSampleWorld(dir, (line) => io.stderr(`${line}\n`));
+        const engine = await createEngine({ datasets: dir, ...(registry === SCORES ? {} : { scores: registry }) });
+        try {
+          const r = await engine.scores(lon, lat, { only: only as ContextScoreKey[], state: stateFlag, identity, includeGeometry: values['include-geometry'] });
+          io.stdout(`${JSON.stringify({ query: { lon, lat, state: r.state }, scores: r.scores, degraded: r.degraded }, null, 2)}\n`);
+        } finally {
+          await engine.close();
+        }
+        return EXIT_OK;
       }
+      const files: ScoreInputFiles = {
+        amenities: values.amenities,
+        stops: values.stops,
+        schools: values.schools,
+        roads: values.roads,
+        crossings: values.crossings,
+        water: values.water,
+        dem: values.dem,
+        vegetation: values.vegetation,
+        fireHistory: values['fire-history'],
+        lst: values.lst,
+        landcover: values.landcover,
+        ghi: values.ghi,
+        dni: values.dni,
+        pvout: values.pvout,
+        tilt: values.tilt,
+        contamination: values.contamination,
+        anef: values.anef,
+        bushfireOverlays: (values['bushfire-overlay'] ?? []).map(overlayFlag),
+        contaminationCoverage: coverageMap('contamination-coverage', values['contamination-coverage'], ['complete', 'partial', 'not_integrated'] as const),
+        anefCoverage: coverageMap('anef-coverage', values['anef-coverage'], ['complete', 'partial', 'not_integrated'] as const),
+      };
+      const dataOnly = only.filter((k) => !registry.find((d) => d.key === k)?.fromFiles);
+      if (dataOnly.length) throw new UsageError(`${dataOnly.join(', ')} ${dataOnly.length > 1 ? 'are' : 'is'} computed from a dataset only (--data), not from input files`);
+      const inputs = await loadScoreInputs(files, lon, lat);
+      const state = values.state?.toUpperCase() ?? null;
+      const scores = await computeContextScores(inputs, { lon, lat, state, identity, only: only as ContextScoreKey[], includeGeometry: values['include-geometry'], fdi: fdi as TableFdi | undefined }, registry);
+      const heat = inputs.landCover && 'class_legend' in inputs.landCover ? inputs.landCover : null;
+      const surfaces = heat ? { heat } : undefined;
+      io.stdout(`${JSON.stringify({ query: { lon, lat, state }, scores, ...(surfaces ? { surfaces } : {}) }, null, 2)}\n`);
       return EXIT_OK;
-    }
-    const files: ScoreInputFiles = {
-      amenities: values.amenities,
-      stops: values.stops,
-      schools: values.schools,
-      roads: values.roads,
-      crossings: values.crossings,
-      water: values.water,
-      dem: values.dem,
-      vegetation: values.vegetation,
-      fireHistory: values['fire-history'],
-      lst: values.lst,
-      landcover: values.landcover,
-      ghi: values.ghi,
-      dni: values.dni,
-      pvout: values.pvout,
-      tilt: values.tilt,
-      contamination: values.contamination,
-      anef: values.anef,
-      bushfireOverlays: (values['bushfire-overlay'] ?? []).map(overlayFlag),
-      contaminationCoverage: coverageMap('contamination-coverage', values['contamination-coverage'], ['complete', 'partial', 'not_integrated'] as const),
-      anefCoverage: coverageMap('anef-coverage', values['anef-coverage'], ['complete', 'partial', 'not_integrated'] as const),
-    };
-    const inputs = await loadScoreInputs(files, lon, lat);
-    const state = values.state?.toUpperCase() ?? null;
-    const scores = computeContextScores(inputs, { lon, lat, state, identity, only: only as ContextScoreKey[], includeGeometry: values['include-geometry'], fdi: fdi as TableFdi | undefined });
-    const heat = inputs.landCover && 'class_legend' in inputs.landCover ? inputs.landCover : null;
-    const surfaces = heat ? { heat } : undefined;
-    io.stdout(`${JSON.stringify({ query: { lon, lat, state }, scores, ...(surfaces ? { surfaces } : {}) }, null, 2)}\n`);
-    return EXIT_OK;
-  },
-};
+    },
+  };
+}
+
+/** `propintel scores` over the registry's scores. */
+export const scoresCommand = scoresCommandWith();

@@ -12,7 +12,7 @@
 import { csvField } from '../childcare/csv-cells.js';
 import { FULL_LICENCE, type PropertyLicence } from '../property/contract.js';
 import { isSelected, selectComponents } from '../property/components.js';
-import { SCORE_KEYS } from '../scores/component.js';
+import { SCORE_KEYS } from '../scores/registry.js';
 import type { BatchCell } from './batch-input.js';
 import type { BatchRowResult } from './batch-run.js';
 

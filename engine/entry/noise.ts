@@ -22,7 +22,7 @@ export { noiseGridNodes, noiseGridSpec, noiseSurface, noiseSurfaceOnPool } from 
 export type { NoiseLoggerRecord, RoadInput, TrafficCounter } from '../noise/noise-inputs.js';
 export { buildNoiseNetwork } from '../noise/noise-network.js';
 export type { NoiseNetwork } from '../noise/noise-network.js';
-export { noiseScore } from '../noise/noise-score.js';
+export { noiseScore } from '../scores/noise/noise-score.js';
 export { evaluateNoisePoint } from '../noise/point-evaluation.js';
 export { ROAD_CLASSES } from '../noise/road-classes.js';
 export type { RoadClass } from '../noise/road-classes.js';

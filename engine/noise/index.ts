@@ -17,7 +17,6 @@ export * from './model-path.js';
 export * from './measured-validation.js';
 export * from './confidence.js';
 export * from './noise-score-scale.js';
-export * from './noise-score.js';
 export * from './noise-grid-task.js';
 export * from './noise-grid.js';
 export * from './load-noise-files.js';

@@ -11,7 +11,7 @@
  * relations are close to linear in dB over this range. Levels: see `levelOf` (below 48 dB very low,
  * 48-56 low, 56-64 moderate, 64-72 high, 72 and above very high).
  */
-import { clampScore } from '../scores/component.js';
+import { clampScore } from '../scores/score-kit/component.js';
 
 /** Lden mapped to score 0, dB. */
 export const NOISE_SCORE_FLOOR_DB = 40;

@@ -4,7 +4,7 @@
  * delivers nothing of scores (spec 4).
  */
 import { invalidArgument } from '../errors.js';
-import { SCORE_KEYS } from '../scores/component.js';
+import { SCORE_KEYS } from '../scores/registry.js';
 import { CORE_BLOCKS, PROPERTY_BLOCKS, type PropertyBlock, type PropertyLicence } from './contract.js';
 
 /** Sub-selectors each block accepts after a dot. */

@@ -13,7 +13,7 @@ import { DAY_MS } from '../cache/ttl-cache.js';
 import type { DaReader } from '../da/index.js';
 import type { DataStore } from '../data/dataset-store.js';
 import type { ScoresOptions, ScoresResult, SurfacesOptions, SurfacesResult } from '../runtime/engine-calls.js';
-import { SCORE_KEYS, type ScoreKey } from '../scores/component.js';
+import { SCORE_KEYS, type ScoreKey } from '../scores/registry.js';
 import { areaBlock } from './blocks/areas.js';
 import { blockContext, type BlockContext } from './blocks/context.js';
 import { dasBlock } from './blocks/das.js';
@@ -48,6 +48,8 @@ export interface PropertyDeps {
   /** Address ids of the sandbox addresses. */
   sandboxIds(): Promise<ReadonlySet<string>>;
   scores(lon: number, lat: number, options: ScoresOptions): Promise<ScoresResult>;
+  /** The keys of the scores the engine computes (default the registry's). */
+  scoreKeys?: readonly string[];
   surfaces(lon: number, lat: number, options: SurfacesOptions): Promise<SurfacesResult>;
   /** Layer lookups (7 days). */
   layerCache: Cache;
@@ -222,7 +224,7 @@ export async function propertyLookup(deps: PropertyDeps, rawSubject: PropertySub
   const nowIso = o.now.toISOString();
 
   // Scores and surfaces run on the pool while the layer lookups run here.
-  const scoreKeys: ScoreKey[] = o.variant === 'full' && sel.has('scores') ? SCORE_KEYS.filter((k) => isSelected(sel, 'scores', k)) : [];
+  const scoreKeys: ScoreKey[] = o.variant === 'full' && sel.has('scores') ? ((deps.scoreKeys ?? SCORE_KEYS) as ScoreKey[]).filter((k) => isSelected(sel, 'scores', k)) : [];
   const scoresP = scoreKeys.length ? scoresPart(deps, subject, scoreKeys, o, ctx.geometry) : null;
   const wantSurfaces = o.variant === 'full' && o.include_surfaces && o.licence.geometry;
   const surfacesP = wantSurfaces ? surfacesPart(deps, subject, o) : null;

@@ -4,7 +4,9 @@
  * sandbox payload against it; the OpenAPI document embeds it.
  */
 import { COVERAGE_STATUSES } from '../catalogue/coverage.js';
-import { SCORE_DEFS, SCORES_SCHEMA, SURFACES_SCHEMA } from '../scores/score-schema.js';
+import type { ScoreRegistry } from '../scores/registry.js';
+import { SURFACES_SCHEMA } from '../scores/score-schema.js';
+import { scoresSchema } from '../scores/scores-schema.js';
 import { ENVIRONMENT_KEYS } from './blocks/environment.js';
 import { SCHOOL_CATCHMENT_FIELDS } from './blocks/poi.js';
 import { PROXIMITY_LOOKUPS } from './blocks/proximity.js';
@@ -126,7 +128,9 @@ export const USAGE_SCHEMA: Schema = obj({
   billing_month: { type: 'string', pattern: '^(\\d{6}|\\d{8})$' },
 });
 
-function payloadSchema(variant: 'full' | 'core'): Schema {
+/** The payload's schema; with `registry`, its `scores` block holds those scores (default the registry's). */
+export function payloadSchema(variant: 'full' | 'core', registry?: ScoreRegistry): Schema {
+  const scores = scoresSchema(registry);
   const blocks: Record<string, Schema> = {
     query: obj({ address: nullableStr, lat: num, lng: num }),
     resolved: obj({
@@ -151,7 +155,7 @@ function payloadSchema(variant: 'full' | 'core'): Schema {
   if (variant === 'full') {
     blocks.other_layers = keyed(['sa2_approval'], layerItem);
     // Each score and surface typed by its own definition (engine/scores/score-schema.ts), under $defs below.
-    blocks.scores = SCORES_SCHEMA;
+    blocks.scores = scores.schema;
     blocks.surfaces = SURFACES_SCHEMA;
   }
   blocks.meta = meta(variant);
@@ -168,7 +172,7 @@ function payloadSchema(variant: 'full' | 'core'): Schema {
     additionalProperties: false,
     if: { properties: { completeness: { const: 'partial' } } },
     then: { required: ['degraded_components'] },
-    $defs: { layerItem, planningItem, daItem, ...(variant === 'full' ? SCORE_DEFS : {}) },
+    $defs: { layerItem, planningItem, daItem, ...(variant === 'full' ? scores.defs : {}) },
   };
 }
 

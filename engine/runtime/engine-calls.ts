@@ -6,7 +6,7 @@
 import type { NoiseMethod } from '../noise/noise-grid-task.js';
 import type { StateCode } from '../catalogue/states.js';
 import type { SurfaceLayer } from '../property/contract.js';
-import type { ScoreKey } from '../scores/component.js';
+import type { ScoreKey } from '../scores/registry.js';
 import type { SubjectIdentity } from '../scores/bushfire/bushfire-score.js';
 import type { FloodAssessment } from '../scores/flood/assess-flood.js';
 import type { Scores, Surfaces } from '../scores/score-types.js';
@@ -15,8 +15,8 @@ import type { Scores, Surfaces } from '../scores/score-types.js';
 export interface ScoresOptions {
   /** The subject's state; determined from the LGA layers when absent. */
   state?: StateCode | null;
-  /** Score keys to compute; default all nine. */
-  only?: readonly ScoreKey[];
+  /** Score keys to compute; default every score the engine has (the registry's nine, and any of the caller's own). */
+  only?: readonly (ScoreKey | (string & {}))[];
   /** Adds walkability walking areas and clipped flood geometry. */
   includeGeometry?: boolean;
   /** The resolved address (bushfire subject identity). */

@@ -58,6 +58,7 @@ import type { BatchInputOptions } from '../batch/batch-input.js';
 import type { BatchOutputOptions } from '../batch/batch-output.js';
 import type { LookupRowsOptions, PackedResults } from '../batch/batch-run.js';
 import { computeScores, type ScoresContext } from './compute-scores.js';
+import { registryKeys, type ScoreRegistry } from '../scores/registry.js';
 import { computeSurfaces, type SurfacesContext } from './compute-surfaces.js';
 
 /** The time a childcare report may take to render, ms: past it the render is stopped and fails. */
@@ -91,6 +92,12 @@ export interface EngineOptions {
    *   directory when not given) and the address index and DA store from their files, through the page cache.
    */
   compute?: 'here' | 'threads';
+  /**
+   * The scores this engine computes: default every score of the registry (engine/scores/registry.ts). A list
+   * with scores of the caller's own (`defineScore`, docs/development.md#adding-a-score) needs `compute: 'here'`:
+   * a descriptor's functions cannot be sent to engine threads.
+   */
+  scores?: ScoreRegistry;
   /** With `compute: 'threads'`: calls an engine thread works on at once (default 4; more queue for the first free thread). */
   callsPerThread?: number;
   /** Per-task time limit, ms; default 30,000. */
@@ -243,7 +250,7 @@ export class Engine implements PropertyService {
     this.lookupSlots = new Semaphore(options.maxConcurrentLookups ?? Math.max(2, 2 * pool.threads));
     const tileDir = options.handTiles === false ? null : (options.handTiles ?? join(tmpdir(), 'propintel', 'hand-tiles'));
     this.handTiles = tileDir ? new HandTileStore({ dir: tileDir, compute: (input) => pool.run('hand-tile', input) }) : undefined;
-    this.compute = { store, pool, rasters: this.rasters, models: this.models, handTiles: this.handTiles };
+    this.compute = { store, pool, rasters: this.rasters, models: this.models, handTiles: this.handTiles, registry: options.scores };
     this.tiles = new EngineTiles({
       store,
       windows,
@@ -262,6 +269,7 @@ export class Engine implements PropertyService {
       das: () => this.das(),
       sandboxIds: () => this.sandboxIds(),
       scores: (lon, lat, o) => this.scores(lon, lat, o),
+      scoreKeys: options.scores?.map((d) => d.key),
       surfaces: (lon, lat, o) => this.surfaces(lon, lat, o),
       layerCache: options.caches?.layers ?? this.cacheDb?.layers ?? new TtlCache(20_000, options.memoryCacheBytes?.layers ?? DEFAULT_LAYER_CACHE_BYTES),
       scoreCache: options.caches?.scores ?? this.cacheDb?.scores ?? new TtlCache(5_000, options.memoryCacheBytes?.scores ?? DEFAULT_SCORE_CACHE_BYTES),
@@ -343,6 +351,8 @@ export class Engine implements PropertyService {
     if (slots !== undefined && !(Number.isInteger(slots) && slots >= 1)) throw invalidArgument('max_concurrent_lookups', `maxConcurrentLookups must be a whole number of at least 1 slot, got ${slots}`);
     const threads = options.threads;
     if (threads !== undefined && !(Number.isInteger(threads) && threads >= 0)) throw invalidArgument('threads', `threads must be a whole number (0 or more), got ${threads}`);
+    if (options.scores) registryKeys(options.scores);
+    if (options.compute === 'threads' && options.scores) throw invalidArgument('scores', 'a list of scores runs with compute \'here\' only (a descriptor\'s functions cannot be sent to engine threads)');
     if (options.compute === 'threads') return Engine.createThreaded(options);
     if (options.compute !== undefined && options.compute !== 'here') throw invalidArgument('compute', `compute must be 'here' or 'threads', got ${JSON.stringify(options.compute)}`);
     const pool = () => (threads === 0 ? createInlineEnginePool({ taskTimeoutMs: options.taskTimeoutMs }) : createEnginePool({ threads, taskTimeoutMs: options.taskTimeoutMs }));

@@ -10,7 +10,7 @@ import type { HeatIslandScore } from './heat-island/heat-island-score.js';
 import type { SolarScore } from './solar/solar-score.js';
 import type { ViewQualityScore } from './view-quality/view-quality-score.js';
 import type { WalkabilityScore } from './walkability/walkability-score.js';
-import type { NoiseScore } from '../noise/noise-score.js';
+import type { NoiseScore } from './noise/noise-score.js';
 import type { NoiseSurface } from '../noise/noise-grid.js';
 import type { HeatSurface } from '../surfaces/heat/heat-surface.js';
 import type { ContoursLayer } from '../surfaces/contours/contours-layer.js';

@@ -1,32 +1,24 @@
 /**
- * The context scores of one subject (walkability, bushfire, heat island, solar, view quality, contamination,
- * aircraft noise) over loaded inputs. The engine builds the inputs from the dataset catalogue; the
- * `propintel scores` command builds them from explicit files.
+ * The scores of one subject over inputs already loaded (`propintel scores` with input files, or a library
+ * caller scoring with layers of its own): each requested descriptor of the registry computed from a run that
+ * reads these inputs. Only the scores whose descriptor says `fromFiles` can be computed so (the noise network
+ * and HAND come from a dataset only).
  */
-import type { Scores } from './score-types.js';
 import type { Window } from '../geo/window.js';
-import { aircraftNoiseScore } from './aircraft-noise/aircraft-noise-score.js';
+import type { HeatSurface } from '../surfaces/heat/heat-surface.js';
 import type { AnefLayer } from './aircraft-noise/anef-contours.js';
 import type { TableFdi } from './bushfire/as3959-method1.js';
 import type { BushfireLayers } from './bushfire/bushfire-layers.js';
-import { bushfireScore, type SubjectIdentity } from './bushfire/bushfire-score.js';
+import type { SubjectIdentity } from './bushfire/bushfire-score.js';
 import type { ContaminationRegister } from './contamination/contamination-register.js';
-import { contaminationScore } from './contamination/contamination-score.js';
-import { heatIslandScore } from './heat-island/heat-island-score.js';
-import { solarScore } from './solar/solar-score.js';
-import type { MissingLayer, RasterLayer } from './layer-input.js';
-import { viewQualityScore } from './view-quality/view-quality-score.js';
+import { SCORES, type ScoreKey, type ScoreRegistry } from './registry.js';
+import type { AnyScoreDescriptor, ScoreRaster, ScoreRun } from './score-kit/descriptor.js';
+import type { MissingLayer, RasterLayer } from './score-kit/layer-input.js';
+import type { Scores } from './score-types.js';
 import type { WalkabilityIndexes } from './walkability/walkability-layers.js';
-import { computeWalkability, walkSlopeFromDem, type WalkSlopeInput } from './walkability/walkability-score.js';
-import type { HeatSurface } from '../surfaces/heat/heat-surface.js';
-
-/** The score keys computed here, in spec order. */
-export const CONTEXT_SCORE_KEYS = ['bushfire', 'heat_island', 'solar', 'walkability', 'view_quality', 'contamination', 'aircraft_noise'] as const;
-/** One of {@link CONTEXT_SCORE_KEYS}. */
-export type ContextScoreKey = (typeof CONTEXT_SCORE_KEYS)[number];
 
 /**
- * Everything the context scores read for one subject. The domain models (walkability, bushfire,
+ * Everything the file-read scores read for one subject. The domain models (walkability, bushfire,
  * contamination, aircraft noise) may be left out when their score is not asked for; a raster left null reads
  * as not integrated, so a caller loading inputs for only some keys must load every input those keys read.
  */
@@ -36,8 +28,6 @@ export interface ContextInputs {
   bushfire?: BushfireLayers;
   /** DEM around the subject (bushfire slope, view quality, walkability slope). */
   dem: RasterLayer | MissingLayer | null;
-  /** Walkability's regional slope when already worked out (else it is taken from `dem`). */
-  walkSlope?: WalkSlopeInput | MissingLayer | null;
   /** Land-surface temperature around the subject. */
   lst: RasterLayer | MissingLayer | null;
   /** The land-cover heat surface over the window (explanatory for heat island). */
@@ -47,35 +37,65 @@ export interface ContextInputs {
   anef?: AnefLayer;
 }
 
-function need<T>(input: T | undefined, key: ContextScoreKey): T {
-  if (input === undefined) throw new Error(`the ${key} score's inputs were not loaded`);
-  return input;
-}
-
 /** What the subject is and how to score it. */
 export interface ScoreRequest {
   lon: number;
   lat: number;
   state: string | null;
   identity?: SubjectIdentity;
-  only: readonly ContextScoreKey[];
+  only: readonly ScoreKey[] | readonly string[];
   includeGeometry?: boolean;
   fdi?: TableFdi;
 }
 
-/** Runs the requested scores over loaded inputs. */
-export function computeContextScores(inputs: ContextInputs, req: ScoreRequest): Partial<Pick<Scores, ContextScoreKey>> {
-  const { lon, lat, state } = req;
-  const out: Partial<Pick<Scores, ContextScoreKey>> = {};
-  const landCover = inputs.landCover && 'class_legend' in inputs.landCover ? inputs.landCover : null;
-  for (const key of req.only) {
-    if (key === 'walkability') out.walkability = computeWalkability(need(inputs.walkability, key), lon, lat, { slope: inputs.walkSlope !== undefined ? inputs.walkSlope : walkSlopeFromDem(inputs.dem, lon, lat), includeGeometry: req.includeGeometry });
-    if (key === 'bushfire') out.bushfire = bushfireScore(need(inputs.bushfire, key), { lon, lat, state, identity: req.identity }, { dem: inputs.dem, fdi: req.fdi });
-    if (key === 'heat_island') out.heat_island = heatIslandScore({ lon, lat, lst: inputs.lst, landCover });
-    if (key === 'solar') out.solar = solarScore({ lon, lat, ...inputs.solar });
-    if (key === 'view_quality') out.view_quality = viewQualityScore({ lon, lat, dem: inputs.dem });
-    if (key === 'contamination') out.contamination = contaminationScore(need(inputs.contamination, key), { lon, lat, state });
-    if (key === 'aircraft_noise') out.aircraft_noise = aircraftNoiseScore(need(inputs.anef, key), { lon, lat, state });
+function need<T>(input: T | undefined, key: string): T {
+  if (input === undefined) throw new Error(`the ${key} score's inputs were not loaded`);
+  return input;
+}
+
+/** The raster of a payload path among the loaded inputs. */
+function loadedRaster(inputs: ContextInputs, path: string, layer: string | undefined): ScoreRaster {
+  if (path === 'scores.view_quality') return inputs.dem;
+  if (path === 'scores.heat_island') return inputs.lst;
+  if (path === 'scores.solar') {
+    const s = inputs.solar;
+    return layer === 'ghi' ? s.ghi : layer === 'dni' ? s.dni : layer === 'pvout' ? s.pvout : layer === 'tilt' ? s.optimumTilt : null;
   }
-  return out;
+  return null;
+}
+
+/** A run over loaded inputs: every read answers from them. */
+export function loadedScoreRun(inputs: ContextInputs, req: ScoreRequest): ScoreRun<Record<string, unknown>, Record<string, unknown>> {
+  const models = {
+    walkability: () => need(inputs.walkability, 'walkability'),
+    bushfireLayers: () => need(inputs.bushfire, 'bushfire'),
+    contaminationRegister: () => need(inputs.contamination, 'contamination'),
+    anefLayer: () => need(inputs.anef, 'aircraft_noise'),
+  };
+  return {
+    lon: req.lon,
+    lat: req.lat,
+    state: req.state as ScoreRun['state'],
+    window: inputs.window,
+    options: { includeGeometry: req.includeGeometry, identity: req.identity, fdi: req.fdi },
+    dem: async () => inputs.dem,
+    raster: async (path, _radiusM, pick) => loadedRaster(inputs, path, pick?.layer),
+    rasterFile: () => null,
+    heatSurface: async () => inputs.landCover,
+    models,
+    aside: {},
+  };
+}
+
+/** Runs the requested scores over loaded inputs, in the order asked. */
+export async function computeContextScores(inputs: ContextInputs, req: ScoreRequest, registry: ScoreRegistry = SCORES): Promise<Partial<Scores>> {
+  const run = loadedScoreRun(inputs, req);
+  const out: Record<string, unknown> = {};
+  for (const key of req.only) {
+    const d = (registry as readonly AnyScoreDescriptor[]).find((x) => x.key === key);
+    if (!d) throw new Error(`unknown score key ${JSON.stringify(key)}`);
+    if (!d.fromFiles) throw new Error(`the ${d.key} score is computed from a dataset only, not from input files`);
+    out[d.key] = await d.score(run);
+  }
+  return out as Partial<Scores>;
 }

@@ -1,1 +1,1 @@
-export * from './component.js';
+export * from './score-kit/component.js';

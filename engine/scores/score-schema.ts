@@ -7,6 +7,9 @@
  * satisfies the generated type (score-types.ts), and the conformance suite validates real answers against
  * this schema, so neither side can drift.
  *
+ * Which definition each score's block is comes from its descriptor (`schema.ref`, engine/scores/registry.ts);
+ * engine/scores/scores-schema.ts assembles the `scores` block from the registry.
+ *
  * Change a score: change its module and its definition here, then run `npx tsx scripts/gen-payload-types.ts`.
  */
 
@@ -3495,18 +3498,8 @@ export const SCORE_DEFS: Record<string, Schema> = {
 };
 
 /** The definition name of each score, by its key in `scores`. */
-export const SCORE_TYPE_NAMES = {"noise": "NoiseScore", "flood": "FloodScore", "bushfire": "BushfireScore", "heat_island": "HeatIslandScore", "solar": "SolarScore", "walkability": "WalkabilityScore", "view_quality": "ViewQualityScore", "contamination": "ContaminationScore", "aircraft_noise": "AircraftNoiseScore"} as const;
-
 /** The definition name of each surface, by its layer in `surfaces`. */
 export const SURFACE_TYPE_NAMES = {"noise": "NoiseSurface", "heat": "HeatSurface", "contours": "ContoursLayer"} as const;
-
-/** The `scores` block: any of the nine, each its own type. */
-export const SCORES_SCHEMA: Schema = {
-  type: 'object',
-  description: 'Screening scores by key, each with its level, components and provenance (only those asked for and computed).',
-  properties: Object.fromEntries(Object.entries(SCORE_TYPE_NAMES).map(([k, name]) => [k, { $ref: `#/$defs/${name}` }])),
-  additionalProperties: false,
-};
 
 /** The `surfaces` block: the layers asked for, each its own type. */
 export const SURFACES_SCHEMA: Schema = {

@@ -7,7 +7,7 @@ import { runCli } from '../helpers/run-cli.js';
 import { defaultDataDir } from '../../datasets/sample-world.js';
 import { openDataStore } from '../../engine/data/dataset-store.js';
 import { noiseSurface } from '../../engine/noise/noise-grid.js';
-import { noiseScore } from '../../engine/noise/noise-score.js';
+import { noiseScore } from '../../engine/scores/noise/noise-score.js';
 import { noiseNetworkFor, stateAt } from '../../engine/property/inputs/domain-inputs.js';
 import { at, railLine } from '../engine/noise/noise-fixtures.js';
 import { truthWorld } from '../engine/noise/truth-world.js';

@@ -102,9 +102,13 @@ describe('propintel scores', () => {
 
   it('rejects a missing subject, an unknown key and a malformed coverage pair with exit code 2', async () => {
     expect((await run(['scores', '--lat=-37'])).stderr).toMatch(/--lon and --lat are required/);
-    const bad = await run(['scores', '--lon=145', '--lat=-37', '--only', 'walkability,noise']);
+    const bad = await run(['scores', '--lon=145', '--lat=-37', '--only', 'walkability,nonesuch']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/unknown score key noise/);
+    expect(bad.stderr).toMatch(/unknown score key nonesuch; choose from noise, flood, bushfire, heat_island, solar, walkability, view_quality, contamination, aircraft_noise/);
+    // Noise and flood read models only a dataset builds: asked of input files, a usage error naming them.
+    const fromFiles = await run(['scores', '--lon=145', '--lat=-37', '--only', 'noise,solar', '--ghi', 'ghi.tif']);
+    expect(fromFiles.code).toBe(2);
+    expect(fromFiles.stderr).toMatch(/noise is computed from a dataset only \(--data\), not from input files/);
     expect((await run(['scores', '--lon=145', '--lat=-37', '--contamination-coverage', 'VIC:complete'])).code).toBe(2);
     expect((await run(['scores', '--lon=145', '--lat=-37', '--fdi', '70'])).stderr).toMatch(/--fdi must be one of 100, 80, 50, 40/);
   });

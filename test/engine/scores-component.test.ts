@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clampScore, EXPOSURE_SCORES, levelOf, SCORE_KEYS } from '../../engine/scores/component.js';
+import { clampScore, levelOf } from '../../engine/scores/score-kit/component.js';
+import { EXPOSURE_SCORES, SCORE_KEYS } from '../../engine/scores/registry.js';
 
 describe('score conventions', () => {
   it('bands 0-100 values at 20-point steps, unknown for missing values', () => {

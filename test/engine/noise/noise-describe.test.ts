@@ -1,6 +1,6 @@
 // The words and rounding of scores.noise, apart from its physics: each sentence from its facts.
 import { describe, expect, it } from 'vitest';
-import { latLng, metres, NOISE_WORDS as W, relationTerms } from '../../../engine/noise/noise-describe.js';
+import { latLng, metres, NOISE_WORDS as W, relationTerms } from '../../../engine/scores/noise/noise-describe.js';
 
 describe('the noise describer', () => {
   it('names ANEF bands, open at the top', () => {

@@ -4,7 +4,7 @@ import { pixelToWorld } from '../../../engine/geo/geo-transform.js';
 import { getTransformer } from '../../../engine/geo/crs.js';
 import { buildNoiseNetwork } from '../../../engine/noise/noise-network.js';
 import { noiseGridEnergy, noiseGridNodes, noiseGridSpec, noiseSurface, noiseSurfaceOnPool } from '../../../engine/noise/noise-grid.js';
-import { noiseScore } from '../../../engine/noise/noise-score.js';
+import { noiseScore } from '../../../engine/scores/noise/noise-score.js';
 import { createEnginePool } from '../../../engine/tasks/engine-pool.js';
 import { expectEngineError } from '../../helpers/expect-engine-error.js';
 import { at, northSouth, road } from './noise-fixtures.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { measuredValidation, VALIDATION_TARGET_MAE_DB } from '../../../engine/noise/measured-validation.js';
 import { decideNoisePath } from '../../../engine/noise/model-path.js';
 import { buildNoiseNetwork } from '../../../engine/noise/noise-network.js';
-import { noiseScore } from '../../../engine/noise/noise-score.js';
+import { noiseScore } from '../../../engine/scores/noise/noise-score.js';
 import { energyToDb } from '../../../engine/noise/decibels.js';
 import { noiseSurface } from '../../../engine/noise/noise-grid.js';
 import { evaluateNoisePoint } from '../../../engine/noise/point-evaluation.js';

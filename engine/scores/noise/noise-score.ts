@@ -8,20 +8,20 @@
  */
 import { latLng, metres, NOISE_WORDS, relationTerms } from './noise-describe.js';
 import type { Geometry, Position } from 'geojson';
-import { assertLonLat } from '../geo/window.js';
-import { bearingDegrees, compass8, type Compass8 } from '../geo/distance.js';
-import { component, levelOf, type Level, type ScoreComponent } from '../scores/component.js';
-import { nearestPointOnLine } from '../vector/nearest-point-on-line.js';
-import { confidenceHalfWidth } from './confidence.js';
-import { energyToDb, reportDb } from './decibels.js';
-import { measuredValidation, type MeasuredValidation } from './measured-validation.js';
-import { decideNoisePath, type NoiseModelPath } from './model-path.js';
-import type { NoiseFeature, NoiseNetwork, TrafficBasis } from './noise-network.js';
-import { noiseScoreFromLden } from './noise-score-scale.js';
-import type { NoiseMethod } from './noise-grid-task.js';
-import { NOISE_METHOD_NOTES } from './noise-grid.js';
-import { evaluateNoisePoint, featureLdenAt, loudestNoiseFeature, type PeriodEnergies, type PointEvaluation } from './point-evaluation.js';
-import { nonRoadEnergy, resolveTransferOptions, transferredLden, type TransferOptions, type TransferRelation } from './transfer-calibration.js';
+import { assertLonLat } from '../../geo/window.js';
+import { bearingDegrees, compass8, type Compass8 } from '../../geo/distance.js';
+import { component, levelOf, type Level, type ScoreComponent } from '../score-kit/component.js';
+import { nearestPointOnLine } from '../../vector/nearest-point-on-line.js';
+import { confidenceHalfWidth } from '../../noise/confidence.js';
+import { energyToDb, reportDb } from '../../noise/decibels.js';
+import { measuredValidation, type MeasuredValidation } from '../../noise/measured-validation.js';
+import { decideNoisePath, type NoiseModelPath } from '../../noise/model-path.js';
+import type { NoiseFeature, NoiseNetwork, TrafficBasis } from '../../noise/noise-network.js';
+import { noiseScoreFromLden } from '../../noise/noise-score-scale.js';
+import type { NoiseMethod } from '../../noise/noise-grid-task.js';
+import { NOISE_METHOD_NOTES } from '../../noise/noise-grid.js';
+import { evaluateNoisePoint, featureLdenAt, loudestNoiseFeature, type PeriodEnergies, type PointEvaluation } from '../../noise/point-evaluation.js';
+import { nonRoadEnergy, resolveTransferOptions, transferredLden, type TransferOptions, type TransferRelation } from '../../noise/transfer-calibration.js';
 
 /** Options of {@link noiseScore}. */
 export interface NoiseScoreOptions extends TransferOptions {

@@ -6,16 +6,9 @@
  * (`walkability`, `solar`, `view_quality`) rise with amenity: 100 is best.
  *
  * Every score ships its underlying inputs as component objects carrying machine-readable `level`,
- * `resolution`, `source` and `caveat` fields (spec 2.6), built with {@link component}.
+ * `resolution`, `source` and `caveat` fields (spec 2.6), built with {@link component}. The scores themselves
+ * are listed in engine/scores/registry.ts.
  */
-
-/** The nine score keys, in the spec's order. */
-export const SCORE_KEYS = ['noise', 'flood', 'bushfire', 'heat_island', 'solar', 'walkability', 'view_quality', 'contamination', 'aircraft_noise'] as const;
-/** One of {@link SCORE_KEYS}. */
-export type ScoreKey = (typeof SCORE_KEYS)[number];
-
-/** Scores where 100 means most exposed (the rest: 100 means best amenity). */
-export const EXPOSURE_SCORES: ReadonlySet<ScoreKey> = new Set(['noise', 'flood', 'bushfire', 'heat_island', 'contamination', 'aircraft_noise']);
 
 /** Machine-readable bands of a 0-100 value, plus `unknown` when the input could not be read. */
 export const LEVELS = ['very_low', 'low', 'moderate', 'high', 'very_high', 'unknown'] as const;
