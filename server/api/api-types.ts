@@ -3,6 +3,7 @@
  * options, the context each product's routes are given (server/api/*-routes.ts), and the small answers and
  * checks they all use.
  */
+import type { AnyRoute } from './route-value.js';
 import { gzipSync } from 'node:zlib';
 import type { DaService } from '../../engine/entry/das.js';
 import type { SqlRunner } from '../../engine/entry/das.js';
@@ -104,6 +105,11 @@ export interface TileService {
 export type ReportService = (req: SiteRequest, format: ReportFormat, options: { data?: Record<string, unknown>; generatedAt?: Date }) => Promise<ReportFile>;
 
 export interface ApiOptions {
+  /**
+   * The routes answered: default every route (routes.ts). A list with routes of the caller's own adds them to
+   * the router and to the OpenAPI document it serves (test/server/route-values.test.ts adds one).
+   */
+  routes?: readonly AnyRoute[];
   /** Childcare reports rendered at once (default {@link DEFAULT_REPORT_CONCURRENCY}); past it, 429. */
   reportConcurrency?: number;
   /** The property engine (or anything implementing its contract). */
@@ -171,6 +177,20 @@ export interface ApiContext {
   /** What a childcare site analysis reads besides the DA store. */
   childcareWorld: ChildcareWorld;
   notices: NoticeLookup;
+  /** The API's documents, made from its routes (server/openapi/): the routes serve them, never import them. */
+  documents: ApiDocuments;
+}
+
+/** The documents the API serves and stamps its payloads with. */
+export interface ApiDocuments {
+  /** The OpenAPI document of every route. */
+  openApi(): Record<string, unknown>;
+  /** `meta.documentation`: the document's version and hash. */
+  stamp(): { version: string; hash: string };
+  /** The childcare paths' OpenAPI document. */
+  childcareOpenApi(): Record<string, unknown>;
+  /** The childcare integration guide (HTML). */
+  childcareGuide(): string;
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';

@@ -32,7 +32,10 @@ import { acceptsGzip } from './payload-body.js';
 import { PropertyRoutes } from './property-routes.js';
 import { decodeQuery, rejectUnknown, strictDecode } from './query.js';
 import type { ResponseCache } from './response-cache.js';
-import { ROUTES, type Route } from './routes.js';
+import { ROUTES } from './routes.js';
+import { operationFor, type AnyRoute, type RouteCall } from './route-value.js';
+import { documentationStamp, openApiDocument } from '../openapi/openapi.js';
+import { childcareGuidePage, childcareOpenApi } from '../childcare/childcare-pages.js';
 import { allowedMethods, preflight, withCors } from './cors.js';
 import { PathMatcher } from './path-template.js';
 import { SqlMcpRoutes } from './sql-mcp-routes.js';
@@ -41,8 +44,6 @@ import { TileRoutes } from './tile-routes.js';
 export { BATCH_MAX_BODY, bodyLimit, MAX_REQUEST_BODY, MAX_REQUEST_TARGET, SMALL_BODY } from '../http/limits.js';
 export { DEFAULT_REPORT_CONCURRENCY, REPORT_RETRY_AFTER_S, type AbortSource, type ApiOptions, type ApiRequest, type ApiResponse } from './api-types.js';
 
-/** A tile of any layer as PNG: answered by the tile routes (a clear error for a layer other than terrain), not documented. */
-const ANY_PNG_TILE = '/api/v1/tiles/{layer}/{z}/{x}/{y}.png';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /** The API. */
@@ -59,7 +60,9 @@ export class Api {
   private readonly store: ApiContext['store'];
   private readonly log: RequestLog;
   /** The route table by path template (one matcher for every path, parameters included). */
-  private readonly paths = new PathMatcher<Route>();
+  private readonly paths = new PathMatcher<AnyRoute>();
+  /** The product modules the routes' handlers use, by name. */
+  private readonly modules: Record<string, unknown>;
   private readonly bootId = randomBytes(4).toString('hex');
   private counter = 0;
   private readonly trustProxy: boolean;
@@ -90,7 +93,11 @@ export class Api {
       notices,
       ...(typeof service.suburbContext === 'function' ? { suburbContext: (st: StateCode, sub: string | null, lng: number, lat: number) => service.suburbContext!(st, sub, lng, lat) } : {}),
     };
-    const ctx: ApiContext = { service: options.service, store: options.store, clock: options.clock ?? (() => new Date()), log: options.log ?? SILENT_LOG, das, childcareWorld, notices };
+    // The documents are made from the route list; the routes that serve them are handed them (never import them).
+    const routes = options.routes ?? ROUTES;
+    const openApi = options.routes ? () => openApiDocument(routes) : () => openApiDocument();
+    const documents = { openApi, stamp: documentationStamp, childcareOpenApi, childcareGuide: childcareGuidePage };
+    const ctx: ApiContext = { service: options.service, store: options.store, clock: options.clock ?? (() => new Date()), log: options.log ?? SILENT_LOG, das, childcareWorld, notices, documents };
     this.store = ctx.store;
     this.log = ctx.log;
     this.trustProxy = options.trustProxy ?? false;
@@ -117,9 +124,11 @@ export class Api {
       },
     };
     this.ops = new OpsRoutes(ctx, status, this.tiles, { trustProxy: this.trustProxy, playground: options.playground ?? true });
-    for (const r of ROUTES) this.paths.add(r.path, r);
-    const mvt = ROUTES.find((r) => r.handler.kind === 'tile');
-    if (mvt) this.paths.add(ANY_PNG_TILE, mvt);
+    this.modules = { property: this.property, da: this.daRoutes, batch: this.batch, childcare: this.childcare, sqlMcp: this.sqlMcp, tiles: this.tiles, ops: this.ops };
+    for (const r of routes) {
+      this.paths.add(r.path, r);
+      for (const alias of r.aliases ?? []) this.paths.add(alias, r);
+    }
   }
 
   /** Finished payloads held for repeat requests. */
@@ -173,75 +182,34 @@ export class Api {
     const matched = this.paths.match(req.path);
     const route = matched?.value;
     if (!matched || !route) throw new ApiError('not_found', `no endpoint at ${req.path.length > 200 ? `${req.path.slice(0, 200)}...` : req.path}; see /api/v1/docs`);
-    const h = route.handler;
     // HEAD is answered wherever GET is (RFC 9110 section 9.1), with the GET's status and headers and no body.
     const allowed = allowedMethods(route);
     if (req.method === 'OPTIONS') return preflight(allowed);
-    if (!allowed.includes(req.method)) {
+    const op = operationFor(route, req.method);
+    if (!op || !allowed.includes(req.method)) {
       throw new ApiError('method_not_allowed', `${route.path} answers ${allowed.join(', ')} only, not ${req.method.length > 20 ? `${req.method.slice(0, 20)}...` : req.method}`, {}, { Allow: allowed.join(', ') });
     }
     const p = matched.params;
-    if (h.kind === 'tile' || h.kind === 'terrain' || h.kind === 'tilejson') {
-      rejectUnknown(decodeQuery(req.query), [], req.path);
-      if (h.kind === 'tilejson') return this.tiles.tileJson(req, p.layer);
-      return this.tiles.tileRequest(req, p.layer ?? 'terrain', p.z, p.x, p.y, matched.template.endsWith('.png') ? 'png' : 'mvt', () => this.authenticate(req), onKey);
-    }
-    // A job, DA or subscription id in the path (/v1/das/{id}, /v1/webhooks/{id}/..., /v1/batch/{id}/...).
-    const pathId = p.id === undefined ? '' : (strictDecode(p.id) ?? p.id);
-    if (h.kind === 'sql') {
-      const client = this.clientAddress(req);
-      return chain(this.authenticate(req), (key) => {
-        onKey(key.id);
-        return this.sqlMcp.sql(req, key, client);
-      });
-    }
-    if (h.kind === 'mcp') {
-      const client = this.clientAddress(req);
-      return chain(this.authenticate(req), (key) => {
-        onKey(key.id);
-        return this.sqlMcp.mcp(req, key, client);
-      });
-    }
-    if (h.kind === 'webhooks') {
-      const op = h.ops[req.method === 'HEAD' ? 'GET' : req.method]!;
-      const client = this.clientAddress(req);
-      return chain(this.authenticate(req), (key) => {
-        onKey(key.id);
-        return this.daRoutes.webhook(req, op, pathId, key, client);
-      });
-    }
-    if (h.kind === 'batch') {
-      const op = h.ops[req.method === 'HEAD' ? 'GET' : req.method]!;
-      return chain(this.authenticate(req), (key) => {
-        onKey(key.id);
-        return this.batch.request(req, op, pathId, key);
-      });
-    }
-    if (h.kind === 'property') {
-      return chain(this.authenticate(req), (key) => {
-        onKey(key.id);
-        return this.property.request(req, h.variant, key, abort);
-      });
-    }
-    if (h.kind === 'da') {
-      const client = this.clientAddress(req);
-      return chain(this.authenticate(req), (key) => {
-        onKey(key.id);
-        // On a childcare key, /api/v1/das is the childcare feed (spec 4.1).
-        if (h.op === 'list' && key.childcare && req.path.startsWith('/api/')) return this.childcare.request(req, 'feed', key, client);
-        return this.daRoutes.listing(req, h.op, pathId, key, client);
-      });
-    }
-    if (h.kind === 'childcare') {
-      const client = this.clientAddress(req);
-      return chain(this.authenticate(req), (key) => {
-        onKey(key.id);
-        return this.childcare.request(req, h.op, key, client, abort);
-      });
-    }
-    if (h.kind === 'map-point') return this.tiles.mapPoint(req);
-    rejectUnknown(decodeQuery(req.query), [], route.path);
-    return this.ops.page(route, acceptsGzip(req.acceptEncoding));
+    let client: string | undefined;
+    const call: RouteCall<unknown> = {
+      req,
+      params: p,
+      template: matched.template,
+      // A job, DA or subscription id in the path (/v1/das/{id}, /v1/webhooks/{id}/..., /v1/batch/{id}/...).
+      id: p.id === undefined ? '' : (strictDecode(p.id) ?? p.id),
+      key: undefined as unknown as ApiKeyRecord,
+      client: () => (client ??= this.clientAddress(req)),
+      authenticate: () => this.authenticate(req),
+      onKey,
+      abort,
+      gzip: acceptsGzip(req.acceptEncoding),
+      modules: this.modules,
+    };
+    if (op.auth !== 'key') return op.handle(call);
+    return chain(this.authenticate(req), (key) => {
+      onKey(key.id);
+      return op.handle({ ...call, key });
+    });
   }
 
   /** The SQL runner, made on first use when the server was given none (its mirror a scratch file). */

@@ -7,7 +7,7 @@
  */
 import { BATCH_CONTENT_TYPES, BATCH_DELIMITERS, BATCH_OUTPUT_FORMATS, type BatchInputFormat, type BatchOutputFormat } from '../../engine/entry/batch.js';
 import { checkLicence, resolveOptions, type PropertyLicence } from '../../engine/entry/property.js';
-import { batchDocument, batchLimits, batchResults, jobFromUpload, newBatchId, type BatchFiles, type BatchLimits } from '../batch/batch-jobs.js';
+import { BATCH_RETRY_AFTER_S, BATCH_UPLOAD_TYPES, batchDocument, batchLimits, days, batchResults, jobFromUpload, newBatchId, type BatchFiles, type BatchLimits, type BatchOperation } from '../batch/batch-jobs.js';
 import type { BatchJob, BatchKeyUsage } from '../store/batch-store.js';
 import { mib } from '../store/batch-store.js';
 import type { ApiKeyRecord } from '../store/store.js';
@@ -18,19 +18,14 @@ import { JSON_TYPE, type ApiContext, type ApiRequest, type ApiResponse } from '.
 import { BATCH_MAX_BODY } from '../http/limits.js';
 import { decodeQuery, rejectUnknown } from './query.js';
 import { booleanText } from '../http/query-values.js';
-import type { BatchOperation } from './routes.js';
+import { batchDoc } from '../openapi/operation-docs.js';
+import type { RouteValue } from './route-value.js';
 
 /** What a job id looks like (anything else is no job, answered without asking the store). */
 const BATCH_ID = /^batch_[0-9a-f]{20}$/;
 
 /** The query parameters of `POST /v1/batch`. */
 export const BATCH_CREATE_PARAMETERS = ['components', 'include_geometry', 'format', 'callback_url', 'delimiter'] as const;
-
-/** Content types of an upload, by input format. */
-export const BATCH_UPLOAD_TYPES: Record<BatchInputFormat, readonly string[]> = {
-  csv: ['text/csv', 'application/csv'],
-  jsonl: ['application/x-ndjson', 'application/jsonl', 'application/jsonlines', 'application/x-jsonlines', 'application/json-lines'],
-};
 
 /** What the batch routes need beyond the API's context. */
 export interface BatchRouteOptions {
@@ -44,9 +39,6 @@ export interface BatchRouteOptions {
   /** What each key may hold (default DEFAULT_BATCH_LIMITS). */
   limits?: Partial<BatchLimits>;
 }
-
-/** Seconds a key at its open-jobs limit is told to wait (`Retry-After`): about a chunk's work. */
-export const BATCH_RETRY_AFTER_S = 30;
 
 /** The error of an upload past one of the key's limits. */
 function limitError(limit: 'jobs' | 'stored_bytes', usage: BatchKeyUsage, limits: BatchLimits, upload: number): ApiError {
@@ -65,9 +57,6 @@ function limitError(limit: 'jobs' | 'stored_bytes', usage: BatchKeyUsage, limits
     { limit: 'stored_bytes', max_stored_bytes: limits.storedBytes, stored_bytes: usage.stored_bytes, upload_bytes: upload, frees_at: usage.next_expiry === null ? null : new Date(usage.next_expiry).toISOString() },
   );
 }
-
-/** A retention as days (or hours), for messages. */
-export const days = (ms: number): string => (ms % 86_400_000 === 0 ? `${ms / 86_400_000} days` : `${+(ms / 3_600_000).toFixed(2)} hours`);
 
 const ok = (status: number, doc: unknown, headers: Record<string, string> = {}): ApiResponse => ({ status, contentType: JSON_TYPE, headers: { 'Cache-Control': 'no-store', ...headers }, body: JSON.stringify(doc) });
 
@@ -201,3 +190,42 @@ export class BatchRoutes {
     };
   }
 }
+
+const BATCH_NOTE = ' Keyed like the property endpoints: the rows are looked up with the key\'s licence and metered as single lookups are (each unique address once per billing period; a row whose address was already charged this period is free, so re-submitting a file charges nothing more). Every path answers at /v1 and /api/v1.';
+
+const BATCH_PATHS: { path: string; ops: Partial<Record<'GET' | 'POST' | 'DELETE', BatchOperation>>; summary: string; description: string }[] = [
+  {
+    path: '/batch',
+    ops: { POST: 'create' },
+    summary: 'Submit a file of addresses for lookup',
+    description: 'The body is CSV (`Content-Type: text/csv`; a header row with an `address` column, or `lat` and `lng` columns; every column carried through to the results; the delimiter detected from the header or given) or JSON lines (`application/x-ndjson`; one object per line with `address`, or `lat` and `lng`), up to 1,000,000 rows and 128 MiB. Options as query parameters: `components`, `include_geometry`, the results\' `format` and a `callback_url` for a signed `batch.completed` webhook (Standard Webhooks, signed with the `callback_secret` this answer shows once). 202 with the job; its rows are looked up in the background, in spatial order, a chunk at a time. A file that cannot be read as a whole is 422 `invalid_body`; a bad row is only that row\'s `invalid` status.',
+  },
+  {
+    path: '/batch/{id}',
+    ops: { GET: 'get', DELETE: 'cancel' },
+    summary: 'A batch job\'s status; cancel it',
+    description: 'GET: status (`queued`, `running`, `done`, `failed`, `cancelled`), rows total, done, failed and skipped, unique addresses `charged`, rows per second and the time left. A job stops at the key\'s quota (`failed` with `error.error` `quota_exceeded`), never charging past it. DELETE cancels a queued or running job (rows not yet looked up are marked `cancelled`, not charged); a finished job is shown as it is. Jobs and their results are kept 7 days after they finish, then removed.',
+  },
+  {
+    path: '/batch/{id}/results',
+    ops: { GET: 'results' },
+    summary: 'A batch job\'s results, streamed',
+    description: 'Every input row once, in input order, with its carried columns, `status` (`ok`, `unresolved`, `outside_coverage`, `invalid`, `error`), `error` (the code a single lookup of the row answers with: `address_unresolvable`, `outside_coverage`, `invalid_subject`, `invalid_parameter`, `quota_exceeded`, `cancelled`, ...) and `error_message`, the resolved address, match confidence and point, whether the row was charged, and the components: flattened to named columns in CSV (`flood_score`, `flood_level`, `zone_code`, `bushfire_bal`, ...), whole in JSON lines and GeoJSON. `format` (csv, jsonl, geojson) defaults to the job\'s. While the job runs, the rows done so far (the leading finished chunks) are given.',
+  },
+];
+
+/** The batch routes at both prefixes. */
+export const BATCH_ROUTES: readonly RouteValue<{ batch: BatchRoutes }>[] = ['/v1', '/api/v1'].flatMap((prefix) =>
+  BATCH_PATHS.map((r): RouteValue<{ batch: BatchRoutes }> => ({
+    path: `${prefix}${r.path}`,
+    tag: 'Batch',
+    summary: r.summary,
+    description: `${r.description}${BATCH_NOTE}`,
+    operations: (Object.entries(r.ops) as ['GET' | 'POST' | 'DELETE', BatchOperation][]).map(([method, op]) => ({
+      method,
+      auth: 'key' as const,
+      doc: batchDoc(method, op),
+      handle: (c) => c.modules.batch.request(c.req, op, c.id, c.key),
+    })),
+  })),
+);

@@ -21,6 +21,9 @@ import { ApiError } from '../http/api-error.js';
 import { decimalValue } from '../http/query-values.js';
 import { rejectUnknown } from './query.js';
 
+/** The childcare market intelligence operations (spec 4.2). */
+export type ChildcareOperation = 'schema' | 'analysis' | 'site-analysis' | 'report' | 'export' | 'reconciliation-helper';
+
 /** The add-on a key needs for these endpoints. */
 export const CHILDCARE_ADD_ON = PRODUCT;
 /** Map features at most, and by default. */

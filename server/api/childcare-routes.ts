@@ -12,10 +12,11 @@ import { limitDaRequest } from '../metering/request-limits.js';
 import type { ApiKeyRecord } from '../store/store.js';
 import { ApiError, RETRY_AFTER_S, toApiError } from '../http/api-error.js';
 import { DEFAULT_REPORT_CONCURRENCY, jsonAnswer, type AbortSource, refuseLargeBody, requireDas, withLimits, type ApiContext, type ApiRequest, type ApiResponse, type ReportService } from './api-types.js';
-import { analysisDocument, childcareFeed, childcareLicence, childcareSchema, exportFile, polygonSiteAnalysis, refuseIncludeAccess, siteAnalysisDocument, siteRequestFromBody, siteRequestFromQuery } from './childcare-handlers.js';
+import { type ChildcareOperation, analysisDocument, childcareFeed, childcareLicence, childcareSchema, exportFile, polygonSiteAnalysis, refuseIncludeAccess, siteAnalysisDocument, siteRequestFromBody, siteRequestFromQuery } from './childcare-handlers.js';
 import { decodeQuery, rejectUnknown } from './query.js';
 import { ReportSlots } from './report-slots.js';
-import type { ChildcareOperation } from './routes.js';
+import { childcareDoc, childcarePostDoc } from '../openapi/operation-docs.js';
+import type { RouteOperation, RouteValue } from './route-value.js';
 
 /** The childcare routes of one API. */
 export class ChildcareRoutes {
@@ -117,3 +118,59 @@ export class ChildcareRoutes {
     }
   }
 }
+
+/** One childcare operation: GET takes the query; POST (site analysis, report) a polygon body. */
+function operation(method: 'GET' | 'POST', op: ChildcareOperation): RouteOperation<{ childcare: ChildcareRoutes }> {
+  return {
+    method,
+    auth: 'key',
+    doc: method === 'POST' ? childcarePostDoc(op as 'site-analysis' | 'report') : childcareDoc(op),
+    handle: (c) => c.modules.childcare.request(c.req, op, c.key, c.client(), c.abort),
+  };
+}
+
+/** The childcare market intelligence service (spec 4.2). */
+export const CHILDCARE_ROUTES: readonly RouteValue<{ childcare: ChildcareRoutes }>[] = [
+  {
+    path: '/api/v1/childcare/schema',
+    tag: 'Childcare',
+    summary: 'Product, version, dimensions and paths; the key check',
+    description: 'The childcare product (`childcare_market_intelligence`, `v1`), the key\'s licence (status, expiry, allowed states, add-on), the stable dimensions (pipeline stages, works types, states, breakdown keys) and every endpoint path. A 200 here means the key works for the childcare service.',
+    operations: [operation('GET', 'schema')],
+  },
+  {
+    path: '/api/v1/childcare/analysis',
+    tag: 'Childcare',
+    summary: 'Childcare pipeline analysis for the entitled states',
+    description: 'The childcare DAs of `state` (default every entitled state) lodged since `since`: headline stage counts, a monthly trend with zero months, breakdowns by stage, works type, state, council and suburb, coverage diagnostics, demand signals (all development, subdivisions, lots, dwellings in the same scope) and map points (`feature_limit`, default 500, at most 5000: it limits map features only, never counts). Every answer carries the attribution notices and the data boundaries.',
+    operations: [operation('GET', 'analysis')],
+  },
+  {
+    path: '/api/v1/childcare/site-analysis',
+    tag: 'Childcare',
+    summary: 'Catchment analysis around a site',
+    description: 'The analysis of /analysis within `radius_km` (0.1 to 30, default 5) of `lat`/`lng`, which must lie in `state` (required, and entitled). Records without coordinates are never in a catchment. `suburb` names the suburb whose census context is shown (a suburb fact, never a catchment statistic). `include_access=true` is 400.',
+    operations: [operation('GET', 'site-analysis'), operation('POST', 'site-analysis')],
+  },
+  {
+    path: '/api/v1/childcare/report',
+    tag: 'Childcare',
+    summary: 'A finished PDF or HTML report of a catchment, with its map',
+    description: 'The site analysis of the same request (GET: `lat`, `lng`, `radius_km`, `state`, `suburb`; POST: the /site-analysis polygon body, `format` in the query) rendered as `format` pdf (a download) or html (one self-contained file: inline CSS and SVG, no external request). The map is drawn on the server from the dataset\'s own roads and water, with the catchment, the childcare DAs by stage, open schools, a legend, scale bar, north arrow and the attribution of every source drawn; the document carries the headline, trend, breakdowns, pipeline list, schools, suburb context, coverage, data boundaries and notices. Renders run on the worker pool, a few at a time (`--report-concurrency`, default 2): past that, 429 with Retry-After; a renderer failure is 503 with Retry-After (use the JSON or CSV meanwhile). Each report counts against the daily limit.',
+    operations: [operation('GET', 'report'), operation('POST', 'report')],
+  },
+  {
+    path: '/api/v1/childcare/export',
+    tag: 'Childcare',
+    summary: 'Download the childcare pipeline as CSV or GeoJSON',
+    description: 'Every entitled childcare row of `state` (default every entitled state), `format` csv (default) or geojson, as a file (Content-Disposition: attachment). CSV text fields that a spreadsheet would run as a formula (starting with = + - @, tab, CR, LF or their full-width forms, also after leading spaces) are prefixed with an apostrophe; numbers stay numbers. GeoJSON is EPSG:4326 [lng, lat] with `metadata` (records, features, not geocoded, truncated) and the data boundaries.',
+    operations: [operation('GET', 'export')],
+  },
+  {
+    path: '/api/v1/childcare/reconciliation-helper',
+    tag: 'Childcare',
+    summary: 'A Python script that writes a reconciliation worksheet',
+    description: 'A Python 3 script (standard library only) that pages through every row of the feed with the key from PROPINTEL_API_KEY (or DALEADS_API_KEY, or a hidden prompt) and writes a CSV worksheet: id, council_reference, stage, works type, observed_at, and blank columns customer_match, customer_source, customer_record_id, classification_review, review_notes. It refuses to overwrite a worksheet without --force and waits out 429s per Retry-After.',
+    operations: [operation('GET', 'reconciliation-helper')],
+  },
+];

@@ -13,10 +13,10 @@
  * `*` there does not cover.
  */
 import type { ApiResponse } from './api-types.js';
-import { withHead, type Route } from './routes.js';
+import { withHead, type RouteValue } from './route-value.js';
 
 /** What a path answers, as its Allow header lists them: `withHead`, and OPTIONS (the preflight) everywhere. */
-export function allowedMethods(route: Route): string[] {
+export function allowedMethods(route: Pick<RouteValue, 'operations'>): string[] {
   return [...withHead(route), 'OPTIONS'];
 }
 

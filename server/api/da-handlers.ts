@@ -7,9 +7,11 @@ import { DA_LIST_PARAMETERS, DA_NEARBY_PARAMETERS, DA_STATE_PARAMETERS, daCatego
 import type { DaReader } from '../../engine/entry/das.js';
 import { EngineError, isEngineError } from '../../engine/index.js';
 import { rejectUnknown } from './query.js';
-import type { DaOperation } from './routes.js';
 
 /** The parameters of each DA-listing operation. */
+/** The DA-listing operations (spec 4.1). */
+export type DaOperation = 'list' | 'nearby' | 'get' | 'categories' | 'councils' | 'stats';
+
 export const DA_PARAMETERS: Record<DaOperation, readonly string[]> = {
   list: DA_LIST_PARAMETERS,
   nearby: DA_NEARBY_PARAMETERS,

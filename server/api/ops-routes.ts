@@ -4,21 +4,31 @@
  * playground and the canned samples; each static body made once and then served without waiting.
  */
 import { VERSION, type MemoryReport } from '../../engine/index.js';
-import type { PropertyService } from '../../engine/entry/property.js';
-import { childcareGuidePage, childcareOpenApi } from '../childcare/childcare-pages.js';
+import { SAMPLE_NAMES, type PropertyService, type SampleName } from '../../engine/entry/property.js';
 import { playgroundKey } from '../keys/playground-key.js';
 import { maplibreAsset, renderMapPage } from '../map/map-page.js';
 import { chain, type MaybePromise } from '../maybe-promise.js';
 import { renderDocsPage } from '../openapi/docs-page.js';
-import { guideTitles, renderGuidePage } from '../openapi/guide-pages.js';
-import { openApiDocument } from '../openapi/openapi.js';
+import { GUIDES, guidePath, guideTitles, renderGuidePage, type GuideName } from '../openapi/guide-pages.js';
+import { healthDoc, jsonPageDoc, pageDoc, sampleDoc } from '../openapi/operation-docs.js';
 import { renderPlaygroundPage } from '../playground/playground-page.js';
 import { ApiError } from '../http/api-error.js';
 import { isLoopback, JSON_TYPE, type ApiContext, type ApiRequest, type ApiResponse, type TileService } from './api-types.js';
 import { staticBody, type StaticBody } from './payload-body.js';
 import { decodeQuery, rejectUnknown } from './query.js';
 import type { ResponseCache } from './response-cache.js';
-import type { Route } from './routes.js';
+import { get, type RouteOperation, type RouteValue } from './route-value.js';
+
+/** The pages this module serves. */
+export type Page =
+  | { kind: 'childcare-page'; page: 'docs' | 'guide' | 'openapi' }
+  | { kind: 'playground' }
+  | { kind: 'map'; asset: 'page' | 'js' | 'css' }
+  | { kind: 'sample'; name: SampleName }
+  | { kind: 'sandbox' }
+  | { kind: 'health' }
+  | { kind: 'openapi' }
+  | { kind: 'docs'; guide?: GuideName };
 
 /** What /healthz and /metrics report of the API itself. */
 export interface ApiStatus {
@@ -120,8 +130,9 @@ export class OpsRoutes {
     return { status: 200, contentType: 'text/plain; version=0.0.4; charset=utf-8', headers: { 'Cache-Control': 'no-store' }, body: `${lines.join('\n')}\n` };
   }
 
-  page(route: Route, gzip: boolean): MaybePromise<ApiResponse> {
-    const h = route.handler;
+  /** A page of `path` (its query refused: pages take none). */
+  page(req: ApiRequest, path: string, h: Page, gzip: boolean): MaybePromise<ApiResponse> {
+    rejectUnknown(decodeQuery(req.query), [], path);
     if (h.kind === 'health') {
       return { status: 200, contentType: JSON_TYPE, headers: { 'Cache-Control': 'no-store' }, body: JSON.stringify({ status: this.status.warming === null ? 'ok' : 'warming', version: VERSION, server: this.status.transport, in_flight: this.status.inFlight - 1, ...(this.status.warming === null ? {} : { warming: this.status.warming }) }) };
     }
@@ -136,14 +147,14 @@ export class OpsRoutes {
             const page = renderGuidePage(guide);
             return page === null ? null : staticBody(page);
           });
-        } else body = this.once('docs', async () => staticBody(renderDocsPage(openApiDocument(), undefined, guideTitles())));
+        } else body = this.once('docs', async () => staticBody(renderDocsPage(this.ctx.documents.openApi(), undefined, guideTitles())));
         break;
       case 'openapi':
-        body = this.once('openapi', async () => staticBody(JSON.stringify(openApiDocument())));
+        body = this.once('openapi', async () => staticBody(JSON.stringify(this.ctx.documents.openApi())));
         break;
       case 'childcare-page':
         if (h.page !== 'openapi') contentType = 'text/html; charset=utf-8';
-        body = this.once(`childcare-${h.page}`, async () => staticBody(h.page === 'openapi' ? JSON.stringify(childcareOpenApi()) : h.page === 'docs' ? renderDocsPage(childcareOpenApi(), '/api/v1/childcare/openapi.json') : childcareGuidePage()));
+        body = this.once(`childcare-${h.page}`, async () => staticBody(h.page === 'openapi' ? JSON.stringify(this.ctx.documents.childcareOpenApi()) : h.page === 'docs' ? renderDocsPage(this.ctx.documents.childcareOpenApi(), '/api/v1/childcare/openapi.json') : this.ctx.documents.childcareGuide()));
         break;
       case 'map': {
         const tiles = this.tiles.tiles();
@@ -178,7 +189,7 @@ export class OpsRoutes {
         });
         break;
       default:
-        throw new ApiError('not_found', `no endpoint at ${route.path}`);
+        throw new ApiError('not_found', `no endpoint at ${path}`);
     }
     return chain(body, (b) => {
       if (!b && h.kind === 'docs') throw new ApiError('not_found', `the guide ${h.guide} is not installed with this server (docs/${h.guide}.md)`);
@@ -205,3 +216,98 @@ export class OpsRoutes {
     return p;
   }
 }
+
+const SAMPLE_TEXT: Record<SampleName, string> = {
+  sample: 'A complete canned response of the full endpoint (real engine output on a sample-world address).',
+  core: 'A canned response of /core.',
+  walkability: 'A canned `scores.walkability`.',
+  flood: 'A canned `scores.flood` with an official modelled depth.',
+  bushfire: 'The canned bushfire screening contract (it predates the indicative BAL field).',
+  context: 'Only `heat_island`, `view_quality` and `solar`.',
+  contamination: 'A canned contamination sample.',
+};
+
+/** A keyless page: GET (and HEAD), no parameters, answered by `OpsRoutes.page`. */
+function pageRoute(path: string, tag: RouteValue['tag'], page: Page, doc: RouteOperation['doc'], text: { summary: string; description: string }): RouteValue<{ ops: OpsRoutes }> {
+  return { path, tag, ...text, operations: [get('none', doc, (c) => c.modules.ops.page(c.req, path, page, c.gzip))] };
+}
+
+/** The canned samples and the sandbox addresses. */
+export const SAMPLE_ROUTES: readonly RouteValue<{ ops: OpsRoutes }>[] = [
+  ...SAMPLE_NAMES.map((name) =>
+    pageRoute(name === 'sample' ? '/api/v1/property/sample' : `/api/v1/property/sample/${name}`, 'Samples', { kind: 'sample', name }, sampleDoc(name), {
+      summary: name === 'sample' ? 'Complete canned response' : `Canned ${name} sample`,
+      description: `${SAMPLE_TEXT[name]} No key needed; takes no parameters.`,
+    }),
+  ),
+  pageRoute('/api/v1/property/sandbox', 'Samples', { kind: 'sandbox' }, jsonPageDoc({ $ref: '#/components/schemas/Sandbox' }), {
+    summary: 'The twelve never-metered sandbox addresses',
+    description: 'Addresses across eight states and territories that any key may look up without being metered. No key needed.',
+  }),
+];
+
+/** The childcare service's reference, guide and OpenAPI document. */
+export const CHILDCARE_PAGE_ROUTES: readonly RouteValue<{ ops: OpsRoutes }>[] = [
+  pageRoute('/api/v1/childcare/docs', 'Childcare', { kind: 'childcare-page', page: 'docs' }, pageDoc(), {
+    summary: 'The childcare service reference (HTML)',
+    description: 'The reference page of the childcare endpoints, generated from /api/v1/childcare/openapi.json; offline, no external assets.',
+  }),
+  pageRoute('/api/v1/childcare/guide', 'Childcare', { kind: 'childcare-page', page: 'guide' }, pageDoc(), {
+    summary: 'Integration guide (HTML)',
+    description: 'How to integrate the feed: keep the key on a server, page by meta.pages.next, upsert on id, match on council_reference, poll with overlap, reconcile with the helper; and what the data is not. Offline.',
+  }),
+  pageRoute('/api/v1/childcare/openapi.json', 'Childcare', { kind: 'childcare-page', page: 'openapi' }, jsonPageDoc({ type: 'object', description: 'The childcare subset of this document.' }), {
+    summary: 'The childcare service as OpenAPI 3.1',
+    description: 'The main OpenAPI document narrowed to the childcare paths and the feed.',
+  }),
+];
+
+/** The DA playground page. */
+export const PLAYGROUND_ROUTES: readonly RouteValue<{ ops: OpsRoutes }>[] = [
+  pageRoute('/playground', 'DA listing', { kind: 'playground' }, pageDoc('text/html', 'The playground is switched off on this server.'), {
+    summary: 'Try the DA listing in a browser',
+    description: 'An HTML page that calls every DA-listing endpoint with a built-in demo key (the one key ever placed in a page): it reaches only the DA listing and allows 10 requests a minute per client address. No sign-up.',
+  }),
+];
+
+/** The map page. */
+export const MAP_PAGE_ROUTES: readonly RouteValue<{ ops: OpsRoutes }>[] = [
+  pageRoute('/map', 'Tiles', { kind: 'map', asset: 'page' }, pageDoc('text/html', 'This server makes no tiles, so it has no map.'), {
+    summary: 'A map of every tile layer in the browser',
+    description: 'A MapLibre GL JS page served from this server (no CDN, no token, no external tiles: the basemap is drawn from our own roads, water, parcels and zones) with a layer switcher, legends and attribution; a click shows the property summary of that point.',
+  }),
+];
+
+/** The map page's script and styles. */
+export const MAP_ASSET_ROUTES: readonly RouteValue<{ ops: OpsRoutes }>[] = [
+  pageRoute('/map/maplibre-gl.js', 'Tiles', { kind: 'map', asset: 'js' }, pageDoc('application/javascript', 'This server makes no tiles, so it has no map.'), {
+    summary: 'MapLibre GL JS, as the map page loads it',
+    description: 'The maplibre-gl build this server ships (BSD-3-Clause).',
+  }),
+  pageRoute('/map/maplibre-gl.css', 'Tiles', { kind: 'map', asset: 'css' }, pageDoc('text/css', 'This server makes no tiles, so it has no map.'), {
+    summary: 'MapLibre GL JS styles',
+    description: 'The maplibre-gl style sheet this server ships.',
+  }),
+];
+
+/** Health, the OpenAPI document, the reference page and the guides. */
+export const SERVICE_ROUTES: readonly RouteValue<{ ops: OpsRoutes }>[] = [
+  pageRoute('/healthz', 'Service', { kind: 'health' }, healthDoc, {
+    summary: 'Liveness',
+    description: 'Answers 200 with the version while the server accepts requests; `status` is `warming` (with what it is doing in `warming`) while the engine builds its models and HAND tiles after a start, then `ok`. Requests are answered while warming.',
+  }),
+  pageRoute('/api/v1/openapi.json', 'Service', { kind: 'openapi' }, jsonPageDoc({ type: 'object', description: 'This document.' }), {
+    summary: 'This API as OpenAPI 3.1',
+    description: 'The machine-readable description of every endpoint, with the payload JSON Schemas.',
+  }),
+  pageRoute('/api/v1/docs', 'Service', { kind: 'docs' }, pageDoc(), {
+    summary: 'Human-readable reference',
+    description: 'An HTML reference page generated from the OpenAPI document, linking to the guides below; served offline, no external assets.',
+  }),
+  ...GUIDES.map((guide) =>
+    pageRoute(guidePath(guide), 'Service', { kind: 'docs', guide }, pageDoc(), {
+      summary: `Guide: ${guide}`,
+      description: `The repository's docs/${guide}.md as an HTML page (links between guides stay on this server); the package ships the guides.`,
+    }),
+  ),
+];

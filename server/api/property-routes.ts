@@ -8,13 +8,14 @@ import { checkLicence, propertyBodyOf, type LicenceRefusal, type PropertyLicence
 import { BillingPeriodCache, inOnboarding, type BillingPeriod } from '../metering/billing-period.js';
 import { meterLookup, quotaExceeded } from '../metering/meter.js';
 import { chain, type MaybePromise } from '../maybe-promise.js';
-import { documentationStamp } from '../openapi/openapi.js';
+import { propertyDoc } from '../openapi/operation-docs.js';
 import type { ApiKeyRecord } from '../store/store.js';
 import { ApiError } from '../http/api-error.js';
 import { clientClosed, JSON_TYPE, type AbortSource, type ApiContext, type ApiRequest, type ApiResponse } from './api-types.js';
 import { acceptsGzip, finishPayload } from './payload-body.js';
 import { parsePropertyQuery } from './query.js';
 import { ResponseCache, type CachedResponse } from './response-cache.js';
+import { get, type RouteValue } from './route-value.js';
 
 interface ValidQuery {
   subject: PropertySubject;
@@ -44,7 +45,9 @@ export class PropertyRoutes {
   private readonly pending = new Map<string, PendingLookup>();
   private readonly periods = new BillingPeriodCache();
   private readonly queries = new Map<string, ValidQuery>();
-  private readonly documentation = documentationStamp();
+  private get documentation(): { version: string; hash: string } {
+    return this.ctx.documents.stamp();
+  }
 
   constructor(
     private readonly ctx: ApiContext,
@@ -173,3 +176,23 @@ export class PropertyRoutes {
     return shared.promise.finally(() => signal.removeEventListener('abort', release));
   }
 }
+
+/** The property lookups (spec section 4): the full payload and the Core contract, keyed and metered. */
+export const PROPERTY_ROUTES: readonly RouteValue<{ property: PropertyRoutes }>[] = [
+  {
+    path: '/api/v1/property',
+    tag: 'Property',
+    summary: 'Full payload for one address or point',
+    description:
+      'One Australian address (free text) or point (lat and lng, never both kinds) in, one JSON payload out: DAs, planning, hazards, environment, locality facts, nine scores and, with include_surfaces=1 on geometry-licensed keys, the noise, heat and contour surfaces. Billed per unique address per key per billing period; repeats are free.',
+    operations: [get('key', propertyDoc('full'), (c) => c.modules.property.request(c.req, 'full', c.key, c.abort))],
+  },
+  {
+    path: '/api/v1/property/core',
+    tag: 'Property',
+    summary: 'Score-free closed Core contract',
+    description:
+      'Identity, DAs, POI, planning, hazards, environment, transport, utilities, administrative and public housing. Never returns scores, surfaces or future top-level blocks. The key must cover the complete Core component set. Same resolver, rights filters, coverage states, source inventory, meter and cache as the full endpoint.',
+    operations: [get('key', propertyDoc('core'), (c) => c.modules.property.request(c.req, 'core', c.key, c.abort))],
+  },
+];

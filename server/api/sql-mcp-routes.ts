@@ -14,6 +14,8 @@ import { SMALL_BODY } from '../http/limits.js';
 import { decodeQuery, rejectUnknown } from './query.js';
 import { runSql } from './sql-handler.js';
 import { jsonBody } from './webhook-handlers.js';
+import { mcpDoc, sqlDoc } from '../openapi/operation-docs.js';
+import type { RouteValue } from './route-value.js';
 
 /** The SQL and MCP routes of one API. */
 export class SqlMcpRoutes {
@@ -145,3 +147,25 @@ export class SqlMcpRoutes {
     }
   }
 }
+
+/** `POST /v1/sql` at both prefixes. */
+export const SQL_ROUTES: readonly RouteValue<{ sqlMcp: SqlMcpRoutes }>[] = ['/v1', '/api/v1'].map((prefix) => ({
+  path: `${prefix}/sql`,
+  tag: 'SQL and MCP',
+      summary: 'Read-only SQL over the DA table',
+      description:
+        'POST `{"query": "SELECT ...", "params": [...]}`: one SELECT (or WITH ... SELECT) over the table `das` (id, address, address_suburb, address_postcode, council_name, council_reference, state, trade_category, sub_category, application_type, is_residential, lodgement_date, status, cost_of_development, decision_date, decision_status, on_notice_from, on_notice_to, number_of_dwellings, lot_count, land_use, building_type, storeys, latitude, longitude, data_source, date_fetched, info_url), with positional `?` parameters. At most 1,000 rows and 2 MiB of rows (`truncated` says when cut); 10 s from arrival, waiting for a free SQL process included (then 422 `query_timeout`); 512 MiB of memory for the query\'s sorts, temporary tables and values (then 422 `query_too_large`); per key one query running and one waiting, over this endpoint and MCP\'s sql_query together (a third is 429 `too_many_queries` at once), so one key never holds more than one of the 3 SQL processes. ATTACH, PRAGMA, load_extension and anything that is not a query are refused with 422 before running. Needs a key with the DA listing and the SQL entitlement (`propintel keys create --da-daily-limit N --sql`); each query counts against the daily limit.',
+  operations: [{ method: 'POST', auth: 'key', doc: sqlDoc, handle: (c) => c.modules.sqlMcp.sql(c.req, c.key, c.client()) }],
+}));
+
+/** `POST /mcp`. */
+export const MCP_ROUTES: readonly RouteValue<{ sqlMcp: SqlMcpRoutes }>[] = [
+  {
+    path: '/mcp',
+    tag: 'SQL and MCP',
+    summary: 'Model Context Protocol server (Streamable HTTP)',
+    description:
+      'The DA listing as seven MCP tools (search_das, nearby_das, get_da, list_councils, list_categories, get_stats, sql_query) over Streamable HTTP, stateless, JSON responses: POST JSON-RPC with `Accept: application/json, text/event-stream`. The same bearer keys and DA daily limit as the endpoints (a tool call counts as one request); sql_query needs the SQL entitlement. GET and DELETE are 405 (no sessions, no server-sent stream).',
+    operations: [{ method: 'POST', auth: 'key', doc: mcpDoc, handle: (c) => c.modules.sqlMcp.mcp(c.req, c.key, c.client()) }],
+  },
+];

@@ -13,6 +13,8 @@ import { ApiError } from '../http/api-error.js';
 import { JSON_TYPE, type ApiContext, type ApiRequest, type ApiResponse, type TileService } from './api-types.js';
 import { acceptsGzip } from './payload-body.js';
 import { decodeQuery, rejectUnknown } from './query.js';
+import { mapPointDoc, tileDoc, tileJsonDoc } from '../openapi/operation-docs.js';
+import { get, type RouteCall, type RouteValue } from './route-value.js';
 
 /**
  * A tile's ETag and gzipped bytes, kept beside the tile while the engine's cache holds it: the engine answers a
@@ -151,3 +153,58 @@ export class TileRoutes {
     return { status: 200, contentType: JSON_TYPE, headers: { 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' }, body: JSON.stringify(doc) };
   }
 }
+
+/** A tile of any layer as PNG: answered by the vector tiles' route (a clear error for a layer other than terrain), not documented. */
+const ANY_PNG_TILE = '/api/v1/tiles/{layer}/{z}/{x}/{y}.png';
+
+type TileCall = RouteCall<{ tiles: TileRoutes }>;
+
+/** A tile request: no query parameters; the key is checked when the data needs one. */
+function tile(c: TileCall): MaybePromise<ApiResponse> {
+  rejectUnknown(decodeQuery(c.req.query), [], c.req.path);
+  return c.modules.tiles.tileRequest(c.req, c.params.layer ?? 'terrain', c.params.z, c.params.x, c.params.y, c.template.endsWith('.png') ? 'png' : 'mvt', c.authenticate, c.onKey);
+}
+
+/** The vector tiles, the terrain tiles and the TileJSON of each layer. */
+export const TILE_ROUTES: readonly RouteValue<{ tiles: TileRoutes }>[] = [
+  {
+    path: '/api/v1/tiles/{layer}/{z}/{x}/{y}.mvt',
+    tag: 'Tiles',
+    summary: 'A Mapbox Vector Tile of one layer',
+    description:
+      'MVT 2.1 (extent 4096, buffer 64) of `layer`: das, zones, overlays, flood, bushfire, schools, parcels (z >= 16), roads, water, contours (made on request from the DEM with the contours engine, `ele` and `level` as maplibre-contour names them; z >= 12), noise (the modelled Lden as nested polygons by 5 dB level, z 14-16), or hand (height above nearest drainage from the flood score\'s HAND tiles, nested polygons at most 1, 3, 5, 10 and 20 m, z 14-17). Gzipped when accepted; `ETag` and `Cache-Control`; 304 for a matching If-None-Match; 204 (no body) for an empty tile. Unknown layer 404; z outside the layer\'s zooms or x/y outside the grid 400. Keyed with the geometry licence, except on the synthetic sample world, where no key is needed.',
+    operations: [get('lazy', tileDoc('mvt'), tile)],
+    aliases: [ANY_PNG_TILE],
+  },
+  {
+    path: '/api/v1/tiles/terrain/{z}/{x}/{y}.png',
+    tag: 'Tiles',
+    summary: 'A terrain tile (Terrarium PNG) for hillshade and 3D terrain',
+    description:
+      'The DEMs of the catalogue as a raster-dem tile: 256 x 256 pixels of Web Mercator, each the DEM\'s bilinear height at the pixel\'s centre, Terrarium-encoded (height = R * 256 + G + B / 256 - 32768 metres; the `encoding: "terrarium"` of a MapLibre raster-dem source, which draws hillshade, 3D terrain, and with maplibre-contour contours from it). Zooms 8 to 15 (clients overzoom past 15); every DEM whose extent reaches the tile is sampled. Opaque RGB: where no DEM has a value, the nearest DEM height easing to 0 m (sea level) within 2 km of the data, 0 m beyond, so 3D terrain and hillshade show no cliff. `ETag` and `Cache-Control`; 304 for a matching If-None-Match. Keyed as the vector tiles are.',
+    operations: [get('lazy', tileDoc('terrain'), tile)],
+  },
+  {
+    path: '/api/v1/tiles/{layer}.json',
+    tag: 'Tiles',
+    summary: 'TileJSON 3.0.0 of one tile layer',
+    description: 'The layer\'s TileJSON: `tiles` (absolute URL), `vector_layers` with fields, bounds, min and max zoom, and the attribution of its sources.',
+    operations: [
+      get('none', tileJsonDoc, (c) => {
+        rejectUnknown(decodeQuery(c.req.query), [], c.req.path);
+        return c.modules.tiles.tileJson(c.req, c.params.layer);
+      }),
+    ],
+  },
+];
+
+/** The map page's click summary. */
+export const MAP_POINT_ROUTES: readonly RouteValue<{ tiles: TileRoutes }>[] = [
+  {
+    path: '/map/point',
+    tag: 'Tiles',
+    summary: 'The map\'s click summary of a point (sample world only)',
+    description: 'For the map page on the synthetic sample world, without a key: the address the point resolves to, the nine scores with their levels, the hazards found (flood, bushfire, contamination) and the DAs on the parcel and within 300 m, from the property lookup of `lat` and `lng`. On real data it is 404: use /api/v1/property with a key.',
+    operations: [get('none', mapPointDoc, (c) => c.modules.tiles.mapPoint(c.req))],
+  },
+];

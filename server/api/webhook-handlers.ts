@@ -10,7 +10,6 @@ import { MAX_SUBSCRIPTIONS_PER_KEY, parseSubscriptionBody, publicSubscription } 
 import type { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import type { DaEventSource, WebhookRepository } from '../store/webhook-store.js';
 import { ApiError, badParameter } from '../http/api-error.js';
-import type { WebhookOperation } from './routes.js';
 
 /** Deliveries shown by /deliveries. */
 const RECENT_DELIVERIES = 50;
@@ -47,6 +46,9 @@ export function jsonBody(body: Buffer | undefined, tooLarge: boolean | undefined
     throw new ApiError('invalid_body', `the body is not valid JSON: ${(err as Error).message}`);
   }
 }
+
+/** The webhook operations (spec 4.1 `POST /v1/webhooks`, and the management around it). */
+export type WebhookOperation = 'create' | 'list' | 'get' | 'delete' | 'test' | 'deliveries';
 
 /** Runs one webhook operation for the key `keyId`; `id` is the path's subscription id (when it has one). */
 export async function webhookOperation(ctx: WebhookContext, op: WebhookOperation, keyId: string, id: string, body: () => unknown): Promise<WebhookAnswer> {

@@ -4,9 +4,25 @@
  * chunks in input order (a chunk never looked up gives its rows the job's stop reason).
  */
 import { randomBytes } from 'node:crypto';
-import { BatchFileWriter, failedRow, packedRowsText, readUpload, unpackLines, type BatchInputOptions, type BatchOutputFormat, type BatchOutputOptions, type BatchRow, type ReadUpload, type StoredBatchRow } from '../../engine/entry/batch.js';
+import { BatchFileWriter, failedRow, packedRowsText, readUpload, unpackLines, type BatchInputFormat, type BatchInputOptions, type BatchOutputFormat, type BatchOutputOptions, type BatchRow, type ReadUpload, type StoredBatchRow } from '../../engine/entry/batch.js';
 import type { PropertyLicence } from '../../engine/entry/property.js';
 import type { BatchJob, BatchJobOptions, BatchRepository, NewBatchChunk, StoredChunk } from '../store/batch-store.js';
+
+/** The batch job operations (`/v1/batch...`). */
+export type BatchOperation = 'create' | 'get' | 'cancel' | 'results';
+
+/** Content types of an upload, by input format. */
+export const BATCH_UPLOAD_TYPES: Record<BatchInputFormat, readonly string[]> = {
+  csv: ['text/csv', 'application/csv'],
+  jsonl: ['application/x-ndjson', 'application/jsonl', 'application/jsonlines', 'application/x-jsonlines', 'application/json-lines'],
+};
+
+/** Seconds a key at its open-jobs limit is told to wait (`Retry-After`): about a chunk's work. */
+export const BATCH_RETRY_AFTER_S = 30;
+
+/** A retention as days (or hours), for messages. */
+export const days = (ms: number): string => (ms % 86_400_000 === 0 ? `${ms / 86_400_000} days` : `${+(ms / 3_600_000).toFixed(2)} hours`);
+
 
 /** Rows per chunk: looked up together, in spatial order, and committed in one transaction. */
 export const BATCH_CHUNK_ROWS = 1000;

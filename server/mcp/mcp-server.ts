@@ -29,7 +29,7 @@ import type { DaReader, SqlRunner } from '../../engine/entry/das.js';
 import { VERSION } from '../../engine/index.js';
 import { ApiError, toApiError } from '../http/api-error.js';
 import { daDocument } from '../api/da-handlers.js';
-import type { DaOperation } from '../api/routes.js';
+import type { DaOperation } from '../api/da-handlers.js';
 import { runSql, SQL_DOCUMENT_SCHEMA } from '../api/sql-handler.js';
 
 /** What the tools need. */

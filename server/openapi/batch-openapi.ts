@@ -1,14 +1,13 @@
 /**
- * The batch jobs' part of the OpenAPI document (openapi.ts calls it for every `batch` route): the operations
+ * The batch jobs' part of the OpenAPI document (operation-docs.ts `batchDoc`, held by the batch routes): the operations
  * with their parameters, bodies and answers, and the schemas of a job and of a result row.
  */
 import { BATCH_CSV_FIELDS, BATCH_ROW_STATUSES, BATCH_RESULT_COLUMNS, MAX_BATCH_ROWS } from '../../engine/entry/batch.js';
 import { BLOCK_SELECTORS, PROPERTY_BLOCKS } from '../../engine/entry/property.js';
 import type { ErrorCode } from '../http/api-error.js';
-import { BATCH_RETRY_AFTER_S, BATCH_UPLOAD_TYPES, days } from '../api/batch-routes.js';
 import { BATCH_MAX_BODY } from '../http/limits.js';
-import type { BatchOperation, Route } from '../api/routes.js';
-import { DEFAULT_BATCH_LIMITS } from '../batch/batch-jobs.js';
+import type { RouteValue } from '../api/route-value.js';
+import { BATCH_RETRY_AFTER_S, BATCH_UPLOAD_TYPES, DEFAULT_BATCH_LIMITS, days, type BatchOperation } from '../batch/batch-jobs.js';
 import { BATCH_JOB_STATUSES } from '../store/batch-store.js';
 import { mib } from '../store/batch-store.js';
 
@@ -18,7 +17,7 @@ type Obj = Record<string, unknown>;
 export interface OpenApiHelpers {
   errorResponse(status: number): Obj;
   jsonError(description: string, codes: ErrorCode[]): Obj;
-  notAllowed(route: Route): Obj;
+  notAllowed(route: RouteValue): Obj;
 }
 
 const nullable = (type: string, extra: Obj = {}): Obj => ({ type: [type, 'null'], ...extra });
@@ -79,7 +78,7 @@ const LIMITS = `Each key may have ${DEFAULT_BATCH_LIMITS.jobs} jobs queued or ru
 const CSV_COLUMNS = `The input's columns first (a name a result column takes is renamed input_<name>), then ${[...BATCH_RESULT_COLUMNS, 'charged'].join(', ')}, then the selected components flattened: ${BATCH_CSV_FIELDS.map((f) => `${f.name} (${f.description})`).join('; ')}.`;
 
 /** One batch operation. */
-export function batchOperation(route: Route, method: string, op: BatchOperation, base: Obj, h: OpenApiHelpers): Obj {
+export function batchOperation(route: RouteValue, method: string, op: BatchOperation, base: Obj, h: OpenApiHelpers): Obj {
   base.operationId = `${base.operationId}_${method.toLowerCase()}`;
   base.security = [{ bearer: [] }];
   const json = (schema: Obj, description: string) => ({ description, content: { 'application/json': { schema } } });

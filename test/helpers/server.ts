@@ -21,9 +21,9 @@ export interface TestServer {
 }
 
 /** Starts a test server. */
-export async function startTestServer(options: { db?: string; replicaDir?: string; threads?: number; compute?: 'here' | 'threads'; clock?: () => Date; transport?: 'uws' | 'node' } & Partial<Pick<ApiOptions, 'responseCacheBytes' | 'trustProxy' | 'reportConcurrency' | 'batch'>> = {}): Promise<TestServer> {
+export async function startTestServer(options: { db?: string; replicaDir?: string; threads?: number; compute?: 'here' | 'threads'; clock?: () => Date; transport?: 'uws' | 'node' } & Partial<Pick<ApiOptions, 'responseCacheBytes' | 'trustProxy' | 'reportConcurrency' | 'batch' | 'routes'>> = {}): Promise<TestServer> {
   const stack = await openStack({ datasets: defaultDataDir(), db: options.db ?? ':memory:', threads: options.threads ?? 2, compute: options.compute, replicaDir: options.replicaDir });
-  const server = await startServer({ ...stack.serverOptions, service: stack.engine, store: stack.store, port: 0, clock: options.clock, transport: options.transport, responseCacheBytes: options.responseCacheBytes, trustProxy: options.trustProxy, reportConcurrency: options.reportConcurrency, batch: options.batch });
+  const server = await startServer({ ...stack.serverOptions, service: stack.engine, store: stack.store, port: 0, clock: options.clock, transport: options.transport, responseCacheBytes: options.responseCacheBytes, trustProxy: options.trustProxy, reportConcurrency: options.reportConcurrency, batch: options.batch, routes: options.routes });
   return {
     stack,
     server,

@@ -98,7 +98,7 @@ describe('a score registered beside the nine', () => {
     const res = await engine.property({ address: subject.address });
     const payload = res.payload as { scores: Record<string, unknown> };
     expect(Object.keys(payload.scores)).toEqual([...SCORE_KEYS, 'ground_height'].filter((k) => k in payload.scores));
-    expect(payload.scores.ground_height).toEqual((await engine.scores(subject.lon, subject.lat, { only: ['ground_height'] })).scores.ground_height as unknown);
+    expect(payload.scores.ground_height).toEqual(((await engine.scores(subject.lon, subject.lat, { only: ['ground_height'] })).scores as Record<string, unknown>).ground_height);
     const schema = payloadSchema('full', registry) as { properties: { scores: { properties: Record<string, unknown> } }; $defs: Record<string, unknown> };
     expect(schema.properties.scores.properties.ground_height).toEqual({ $ref: '#/$defs/GroundHeightScore' });
     const ajv = ajv2020();
