@@ -6,7 +6,7 @@
  * and `propintel/geo`. Everything else in the package is internal.
  */
 import { createEngine as createEngineImpl, type Engine as EngineImpl, type EngineOptions } from './runtime/engine.js';
-import type { PropertyOptions, PropertyResult as UntypedPropertyResult, PropertySubject } from './property/contract.js';
+import type { PropertyOptions, PropertyResult as UntypedPropertyResult, PropertySubject } from './property/kit/contract.js';
 import type { CorePayload as GeneratedCorePayload, PropertyPayload as GeneratedPropertyPayload } from './property/payload-types.js';
 import type { Scores, Surfaces } from './scores/score-types.js';
 import type { ChildcareScope } from './childcare/analysis.js';
@@ -62,7 +62,7 @@ export const createEngine: (options: EngineOptions) => Promise<Engine> = createE
 
 export type { EngineOptions, ScoresOptions, ScoresResult, SurfacesOptions, SurfacesResult, MemoryReport } from './runtime/engine.js';
 export { EngineError, isEngineError, ENGINE_ERROR_CODES, type EngineErrorCode } from './errors.js';
-export type { PropertySubject, PropertyOptions, SandboxAddress } from './property/contract.js';
+export type { PropertySubject, PropertyOptions, SandboxAddress } from './property/kit/contract.js';
 export type { DaItem, PlanningItem, LayerItem } from './property/payload-types.js';
 export type { Scores, Surfaces };
 export { PROPERTY_PAYLOAD_SCHEMA, CORE_PAYLOAD_SCHEMA } from './property/schema.js';

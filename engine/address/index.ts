@@ -1,4 +1,3 @@
 export * from './address-record.js';
 export * from './normalise.js';
 export * from './address-index.js';
-export * from './from-store.js';

@@ -7,8 +7,8 @@
  * duplicate column, a delimiter that is not one) is an INVALID_ARGUMENT naming `body`.
  */
 import { EngineError } from '../errors.js';
-import type { PropertySubject } from '../property/contract.js';
-import { validateSubject } from '../property/options.js';
+import type { PropertySubject } from '../property/kit/contract.js';
+import { validateSubject } from '../property/kit/options.js';
 import { csvRows, CsvSyntaxError } from '../vector/csv.js';
 
 /** The input formats. */

@@ -10,8 +10,8 @@
  *   resolve), one feature per line so a stopped run can be resumed.
  */
 import { csvField } from '../childcare/csv-cells.js';
-import { FULL_LICENCE, type PropertyLicence } from '../property/contract.js';
-import { isSelected, selectComponents } from '../property/components.js';
+import { FULL_LICENCE, type PropertyLicence } from '../property/kit/contract.js';
+import { isSelected, selectComponents } from '../property/kit/components.js';
 import { SCORE_KEYS } from '../scores/registry.js';
 import type { BatchCell } from './batch-input.js';
 import type { BatchRowResult } from './batch-run.js';

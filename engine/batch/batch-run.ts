@@ -13,7 +13,7 @@
  * single lookup answers with (`address_unresolvable`, `outside_coverage`, `invalid_subject`, ...).
  */
 import { isEngineError } from '../errors.js';
-import type { PropertyOptions, PropertyResult, PropertySubject } from '../property/contract.js';
+import type { PropertyOptions, PropertyResult, PropertySubject } from '../property/kit/contract.js';
 import type { BatchCell, BatchRow } from './batch-input.js';
 
 /** A row's outcome. */

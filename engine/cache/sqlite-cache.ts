@@ -5,7 +5,7 @@
  * a restart finds what was computed before it.
  */
 import Database from 'better-sqlite3';
-import { sqliteReconcile, type TableDef } from '../data/table-schema.js';
+import { sqliteReconcile, type TableDef } from '../tables/table-schema.js';
 import { TtlCache, type Cache } from './ttl-cache.js';
 
 /** The `cache` table (the server's store declares it with its own tables: server/store/tables.ts). */

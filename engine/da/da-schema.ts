@@ -16,7 +16,7 @@ import type { DaCategory } from './categories.js';
 import type { ApplicationType, LandUse } from './derived-fields.js';
 import type { DaDraft, DaRecord } from './da-record.js';
 import type { DecisionStatus, StatusGroup } from './status-rules.js';
-import { createTableSql, type TableDef } from '../data/table-schema.js';
+import { createTableSql, type TableDef } from '../tables/table-schema.js';
 import { DA_TABLES } from './da-tables.js';
 
 const table = (name: string): TableDef => DA_TABLES.find((t) => t.name === name)!;

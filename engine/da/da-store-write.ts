@@ -4,7 +4,7 @@
  * connection (da-store-sync.ts), whose radius index and sequence it keeps up to date.
  */
 import type Database from 'better-sqlite3';
-import { createStatements } from '../data/table-schema.js';
+import { createStatements } from '../tables/table-schema.js';
 import { daListingItem, parseDaRows, type DaDraft, type DaRecord } from './da-record.js';
 import { compareWithStored, CONTENT_COLUMNS, DA_DERIVATION_VERSION, recordOfRow, rowValues, type DaRow } from './da-schema.js';
 import { EVENT_RETENTION_MS, eventOf, newEventId } from './da-events.js';

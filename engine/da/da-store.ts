@@ -13,7 +13,7 @@
  */
 import Database from 'better-sqlite3';
 import { EngineError } from '../errors.js';
-import { sqliteReconcile } from '../data/table-schema.js';
+import { sqliteReconcile } from '../tables/table-schema.js';
 import type { DaDraft } from './da-record.js';
 import { DA_DERIVATION_VERSION, DA_SCHEMA_VERSION, dropLegacyLayout, migrateDaSchema } from './da-schema.js';
 import { DaStoreReader } from './da-store-read.js';

@@ -1,5 +1,5 @@
 /**
- * The DA tables, described once (../data/table-schema.ts) and rendered for the SQLite store (da-store.ts)
+ * The DA tables, described once (../tables/table-schema.ts) and rendered for the SQLite store (da-store.ts)
  * and the PostgreSQL log (server/store/pg/pg-da-log.ts).
  *
  * Both keep the records (`das`), the webhook outbox (`da_events`) and the dataset files loaded
@@ -7,7 +7,7 @@
  * alone: in a PostgreSQL deployment each replica keeps them in its local SQLite copy (da-replica.ts), and
  * the database is only the log every copy follows (`das_seq`).
  */
-import type { IndexDef, TableDef } from '../data/table-schema.js';
+import type { IndexDef, TableDef } from '../tables/table-schema.js';
 
 const FACETS = ['state', 'trade_category', 'status_group', 'is_residential'] as const;
 

@@ -9,7 +9,11 @@
  */
 import type { PayloadPath } from '../catalogue/payload-paths.js';
 import { invalidData, type EngineError } from '../errors.js';
-import { COUNTER_COLUMNS, LOGGER_COLUMNS } from '../noise/noise-inputs.js';
+
+/** The columns a traffic counter file must have (the fields engine/noise/noise-inputs.ts parseCounterRecords requires). */
+export const COUNTER_COLUMNS = ['counter_id', 'lon', 'lat', 'aadt'] as const;
+/** The columns a noise logger file must have (the fields parseLoggerRecords requires). */
+export const LOGGER_COLUMNS = ['logger_id', 'lon', 'lat', 'state', 'lden_db'] as const;
 
 /** One required column: its name and the alternative names a reader also accepts (e.g. `lng` for `lon`). */
 export interface ColumnRequirement {

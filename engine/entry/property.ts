@@ -4,10 +4,10 @@
  * samples, and the JSON Schemas of the payload and its usage block.
  */
 
-export { BLOCK_SELECTORS } from '../property/components.js';
-export { PROPERTY_BLOCKS, SURFACE_LAYERS, checkLicence } from '../property/contract.js';
-export type { LicenceRefusal, PropertyBlock, PropertyLicence, PropertyOptions, PropertyService, PropertySubject, SurfaceLayer } from '../property/contract.js';
-export { LIMITS, resolveOptions, validateSubject } from '../property/options.js';
+export { BLOCK_SELECTORS } from '../property/kit/components.js';
+export { PROPERTY_BLOCKS, SURFACE_LAYERS, checkLicence } from '../property/kit/contract.js';
+export type { LicenceRefusal, PropertyBlock, PropertyLicence, PropertyOptions, PropertyService, PropertySubject, SurfaceLayer } from '../property/kit/contract.js';
+export { LIMITS, resolveOptions, validateSubject } from '../property/kit/options.js';
 export { LAYER_TTL_MS, SCORE_TTL_MS } from '../property/property-lookup.js';
 export { payloadExpiry, propertyBodyOf, serialisePayload } from '../property/payload-body.js';
 export type { PayloadBody, PropertyBody } from '../property/payload-body.js';

@@ -191,10 +191,7 @@ export function parseRailFeatures(features: readonly Feature<Geometry>[], file: 
   });
 }
 
-/** The columns a traffic counter file must have (the fields {@link parseCounterRecords} requires). */
-export const COUNTER_COLUMNS = ['counter_id', 'lon', 'lat', 'aadt'] as const;
-/** The columns a noise logger file must have (the fields {@link parseLoggerRecords} requires). */
-export const LOGGER_COLUMNS = ['logger_id', 'lon', 'lat', 'state', 'lden_db'] as const;
+export { COUNTER_COLUMNS, LOGGER_COLUMNS } from '../data/record-columns.js';
 
 /** Validates traffic counter records (CSV rows or JSON objects). Line numbers assume a CSV header on line 1. */
 export function parseCounterRecords(rows: readonly Record<string, unknown>[], file: string): TrafficCounter[] {

@@ -1,5 +1,5 @@
 /**
- * The 0-100 noise score: an exposure score (engine/scores/component.ts), 100 = loudest. Linear in Lden from
+ * The 0-100 noise score: an exposure score (engine/score-kit/component.ts), 100 = loudest. Linear in Lden from
  * {@link NOISE_SCORE_FLOOR_DB} (score 0) to {@link NOISE_SCORE_CEILING_DB} (score 100), 2.5 points per dB:
  *
  *   score = clamp(2.5 * (Lden - 40), 0, 100)
@@ -11,7 +11,7 @@
  * relations are close to linear in dB over this range. Levels: see `levelOf` (below 48 dB very low,
  * 48-56 low, 56-64 moderate, 64-72 high, 72 and above very high).
  */
-import { clampScore } from '../scores/score-kit/component.js';
+import { clampScore } from '../score-kit/component.js';
 
 /** Lden mapped to score 0, dB. */
 export const NOISE_SCORE_FLOOR_DB = 40;

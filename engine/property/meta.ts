@@ -7,7 +7,7 @@ import type { Catalogue, CatalogueSource } from '../catalogue/catalogue.js';
 import { coverageStatus, heldExtent, sourcesFor, type CoverageEntry } from '../catalogue/coverage.js';
 import type { PayloadPath } from '../catalogue/payload-paths.js';
 import type { StateCode } from '../catalogue/states.js';
-import type { LookupLog } from './lookup-log.js';
+import type { LookupLog } from './kit/lookup-log.js';
 
 /** The common-core contract version (spec 9). */
 export const COMMON_CORE_VERSION = '1.0';

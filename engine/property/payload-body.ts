@@ -9,9 +9,9 @@
  * final), so a request's suffix can follow as a stored block with no compressor.
  */
 import { constants, crc32, deflateRawSync } from 'node:zlib';
-import type { PayloadBody, PropertyBody, PropertyResult } from './contract.js';
+import type { PayloadBody, PropertyBody, PropertyResult } from './kit/contract.js';
 
-export type { PayloadBody, PropertyBody } from './contract.js';
+export type { PayloadBody, PropertyBody } from './kit/contract.js';
 import { LAYER_TTL_MS, SCORE_TTL_MS } from './property-lookup.js';
 
 

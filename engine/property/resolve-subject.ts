@@ -10,9 +10,9 @@ import type { CatalogueSource } from '../catalogue/catalogue.js';
 import type { StateCode } from '../catalogue/states.js';
 import type { DataStore, VectorLayer } from '../data/dataset-store.js';
 import { EngineError, isEngineError } from '../errors.js';
-import type { PropertySubject } from './contract.js';
-import { clippedGeometry, r7 } from './layer-item.js';
-import type { ResolvedOptions } from './options.js';
+import type { PropertySubject } from './kit/contract.js';
+import { clippedGeometry, r7 } from './kit/layer-item.js';
+import type { ResolvedOptions } from './kit/options.js';
 import { stateAt } from './inputs/domain-inputs.js';
 
 /** A parcel found for the subject. */

@@ -10,7 +10,7 @@ import { scoresSchema } from '../scores/scores-schema.js';
 import { ENVIRONMENT_KEYS } from './blocks/environment.js';
 import { SCHOOL_CATCHMENT_FIELDS } from './blocks/poi.js';
 import { PROXIMITY_LOOKUPS } from './blocks/proximity.js';
-import { PLANNING_CORE_FIELDS } from './planning-core.js';
+import { PLANNING_CORE_FIELDS } from './kit/planning-core.js';
 
 type Schema = Record<string, unknown>;
 

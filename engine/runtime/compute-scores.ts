@@ -14,14 +14,14 @@ import type { TaskRunner } from '../pool/worker-pool.js';
 import { floodInputFor } from '../property/inputs/domain-inputs.js';
 import { rasterAt, type RasterCache } from '../property/inputs/raster-cache.js';
 import { SCORES, type ScoreModelsNeeded, type ScoreOptionsNeeded, type ScoreRegistry } from '../scores/registry.js';
-import type { AnyScoreDescriptor, RasterPick, ScoreRaster, ScoreRun } from '../scores/score-kit/descriptor.js';
-import { unavailableLayer } from '../scores/score-kit/layer-input.js';
+import type { AnyScoreDescriptor, RasterPick, ScoreRaster, ScoreRun } from '../score-kit/descriptor.js';
+import { unavailableLayer } from '../score-kit/layer-input.js';
 import type { Scores } from '../scores/score-types.js';
 import type { WalkabilityScore } from '../scores/walkability/walkability-score.js';
 import type { WalkabilityTaskInput } from '../scores/walkability/walkability-task-input.js';
 import type { HeatSurface, HeatSurfaceTaskInput } from '../surfaces/heat/heat-surface.js';
 import type { FloodAssessment } from '../scores/flood/assess-flood.js';
-import type { ScoresOptions, ScoresResult } from './engine-calls.js';
+import type { ScoresOptions, ScoresResult } from '../property/engine-calls.js';
 import type { StateModels } from './state-models.js';
 
 /** What the scores read: the dataset, a pool that runs walkability and HAND, open rasters and the models. */

@@ -10,14 +10,14 @@ import { createWindow } from '../geo/window.js';
 import { DEFAULT_NOISE_CELLS, noiseGridSpec, noiseSurfaceOnPool } from '../noise/noise-grid.js';
 import type { NoiseGridInput, NoiseGridOutput } from '../noise/noise-grid-task.js';
 import type { TaskRunner } from '../pool/worker-pool.js';
-import type { SurfaceLayer } from '../property/contract.js';
+import type { SurfaceLayer } from '../property/kit/contract.js';
 import { contourSourcesFor } from '../property/inputs/domain-inputs.js';
 import { rasterAt, type RasterCache } from '../property/inputs/raster-cache.js';
 import type { ContoursRequest } from '../surfaces/contours/contours-surface.js';
 import { unpackContours, type ContoursLayer, type PackedContoursLayer } from '../surfaces/contours/contours-layer.js';
 import { validateInterval } from '../surfaces/contours/interval.js';
 import type { HeatSurface, HeatSurfaceTaskInput } from '../surfaces/heat/heat-surface.js';
-import type { SurfacesOptions, SurfacesResult } from './engine-calls.js';
+import type { SurfacesOptions, SurfacesResult } from '../property/engine-calls.js';
 import type { StateModels } from './state-models.js';
 
 /** What the surfaces read: the dataset, a pool that runs the noise grid and contours, open rasters, the models. */

@@ -25,12 +25,13 @@ import { EngineTiles } from '../tiles/engine-tiles.js';
 import { TERRAIN_LAYER } from '../tiles/terrain-tiles.js';
 import { datasetFingerprint } from '../catalogue/fingerprint.js';
 import { RasterCache } from '../property/inputs/raster-cache.js';
-import type { PropertyOptions, PropertyResult, PropertyService, PropertySubject, SandboxAddress } from '../property/contract.js';
+import type { PropertyOptions, PropertyResult, PropertyService, PropertySubject, SandboxAddress } from '../property/kit/contract.js';
 import { readSample } from '../property/samples.js';
-import { MemoryReporter, type CacheMemory, type MemoryReport, type ModelMemory } from '../memory/memory-report.js';
-import type { ScoresOptions, ScoresResult, SurfacesOptions, SurfacesResult } from './engine-calls.js';
+import { MemoryReporter, type CacheMemory, type MemoryReport, type ModelMemory } from './memory-report.js';
+import type { ScoresOptions, ScoresResult, SurfacesOptions, SurfacesResult } from '../property/engine-calls.js';
 import { propertyIdentity, propertyLookup, type BillingIdentity, type PropertyDeps } from '../property/property-lookup.js';
-import { addressIndexFromStore, type AddressIndex, type AddressRecord } from '../address/index.js';
+import type { AddressIndex, AddressRecord } from '../address/index.js';
+import { addressIndexFromStore } from '../data/address-from-store.js';
 import { openOrWriteAddressIndexFile } from '../address/address-disk.js';
 import { addressRecordsFromRows } from '../address/address-record.js';
 import { DaStore, daStoreFromDataStore, daStoreFromTables, type DaService } from '../da/index.js';
@@ -187,9 +188,9 @@ export interface EngineOptions {
   log?: (line: string) => void;
 }
 
-export type { ScoresOptions, ScoresResult, SurfacesOptions, SurfacesResult } from './engine-calls.js';
+export type { ScoresOptions, ScoresResult, SurfacesOptions, SurfacesResult } from '../property/engine-calls.js';
 
-export type { CacheMemory, MemoryReport, ModelMemory } from '../memory/memory-report.js';
+export type { CacheMemory, MemoryReport, ModelMemory } from './memory-report.js';
 
 /** The engine. */
 export class Engine implements PropertyService {
@@ -405,7 +406,7 @@ export class Engine implements PropertyService {
       // Without a layer file of the caller's (the dataset is held in memory, as by one thread), each thread
       // holds its own states' windowed files whole and reads the others' by window: one copy across threads.
       const own = (slot: number) => (options.layerFile ? {} : { memoryStates: STATES.filter((st) => n < 2 || threadOfState(st, n) === slot) });
-      engine.engineThreads = await EngineThreads.start({ threads: n, engine: (slot) => ({ ...(thread as unknown as Record<string, unknown>), ...own(slot) }), callsPerThread: options.callsPerThread, log: options.log, blockCacheBytes: options.rasterBlockCacheBytes ?? BLOCK_CACHE_BYTES });
+      engine.engineThreads = await EngineThreads.start({ module: new URL(`./engine-thread.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url), threads: n, engine: (slot) => ({ ...(thread as unknown as Record<string, unknown>), ...own(slot) }), callsPerThread: options.callsPerThread, log: options.log, blockCacheBytes: options.rasterBlockCacheBytes ?? BLOCK_CACHE_BYTES });
       return engine;
     } catch (err) {
       await engine.close();
@@ -484,7 +485,7 @@ export class Engine implements PropertyService {
   }
 
   /**
-   * Estimated memory of what the engine holds (engine/memory/memory-report.ts): the loaded dataset files by
+   * Estimated memory of what the engine holds (runtime/memory-report.ts): the loaded dataset files by
    * state, each model built from them by state, the address index, the DA store's radius index, and the layer
    * and score caches' memory tiers.
    */
@@ -669,7 +670,7 @@ export class Engine implements PropertyService {
   }
 
   /**
-   * The property payload for an address or a point (spec sections 1-3): see engine/property/contract.ts.
+   * The property payload for an address or a point (spec sections 1-3): see engine/property/kit/contract.ts.
    */
   async property(subject: PropertySubject, options: PropertyOptions = {}): Promise<PropertyResult> {
     this.assertOpen();

@@ -12,8 +12,8 @@ import type { BushfireLayers } from './bushfire/bushfire-layers.js';
 import type { SubjectIdentity } from './bushfire/bushfire-score.js';
 import type { ContaminationRegister } from './contamination/contamination-register.js';
 import { SCORES, type ScoreKey, type ScoreRegistry } from './registry.js';
-import type { AnyScoreDescriptor, ScoreRaster, ScoreRun } from './score-kit/descriptor.js';
-import type { MissingLayer, RasterLayer } from './score-kit/layer-input.js';
+import type { AnyScoreDescriptor, ScoreRaster, ScoreRun } from '../score-kit/descriptor.js';
+import type { MissingLayer, RasterLayer } from '../score-kit/layer-input.js';
 import type { Scores } from './score-types.js';
 import type { WalkabilityIndexes } from './walkability/walkability-layers.js';
 

@@ -1,1 +1,1 @@
-export * from './score-kit/component.js';
+export * from '../score-kit/component.js';

@@ -9,7 +9,7 @@ import { contamination } from './contamination/descriptor.js';
 import { flood } from './flood/descriptor.js';
 import { heatIsland } from './heat-island/descriptor.js';
 import { noise } from './noise/descriptor.js';
-import type { AnyScoreDescriptor, ScoreRun } from './score-kit/descriptor.js';
+import type { AnyScoreDescriptor, ScoreRun } from '../score-kit/descriptor.js';
 import { solar } from './solar/descriptor.js';
 import { viewQuality } from './view-quality/descriptor.js';
 import { walkability } from './walkability/descriptor.js';

@@ -15,7 +15,7 @@
 
 type Schema = Record<string, unknown>;
 
-/** One input of a score with its provenance (scores/component.ts), its value of `valueType` or null. */
+/** One input of a score with its provenance (score-kit/component.ts), its value of `valueType` or null. */
 function scoreComponent(valueType: 'number' | 'string'): Schema {
   const nullable = (type: string, description: string) => ({ description, type: [type, 'null'] });
   return {

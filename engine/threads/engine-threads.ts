@@ -43,10 +43,10 @@ export interface EngineThreadsOptions {
   /** Bytes of decoded raster blocks the threads share (thread-blocks.ts); default 64 MiB. */
   blockCacheBytes?: number;
   /**
-   * The module each thread runs (default engine-thread.ts: an engine). Tests give one that speaks the same
-   * messages (thread-protocol.ts) to check the dispatch on its own.
+   * The module each thread runs: the engine's (engine/runtime/engine-thread.ts, which the runtime gives), or in
+   * tests one that speaks the same messages (thread-protocol.ts) to check the dispatch on its own.
    */
-  module?: URL;
+  module: URL;
 }
 
 /** Options of one call. */
@@ -125,8 +125,7 @@ const PREFER_SCAN = 32;
  * The URL a thread is started from: the built entry, or through the tsx bootstrap for a TypeScript module
  * (the engine's sources, under the test runner).
  */
-function threadEntry(module?: URL): { file: URL; taskModule: string } {
-  const entry = module ?? new URL(`./engine-thread.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
+function threadEntry(entry: URL): { file: URL; taskModule: string } {
   return entry.href.endsWith('.ts') ? { file: new URL('../../workers/ts-bootstrap.mjs', import.meta.url), taskModule: entry.href } : { file: entry, taskModule: entry.href };
 }
 

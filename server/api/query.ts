@@ -1,7 +1,7 @@
 /**
  * Query strings of the property endpoints (spec section 4), parsed strictly: every parameter is known,
  * given at most once and of its type, or the request is refused with 422 naming it. Ranges and enumerations
- * are checked by the engine's own validation (engine/property/options.ts), so the HTTP API and the library
+ * are checked by the engine's own validation (engine/property/kit/options.ts), so the HTTP API and the library
  * refuse the same values with the same messages.
  */
 import type { PropertyOptions, SurfaceLayer } from '../../engine/entry/property.js';

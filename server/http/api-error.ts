@@ -118,7 +118,7 @@ export function badParameter(parameter: string, message: string, code: ErrorCode
 }
 
 /**
- * Maps anything a handler threw to an ApiError. Engine codes (engine/property/contract.ts):
+ * Maps anything a handler threw to an ApiError. Engine codes (engine/property/kit/contract.ts):
  * - INVALID_ARGUMENT -> 422 naming `details.parameter` (`invalid_subject` for the subject rules);
  * - NOT_FOUND with reason `address_unresolvable` -> 422 `address_unresolvable` with the candidates;
  * - NOT_FOUND with reason `da_not_found` (an unknown DA id) -> 404 `da_not_found`;

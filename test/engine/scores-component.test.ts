@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clampScore, levelOf } from '../../engine/scores/score-kit/component.js';
+import { clampScore, levelOf } from '../../engine/score-kit/component.js';
 import { EXPOSURE_SCORES, SCORE_KEYS } from '../../engine/scores/registry.js';
 
 describe('score conventions', () => {

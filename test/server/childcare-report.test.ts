@@ -10,7 +10,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATES } from '../../engine/catalogue/states.js';
-import type { PropertyService } from '../../engine/property/contract.js';
+import type { PropertyService } from '../../engine/property/kit/contract.js';
 import { pdfSafe } from '../../engine/childcare/report/report-pdf.js';
 import { startServer, type StartedServer } from '../../server/http-server.js';
 import { useBrowser } from '../helpers/browser.js';

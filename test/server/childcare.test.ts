@@ -13,7 +13,7 @@ import type { DaRecord } from '../../engine/da/da-record.js';
 import { daStoreFromDirectory } from '../../engine/da/da-sync.js';
 import type { DaStore } from '../../engine/da/da-store.js';
 import { distanceMetres } from '../../engine/geo/distance.js';
-import type { PropertyService } from '../../engine/property/contract.js';
+import type { PropertyService } from '../../engine/property/kit/contract.js';
 import { startServer, type StartedServer } from '../../server/http-server.js';
 import { createKey, keyRecordOf } from '../../server/keys/key-admin.js';
 import { generateKey } from '../../server/keys/api-key.js';

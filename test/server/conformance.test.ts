@@ -14,7 +14,7 @@ import { GUIDES, guidePath } from '../../server/openapi/guide-pages.js';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ajv2020 } from '../helpers/ajv.js';
-import type { PropertyService } from '../../engine/property/contract.js';
+import type { PropertyService } from '../../engine/property/kit/contract.js';
 import { ERROR_STATUS } from '../../server/http/api-error.js';
 import { childcareOpenApi } from '../../server/childcare/childcare-pages.js';
 import { startServer, type StartedServer } from '../../server/http-server.js';

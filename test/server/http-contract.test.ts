@@ -8,7 +8,7 @@ import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ajv2020 } from '../helpers/ajv.js';
-import { CORE_BLOCKS } from '../../engine/property/contract.js';
+import { CORE_BLOCKS } from '../../engine/property/kit/contract.js';
 import { readSample, SAMPLE_NAMES } from '../../engine/property/samples.js';
 import { EngineError } from '../../engine/errors.js';
 import { engineInternals } from '../../engine/runtime/internals.js';

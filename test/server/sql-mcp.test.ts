@@ -9,7 +9,7 @@ import { importDaFile } from '../../engine/da/da-import.js';
 import { daStoreFromDirectory } from '../../engine/da/da-sync.js';
 import type { DaStore } from '../../engine/da/da-store.js';
 import { SqlRunner } from '../../engine/da/sql/sql-runner.js';
-import type { PropertyService } from '../../engine/property/contract.js';
+import type { PropertyService } from '../../engine/property/kit/contract.js';
 import { startServer, type StartedServer } from '../../server/http-server.js';
 import { createKey } from '../../server/keys/key-admin.js';
 import { SqliteStore } from '../../server/store/sqlite/sqlite-store.js';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createStatements, createTableSql, expectedColumns, tablesFor, type TableDef } from '../../engine/data/table-schema.js';
+import { createStatements, createTableSql, expectedColumns, tablesFor, type TableDef } from '../../engine/tables/table-schema.js';
 import { DA_TABLES } from '../../engine/da/da-tables.js';
 import { CONTENT_COLUMNS } from '../../engine/da/da-schema.js';
 import { DaStore } from '../../engine/da/da-store.js';

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DaStore, importDaFile } from '../../engine/da/index.js';
-import type { PropertyService } from '../../engine/property/contract.js';
+import type { PropertyService } from '../../engine/property/kit/contract.js';
 import { startServer, type StartedServer } from '../../server/http-server.js';
 import { createKey } from '../../server/keys/key-admin.js';
 import { SqliteStore } from '../../server/store/sqlite/sqlite-store.js';

@@ -4,7 +4,7 @@
  * approvals in the surrounding SA2). Each is the polygon containing the subject point.
  */
 import type { PayloadPath } from '../../catalogue/payload-paths.js';
-import { coveringHits } from '../layer-query.js';
+import { coveringHits } from '../kit/layer-query.js';
 import { layerItemOf, lookup, withGeometry, type BlockContext } from './context.js';
 
 /** The keys of each area block and the file layer each reads (when its source splits files by layer). */

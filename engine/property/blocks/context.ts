@@ -7,10 +7,10 @@ import type { Geometry } from 'geojson';
 import type { DataStore } from '../../data/dataset-store.js';
 import type { BBox } from '../../geo/bbox.js';
 import { createWindow, windowLonLatBBox } from '../../geo/window.js';
-import type { LayerHit, Subject } from '../layer-query.js';
-import { clippedGeometry, km, r7 } from '../layer-item.js';
-import type { LookupLog } from '../lookup-log.js';
-import type { ResolvedOptions } from '../options.js';
+import type { LayerHit, Subject } from '../kit/layer-query.js';
+import { clippedGeometry, km, r7 } from '../kit/layer-item.js';
+import type { LookupLog } from '../kit/lookup-log.js';
+import type { ResolvedOptions } from '../kit/options.js';
 
 /** The context of one lookup's block builders. */
 export interface BlockContext {

@@ -8,8 +8,8 @@ import { booleanPointInPolygon } from '@turf/turf';
 import type { DaRecord, DaReader } from '../../da/index.js';
 import { daItem } from '../../da/index.js';
 import { EngineError } from '../../errors.js';
-import { ON_SITE_TOLERANCE_M } from '../layer-query.js';
-import { LIMITS } from '../options.js';
+import { ON_SITE_TOLERANCE_M } from '../kit/layer-query.js';
+import { LIMITS } from '../kit/options.js';
 import type { BlockContext } from './context.js';
 
 /** Builds the DA block; throws UNAVAILABLE (component development_applications) when the store fails. */

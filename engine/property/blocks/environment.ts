@@ -4,7 +4,7 @@
  * records are what lies within a documented radius of the subject, nearest first, with `distance_km`.
  */
 import type { PayloadPath } from '../../catalogue/payload-paths.js';
-import { coveringHits, pointsOnSite, withinHits, type LayerHit } from '../layer-query.js';
+import { coveringHits, pointsOnSite, withinHits, type LayerHit } from '../kit/layer-query.js';
 import { layerItemOf, lookup, withGeometry, type BlockContext } from './context.js';
 
 /** How each environment key is looked up; radii in metres. */

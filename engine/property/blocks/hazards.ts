@@ -6,7 +6,7 @@
  */
 import { floodOverlayHits } from '../../scores/flood/flood-overlays.js';
 import { floodOverlaySourcesFor, isBushfireFeature } from '../inputs/domain-inputs.js';
-import { coveringHits, pointsOnSite } from '../layer-query.js';
+import { coveringHits, pointsOnSite } from '../kit/layer-query.js';
 import { layerItemOf, lookup, withGeometry, type BlockContext } from './context.js';
 
 /** Builds the hazards block. */

@@ -8,9 +8,9 @@ import type { PayloadPath } from '../../catalogue/payload-paths.js';
 import type { CatalogueSource } from '../../catalogue/catalogue.js';
 import { bearingDegrees, compass8 } from '../../geo/distance.js';
 import { discBox } from '../inputs/raster-cache.js';
-import { coveringHits, withinHits, type LayerHit } from '../layer-query.js';
-import { planningCore } from '../planning-core.js';
-import { LIMITS } from '../options.js';
+import { coveringHits, withinHits, type LayerHit } from '../kit/layer-query.js';
+import { planningCore } from '../kit/planning-core.js';
+import { LIMITS } from '../kit/options.js';
 import { cleanProperties, lookup, withGeometry, type BlockContext } from './context.js';
 
 /** The catalogue's row terms: which rows of a mixed-licence source may be delivered. */

@@ -3,8 +3,8 @@
  * catchments the subject lies in (polygon membership, ignoring the radius) with exactly seven keys; and the
  * childcare list, withheld pending the publisher's consent (an empty list that is never a finding).
  */
-import { coveringHits, withinHits } from '../layer-query.js';
-import { r7 } from '../layer-item.js';
+import { coveringHits, withinHits } from '../kit/layer-query.js';
+import { r7 } from '../kit/layer-item.js';
 import { layerItemOf, lookup, withGeometry, type BlockContext } from './context.js';
 
 /** The seven keys of a school catchment item, in order. */

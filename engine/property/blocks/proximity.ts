@@ -5,7 +5,7 @@
  * empty list: checked, none found.
  */
 import type { PayloadPath } from '../../catalogue/payload-paths.js';
-import { nearestHit } from '../layer-query.js';
+import { nearestHit } from '../kit/layer-query.js';
 import { layerItemOf, lookup, type BlockContext } from './context.js';
 
 /** Search distance per key, metres. */

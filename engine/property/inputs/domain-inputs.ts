@@ -18,7 +18,7 @@ import { buildContaminationRegister, type ContaminationRegister, type Contaminat
 import type { FloodInput, FloodStudy } from '../../scores/flood/assess-flood.js';
 import type { FloodOverlaySource } from '../../scores/flood/flood-overlays.js';
 import type { StudyLibrary } from '../../scores/flood/flood-score.js';
-import type { MissingLayer } from '../../scores/score-kit/layer-input.js';
+import type { MissingLayer } from '../../score-kit/layer-input.js';
 import {
   AMENITY_CSV_CATEGORIES,
   amenityPointsFromRows,

@@ -7,8 +7,8 @@ import { LONLAT } from '../../geo/crs.js';
 import type { RasterSource } from '../../raster/geotiff-reader.js';
 import { closeSharedRasters, sharedRaster } from '../../raster/raster-pool.js';
 import type { RasterRef } from '../../data/dataset-store.js';
-import type { MissingLayer, RasterLayer } from '../../scores/score-kit/layer-input.js';
-import { unavailableLayer } from '../../scores/score-kit/layer-input.js';
+import type { MissingLayer, RasterLayer } from '../../score-kit/layer-input.js';
+import { unavailableLayer } from '../../score-kit/layer-input.js';
 import { bboxContains } from '../../geo/bbox.js';
 import { getTransformer } from '../../geo/crs.js';
 

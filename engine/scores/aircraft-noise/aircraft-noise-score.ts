@@ -11,7 +11,7 @@
  * conditionally acceptable 20-25, unacceptable above 25; thresholds as commonly quoted from the standard,
  * not re-checked against its text here).
  */
-import { clampScore, component, levelOf, type Level, type ScoreComponent } from '../score-kit/component.js';
+import { clampScore, component, levelOf, type Level, type ScoreComponent } from '../../score-kit/component.js';
 import type { AnefContour, AnefCoverage, AnefLayer } from './anef-contours.js';
 
 /** The supported band lower edges; each band is [edge, edge + 5]. */

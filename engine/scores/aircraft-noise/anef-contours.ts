@@ -6,8 +6,8 @@
 import type { Feature, Geometry, MultiPolygon, Polygon } from 'geojson';
 import { parseAnefFeatures } from '../../noise/noise-inputs.js';
 import { PolygonIndex } from '../../vector/polygon-index.js';
-import type { MissingLayer } from '../score-kit/layer-input.js';
-import { isMissing } from '../score-kit/layer-input.js';
+import type { MissingLayer } from '../../score-kit/layer-input.js';
+import { isMissing } from '../../score-kit/layer-input.js';
 
 /** One ANEF band polygon. */
 export interface AnefContour {

@@ -1,5 +1,5 @@
 /** `scores.aircraft_noise`: the ANEF contour the subject lies in. */
-import { defineScore } from '../score-kit/descriptor.js';
+import { defineScore } from '../../score-kit/descriptor.js';
 import type { AnefLayer } from './anef-contours.js';
 import { aircraftNoiseScore } from './aircraft-noise-score.js';
 

@@ -4,7 +4,7 @@
  * notes and each component's caveat, and the published rounding (shares to 0.001, slopes and distances to
  * 0.1). Each takes the facts (codes, numbers, names) and returns the text.
  */
-import type { Level } from '../score-kit/component.js';
+import type { Level } from '../../score-kit/component.js';
 
 /** The spec 1 disclaimer, carried on every result. */
 export const BUSHFIRE_DISCLAIMER =

@@ -13,8 +13,8 @@
 import type { Feature, Geometry, MultiPolygon, Polygon } from 'geojson';
 import { invalidData } from '../../errors.js';
 import { PolygonIndex } from '../../vector/polygon-index.js';
-import type { MissingLayer } from '../score-kit/layer-input.js';
-import { isMissing } from '../score-kit/layer-input.js';
+import type { MissingLayer } from '../../score-kit/layer-input.js';
+import { isMissing } from '../../score-kit/layer-input.js';
 import { VEGETATION_CLASSES, type VegetationClass } from './as3959-method1.js';
 
 /** One state's official overlay as loaded. */

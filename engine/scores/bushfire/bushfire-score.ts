@@ -21,11 +21,11 @@
  * 3. The indicative BAL, from AS 3959-2009 Method 1 (as3959-method1.ts) over the classified vegetation
  *    within 100 m, its effective slope from the DEM and its distance: never from the score.
  */
-import { component, clampScore, levelOf, type Level, type ScoreComponent } from '../score-kit/component.js';
+import { component, clampScore, levelOf, type Level, type ScoreComponent } from '../../score-kit/component.js';
 import { BUSHFIRE_DISCLAIMER, BUSHFIRE_LEVEL_LABEL, BUSHFIRE_WORDS, tenth, thousandth } from './bushfire-describe.js';
 export { BUSHFIRE_DISCLAIMER } from './bushfire-describe.js';
 import { cellSizeMetres } from '../../raster/sample.js';
-import { resolveLayer, type MissingLayer, type RasterInput } from '../score-kit/layer-input.js';
+import { resolveLayer, type MissingLayer, type RasterInput } from '../../score-kit/layer-input.js';
 import { regionalSlope } from '../../raster/terrain-slope.js';
 import {
   ASSESSMENT_DISTANCE_M,

@@ -1,5 +1,5 @@
 /** `scores.bushfire`: official overlays, vegetation, fire history and slope around the subject (AS 3959 Method 1). */
-import { defineScore } from '../score-kit/descriptor.js';
+import { defineScore } from '../../score-kit/descriptor.js';
 import type { TableFdi } from './as3959-method1.js';
 import type { BushfireLayers } from './bushfire-layers.js';
 import { bushfireScore, type SubjectIdentity } from './bushfire-score.js';

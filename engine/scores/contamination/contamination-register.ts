@@ -6,8 +6,8 @@
  */
 import { invalidData } from '../../errors.js';
 import { PointIndex } from '../../vector/point-index.js';
-import type { MissingLayer } from '../score-kit/layer-input.js';
-import { isMissing } from '../score-kit/layer-input.js';
+import type { MissingLayer } from '../../score-kit/layer-input.js';
+import { isMissing } from '../../score-kit/layer-input.js';
 
 /** One register entry. */
 export interface ContaminationSite {

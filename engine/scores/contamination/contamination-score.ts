@@ -13,7 +13,7 @@
  * choices, stated so they can be tuned; without the parcel boundary "at the subject" means within 30 m of
  * the address point (about half a suburban lot).
  */
-import { clampScore, component, levelOf, type Level, type ScoreComponent } from '../score-kit/component.js';
+import { clampScore, component, levelOf, type Level, type ScoreComponent } from '../../score-kit/component.js';
 import type { ContaminationRegister, ContaminationSite, RegisterCoverage } from './contamination-register.js';
 
 /** A site this close to the subject is "at the subject", metres. */

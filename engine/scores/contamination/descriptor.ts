@@ -1,5 +1,5 @@
 /** `scores.contamination`: registered contaminated sites near the subject. */
-import { defineScore } from '../score-kit/descriptor.js';
+import { defineScore } from '../../score-kit/descriptor.js';
 import type { ContaminationRegister } from './contamination-register.js';
 import { contaminationScore } from './contamination-score.js';
 

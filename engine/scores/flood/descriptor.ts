@@ -2,7 +2,7 @@
 import type { StateCode } from '../../catalogue/states.js';
 import { EngineError } from '../../errors.js';
 import type { HandTileStore } from '../../hydro/hand-tile-store.js';
-import { defineScore } from '../score-kit/descriptor.js';
+import { defineScore } from '../../score-kit/descriptor.js';
 import { assessFlood, type AssessFloodOptions, type FloodInput } from './assess-flood.js';
 
 /** What the flood score needs of the engine: its inputs from the dataset, a pool for HAND, stored HAND tiles. */

@@ -3,7 +3,7 @@
  * numbers and codes) into the payload's block, each component with its caveat, values rounded as
  * published (distances to 0.1 m, depths to 1 mm, sub-scores to 0.1, the flood height to 1 cm).
  */
-import { clampScore, component, levelOf, type Level, type ScoreComponent } from '../score-kit/component.js';
+import { clampScore, component, levelOf, type Level, type ScoreComponent } from '../../score-kit/component.js';
 import type { FloodFindings, FloodEvidence, FloodScore, HazardClass, StudyLibrary } from './flood-types.js';
 
 const HAZARD_LEVEL: Record<HazardClass, Level> = { H1: 'low', H2: 'moderate', H3: 'high', H4: 'very_high', H5: 'very_high', H6: 'very_high' };

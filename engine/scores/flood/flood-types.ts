@@ -4,7 +4,7 @@
  * read them.
  */
 import type { NearestDrainage } from '../../hydro/hand-at-point.js';
-import type { Level, ScoreComponent } from '../score-kit/component.js';
+import type { Level, ScoreComponent } from '../../score-kit/component.js';
 import type { FloodOverlayHit } from './flood-overlays.js';
 import type { OfficialLayerResult } from './official-layer.js';
 import type { NearestWater } from './water-distance.js';

@@ -1,5 +1,5 @@
 /** `scores.heat_island`: land-surface temperature against its region, explained by the land cover around. */
-import { defineScore } from '../score-kit/descriptor.js';
+import { defineScore } from '../../score-kit/descriptor.js';
 import { heatIslandScore, REGIONAL_RADIUS_M } from './heat-island-score.js';
 
 export const heatIsland = defineScore<'heat_island'>({

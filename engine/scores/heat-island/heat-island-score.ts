@@ -14,9 +14,9 @@
  */
 import { worldToPixel } from '../../geo/geo-transform.js';
 import type { HeatSurface } from '../../surfaces/heat/heat-surface.js';
-import { clampScore, component, levelOf, type Level, type ScoreComponent } from '../score-kit/component.js';
+import { clampScore, component, levelOf, type Level, type ScoreComponent } from '../../score-kit/component.js';
 import { cellSizeMetres, metricFrame, sampleAtOffset, type AnyGrid } from '../../raster/sample.js';
-import { resolveLayer, isMissing, type LayerStatus, type MissingLayer, type RasterInput } from '../score-kit/layer-input.js';
+import { resolveLayer, isMissing, type LayerStatus, type MissingLayer, type RasterInput } from '../../score-kit/layer-input.js';
 import { isNoData } from '../../raster/grid.js';
 
 /** Radius of the regional LST baseline, metres. */

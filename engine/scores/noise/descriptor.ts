@@ -3,7 +3,7 @@ import type { StateCode } from '../../catalogue/states.js';
 import { EngineError } from '../../errors.js';
 import type { NoiseNetwork } from '../../noise/noise-network.js';
 import type { NoiseMethod } from '../../noise/noise-grid-task.js';
-import { defineScore } from '../score-kit/descriptor.js';
+import { defineScore } from '../../score-kit/descriptor.js';
 import { noiseScore } from './noise-score.js';
 
 export const noise = defineScore<'noise', { noiseNetwork(state: StateCode): Promise<NoiseNetwork | null> }, { now?: Date; noiseMethod?: NoiseMethod }>({

@@ -4,13 +4,13 @@
  * crowd-sourced road when no counter is in range), `sources` (measured road and rail sources with true
  * distances and `search_radius_m`; no crowd-sourced rows), `measured_validation`, the rail, tram and
  * aircraft components mixed in separately, and the 0-100 score (noise-score-scale.ts). Inputs ship as
- * ScoreComponent objects (engine/scores/component.ts).
+ * ScoreComponent objects (engine/score-kit/component.ts).
  */
 import { latLng, metres, NOISE_WORDS, relationTerms } from './noise-describe.js';
 import type { Geometry, Position } from 'geojson';
 import { assertLonLat } from '../../geo/window.js';
 import { bearingDegrees, compass8, type Compass8 } from '../../geo/distance.js';
-import { component, levelOf, type Level, type ScoreComponent } from '../score-kit/component.js';
+import { component, levelOf, type Level, type ScoreComponent } from '../../score-kit/component.js';
 import { nearestPointOnLine } from '../../vector/nearest-point-on-line.js';
 import { confidenceHalfWidth } from '../../noise/confidence.js';
 import { energyToDb, reportDb } from '../../noise/decibels.js';

@@ -1,5 +1,5 @@
 /** `scores.solar`: irradiance and PV yield at the subject. */
-import { defineScore } from '../score-kit/descriptor.js';
+import { defineScore } from '../../score-kit/descriptor.js';
 import { solarScore } from './solar-score.js';
 
 export const solar = defineScore<'solar'>({

@@ -10,9 +10,9 @@
  * when real data is loaded. Without PVOUT the score falls back to GHI over {@link GHI_LOW}-{@link GHI_HIGH}
  * kWh/m2/day, likewise spanning the Australian range, and says so.
  */
-import { clampScore, component, levelOf, type Level, type ScoreComponent } from '../score-kit/component.js';
+import { clampScore, component, levelOf, type Level, type ScoreComponent } from '../../score-kit/component.js';
 import { cellSizeMetres, sampleAtLonLat } from '../../raster/sample.js';
-import { resolveLayer, type RasterInput } from '../score-kit/layer-input.js';
+import { resolveLayer, type RasterInput } from '../../score-kit/layer-input.js';
 
 /** PVOUT scoring 0, kWh/kWp/day. */
 export const PVOUT_LOW = 3.2;

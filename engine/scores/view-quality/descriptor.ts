@@ -1,5 +1,5 @@
 /** `scores.view_quality`: terrain openness around the subject, from the DEM. */
-import { defineScore } from '../score-kit/descriptor.js';
+import { defineScore } from '../../score-kit/descriptor.js';
 import { viewQualityScore } from './view-quality-score.js';
 
 /**

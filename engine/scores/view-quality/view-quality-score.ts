@@ -4,10 +4,10 @@
  * from the bare-earth DEM (see landscape-openness.ts). Not a line-of-sight guarantee: buildings and trees
  * are not in the DEM.
  */
-import { clampScore, component, levelOf, type Level, type ScoreComponent } from '../score-kit/component.js';
+import { clampScore, component, levelOf, type Level, type ScoreComponent } from '../../score-kit/component.js';
 import { cellSizeMetres } from '../../raster/sample.js';
 import { landscapeOpenness, type OpennessOptions } from './landscape-openness.js';
-import { resolveLayer, type LayerStatus, type RasterInput } from '../score-kit/layer-input.js';
+import { resolveLayer, type LayerStatus, type RasterInput } from '../../score-kit/layer-input.js';
 
 /** Weight of the open-horizon share in the score; the relative-elevation share takes the rest. Our choice. */
 export const OPEN_HORIZON_WEIGHT = 0.5;

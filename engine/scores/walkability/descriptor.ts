@@ -1,6 +1,6 @@
 /** `scores.walkability`: walking access to amenities around the subject, with barriers and slope. */
 import type { TaskRunner } from '../../pool/worker-pool.js';
-import { defineScore } from '../score-kit/descriptor.js';
+import { defineScore } from '../../score-kit/descriptor.js';
 import { labelWalkability } from './walkability-labels.js';
 import type { SharedWalkabilityIndexes, WalkabilityIndexes } from './walkability-layers.js';
 import { computeWalkability, SLOPE_RADIUS_M, walkSlopeFromDem, type WalkabilityScore } from './walkability-score.js';

@@ -7,7 +7,7 @@ import type { BBox } from '../../geo/bbox.js';
 import { destination } from '../../geo/distance.js';
 import { LONLAT } from '../../geo/crs.js';
 import type { RasterSource } from '../../raster/geotiff-reader.js';
-import type { MissingLayer } from '../score-kit/layer-input.js';
+import type { MissingLayer } from '../../score-kit/layer-input.js';
 import { SLOPE_RADIUS_M, walkSlopeFromDem, type WalkSlopeInput } from './walkability-score.js';
 
 /** Margin beyond the slope disc so the lattice's 3x3 stencil has neighbours at the edge, metres. */

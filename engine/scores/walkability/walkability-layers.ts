@@ -19,8 +19,8 @@ import type { Feature, Geometry } from 'geojson';
 import { invalidData } from '../../errors.js';
 import { PointIndex, type SharedPointIndex } from '../../vector/point-index.js';
 import { SegmentIndex, type SharedSegmentIndex } from '../../vector/segment-index.js';
-import type { MissingLayer } from '../score-kit/layer-input.js';
-import { isMissing } from '../score-kit/layer-input.js';
+import type { MissingLayer } from '../../score-kit/layer-input.js';
+import { isMissing } from '../../score-kit/layer-input.js';
 import { CATEGORY_CODE, categoriseAmenity, NO_CATEGORY, WALK_CATEGORIES, type WalkCategory } from './categories.js';
 
 /** One amenity point with its category and provenance. */

@@ -21,12 +21,12 @@
  * the result's `delivery_contract.cacheable` is false so the long-lived score cache never pins it.
  */
 import { tenThousandth, WALK_DISCLAIMER, WALK_WORDS, wholeMetres } from './walkability-describe.js';
-import { component, clampScore, levelOf, type Level, type ScoreComponent } from '../score-kit/component.js';
+import { component, clampScore, levelOf, type Level, type ScoreComponent } from '../../score-kit/component.js';
 import { distanceMetres, metresPerDegree } from '../../geo/distance.js';
 import { radiusBox } from '../../vector/metric-search.js';
 import { regionalSlope } from '../../raster/terrain-slope.js';
 import { cellSizeMetres } from '../../raster/sample.js';
-import { resolveLayer, type MissingLayer, type RasterInput } from '../score-kit/layer-input.js';
+import { resolveLayer, type MissingLayer, type RasterInput } from '../../score-kit/layer-input.js';
 import { BARRIER_MOTORWAY, BARRIER_WATER, BarrierField } from './barrier-field.js';
 import { categoryWeight, NO_CATEGORY, RANK_WEIGHTS, WALK_CATEGORIES, type WalkCategory } from './categories.js';
 import { DECAY_LIMIT_M, distanceDecay, toblerSlopeFactor, WALK_BAND_MINUTES, WALK_BANDS_M, WALKING_SPEED_M_PER_MIN } from './distance-decay.js';

@@ -1,5 +1,5 @@
 /** The input of the `walkability` worker task (see workers/tasks/walkability.ts). */
-import type { MissingLayer } from '../score-kit/layer-input.js';
+import type { MissingLayer } from '../../score-kit/layer-input.js';
 import type { SharedWalkabilityIndexes } from './walkability-layers.js';
 import type { WalkSlopeInput } from './walkability-score.js';
 

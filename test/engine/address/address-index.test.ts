@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { AddressIndex, addressRecordsFromRows, formatAddress, LOW_TEXT_MATCH, parseQuery, withinOneEdit, type AddressRecord } from '../../../engine/address/index.js';
 import { openDataStore } from '../../../engine/data/dataset-store.js';
-import { addressIndexFromStore } from '../../../engine/address/index.js';
+import { addressIndexFromStore } from '../../../engine/data/address-from-store.js';
 import { defaultDataDir } from '../../../datasets/sample-world.js';
 import { expectEngineError } from '../../helpers/expect-engine-error.js';
 

@@ -16,7 +16,7 @@ import { filePolicy } from '../../../engine/data/layer-policy.js';
 import { growByMetres } from '../../../engine/vector/metric-search.js';
 import { distanceMetres, metresPerDegree } from '../../../engine/geo/distance.js';
 import { createEngine, type Engine } from '../../../engine/runtime/engine.js';
-import type { PropertyOptions, PropertySubject } from '../../../engine/property/contract.js';
+import type { PropertyOptions, PropertySubject } from '../../../engine/property/kit/contract.js';
 import { seededRandom } from '../../../engine/random/seeded-random.js';
 import { tileAt } from '../../../engine/tiles/tile-math.js';
 import { tempDir } from '../../helpers/tmp.js';

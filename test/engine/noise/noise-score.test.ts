@@ -3,7 +3,7 @@ import { distanceMetres } from '../../../engine/geo/distance.js';
 import { buildNoiseNetwork } from '../../../engine/noise/noise-network.js';
 import { noiseScore } from '../../../engine/scores/noise/noise-score.js';
 import { noiseScoreFromLden } from '../../../engine/noise/noise-score-scale.js';
-import { LEVELS } from '../../../engine/scores/score-kit/component.js';
+import { LEVELS } from '../../../engine/score-kit/component.js';
 import { expectEngineError } from '../../helpers/expect-engine-error.js';
 import { anefBand, at, northSouth, railLine, road } from './noise-fixtures.js';
 

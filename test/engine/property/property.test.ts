@@ -7,7 +7,7 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../../datasets/sample-world.js';
 import { createEngine, type Engine } from '../../../engine/runtime/engine.js';
-import { CORE_BLOCKS, type PropertyLicence } from '../../../engine/property/contract.js';
+import { CORE_BLOCKS, type PropertyLicence } from '../../../engine/property/kit/contract.js';
 import { CORE_PAYLOAD_SCHEMA, PROPERTY_PAYLOAD_SCHEMA } from '../../../engine/property/schema.js';
 import { buildBushfireLayers } from '../../../engine/scores/bushfire/bushfire-layers.js';
 import { bushfireScore } from '../../../engine/scores/bushfire/bushfire-score.js';

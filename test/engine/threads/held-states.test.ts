@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../../datasets/sample-world.js';
 import { STATES } from '../../../engine/catalogue/states.js';
 import { createEngine, defaultLayerFile, type Engine } from '../../../engine/runtime/engine.js';
-import type { PropertySubject } from '../../../engine/property/contract.js';
+import type { PropertySubject } from '../../../engine/property/kit/contract.js';
 
 const datasets = defaultDataDir();
 const now = new Date('2026-11-25T00:00:00Z');

@@ -6,8 +6,8 @@
  * costs little after the first; the walk yields to the event loop every 20,000 objects, so a first scrape
  * costs time, not requests.
  */
-import type { BuiltModels, ModelBudget } from '../runtime/state-models.js';
-import { estimateAsync } from './estimate.js';
+import type { BuiltModels, ModelBudget } from './state-models.js';
+import { estimateAsync } from '../memory/estimate.js';
 
 /** Estimated bytes of one model of one state (`national` for data of no one state, `none` for no state). */
 export interface ModelMemory {

@@ -14,7 +14,7 @@
  *   geometry licence, a score-only key on /core) are the server's, made before calling the engine with
  *   {@link checkLicence}.
  */
-import type { StateCode } from '../catalogue/states.js';
+import type { StateCode } from '../../catalogue/states.js';
 
 /** The subject of a lookup: an address, or both coordinates (never a mix: DESIGN.md). */
 export type PropertySubject = { address: string } | { lat: number; lng: number };

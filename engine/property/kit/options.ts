@@ -4,7 +4,7 @@
  * `INVALID_ARGUMENT` naming the parameter.
  */
 import { validateComponents } from './components.js';
-import { invalidArgument } from '../errors.js';
+import { invalidArgument } from '../../errors.js';
 import { FULL_LICENCE, SURFACE_LAYERS, type PropertyLicence, type PropertyOptions, type PropertySubject, type SurfaceLayer } from './contract.js';
 
 /** Limits of spec section 8. */

@@ -5,17 +5,17 @@
  */
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, extname, join, relative, resolve, sep } from 'node:path';
-import { sourceFileProblems } from '../data/dataset-store.js';
+import { sourceFileProblems } from './dataset-store.js';
 import { isEngineError } from '../errors.js';
 import { normaliseCrs, isSupportedCrs } from '../geo/crs.js';
 import { openRaster } from '../raster/geotiff-reader.js';
 import { crsOfPrj } from '../vector/shapefile-reader.js';
 import { geoPackageTables } from '../vector/geopackage-reader.js';
-import { CATALOGUE_VERSION, type CatalogueSource, type CoverageExtent, type SourceFormat } from './catalogue.js';
-import type { CatalogueProblem } from './catalogue-error.js';
-import { CATALOGUE_FILE, geojsonDeclaredCrs, validateCatalogue } from './load-catalogue.js';
-import { PAYLOAD_PATHS, type PayloadPath } from './payload-paths.js';
-import { STATES, type StateCode } from './states.js';
+import { CATALOGUE_VERSION, type CatalogueSource, type CoverageExtent, type SourceFormat } from '../catalogue/catalogue.js';
+import type { CatalogueProblem } from '../catalogue/catalogue-error.js';
+import { CATALOGUE_FILE, geojsonDeclaredCrs, validateCatalogue } from '../catalogue/load-catalogue.js';
+import { PAYLOAD_PATHS, type PayloadPath } from '../catalogue/payload-paths.js';
+import { STATES, type StateCode } from '../catalogue/states.js';
 
 /** A problem found by a tool, as one line (`source: field: message`, or the loader's message). */
 export class CatalogueToolError extends Error {

@@ -3,8 +3,8 @@
  * the key's licence. A selector narrows, never expands: `components=scores.noise` on a key without `scores`
  * delivers nothing of scores (spec 4).
  */
-import { invalidArgument } from '../errors.js';
-import { SCORE_KEYS } from '../scores/registry.js';
+import { invalidArgument } from '../../errors.js';
+import { SCORE_KEYS } from '../../scores/registry.js';
 import { CORE_BLOCKS, PROPERTY_BLOCKS, type PropertyBlock, type PropertyLicence } from './contract.js';
 
 /** Sub-selectors each block accepts after a dot. */

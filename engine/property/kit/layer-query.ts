@@ -5,10 +5,10 @@
  */
 import { area, bbox as turfBbox, bboxClip, booleanPointInPolygon, featureCollection, intersect, multiPolygon as turfMultiPolygon, polygon as turfPolygon } from '@turf/turf';
 import type { Feature, Geometry, MultiPolygon, Polygon, Position } from 'geojson';
-import type { PayloadPath } from '../catalogue/payload-paths.js';
-import type { StateCode } from '../catalogue/states.js';
-import type { DataStore, RecordTable, VectorLayer } from '../data/dataset-store.js';
-import { distanceMetres, metresPerDegree } from '../geo/distance.js';
+import type { PayloadPath } from '../../catalogue/payload-paths.js';
+import type { StateCode } from '../../catalogue/states.js';
+import type { DataStore, RecordTable, VectorLayer } from '../../data/dataset-store.js';
+import { distanceMetres, metresPerDegree } from '../../geo/distance.js';
 
 /** One record or feature a lookup found. */
 export interface LayerHit {

@@ -3,7 +3,7 @@
  * came from, and which lookups failed. `meta.coverage_status`, `meta.attribution`, `meta.source_currency` and
  * `completeness` are generated from this log and the catalogue, never written by hand per response.
  */
-import type { PayloadPath } from '../catalogue/payload-paths.js';
+import type { PayloadPath } from '../../catalogue/payload-paths.js';
 
 /** The outcome of one data path. */
 export interface PathOutcome {

@@ -5,7 +5,7 @@
  */
 import type { NoiseMethod } from '../noise/noise-grid-task.js';
 import type { StateCode } from '../catalogue/states.js';
-import type { SurfaceLayer } from '../property/contract.js';
+import type { SurfaceLayer } from './kit/contract.js';
 import type { ScoreKey } from '../scores/registry.js';
 import type { SubjectIdentity } from '../scores/bushfire/bushfire-score.js';
 import type { FloodAssessment } from '../scores/flood/assess-flood.js';

@@ -11,10 +11,10 @@
  * built from the dataset, a worker pool, its own options) it names in its type parameters `M` (models) and `O`
  * (options); the engine's run provides them all, and tsc fails where it does not.
  */
-import type { StateCode } from '../../catalogue/states.js';
-import type { PayloadPath } from '../../catalogue/payload-paths.js';
-import type { Window } from '../../geo/window.js';
-import type { HeatSurface } from '../../surfaces/heat/heat-surface.js';
+import type { StateCode } from '../catalogue/states.js';
+import type { PayloadPath } from '../catalogue/payload-paths.js';
+import type { Window } from '../geo/window.js';
+import type { HeatSurface } from '../surfaces/heat/heat-surface.js';
 import type { MissingLayer, RasterLayer } from './layer-input.js';
 
 /** A raster read around the subject: loaded, missing with why, or null (not integrated, or not read). */

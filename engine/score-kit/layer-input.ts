@@ -4,7 +4,7 @@
  * the result degraded and retryable, while a layer the catalogue does not hold for the state
  * (`not_integrated`) is a stable answer. Neither is ever read as "checked, nothing found".
  */
-import type { AnyGrid } from '../../raster/sample.js';
+import type { AnyGrid } from '../raster/sample.js';
 
 /** Whether an input answered. */
 export type LayerStatus = 'available' | 'unavailable' | 'not_integrated';

@@ -5,8 +5,8 @@
  */
 import { bboxClip, simplify } from '@turf/turf';
 import type { Feature, Geometry } from 'geojson';
-import type { CatalogueSource } from '../catalogue/catalogue.js';
-import type { StateCode } from '../catalogue/states.js';
+import type { CatalogueSource } from '../../catalogue/catalogue.js';
+import type { StateCode } from '../../catalogue/states.js';
 
 /** One layer item. */
 export interface LayerItem {

@@ -3,8 +3,8 @@
  * a key is null when the publisher supplies no equivalent. Read per publisher schema (the catalogue's
  * `schema`), so each state's own fields stay under `properties` and the core is comparable across states.
  */
-import type { CatalogueSource } from '../catalogue/catalogue.js';
-import type { PayloadPath } from '../catalogue/payload-paths.js';
+import type { CatalogueSource } from '../../catalogue/catalogue.js';
+import type { PayloadPath } from '../../catalogue/payload-paths.js';
 
 /** The five core keys, in order. */
 export const PLANNING_CORE_FIELDS = ['feature_type', 'code', 'name', 'description', 'scheme'] as const;

@@ -7,11 +7,11 @@
 import { readlinkSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { isEngineError, serializeError } from '../errors.js';
-import { Engine, type EngineOptions } from '../runtime/engine.js';
+import { Engine, type EngineOptions } from './engine.js';
 import { setBlockShare } from '../raster/shared-blocks.js';
-import { ThreadBlocks } from './thread-blocks.js';
+import { ThreadBlocks } from '../threads/thread-blocks.js';
 import { THREAD_CALLS } from './thread-calls.js';
-import { movableBuffers, type FromThread, type ToThread } from './thread-protocol.js';
+import { movableBuffers, type FromThread, type ToThread } from '../threads/thread-protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('engine-thread.ts runs as a worker thread of EngineThreads');

@@ -4,9 +4,9 @@
  * are plain data (structured clone); an answer's whole buffers are moved, not copied.
  */
 import { getHeapStatistics } from 'node:v8';
-import type { Engine } from '../runtime/engine.js';
-import type { ScoresOptions, SurfacesOptions } from '../runtime/engine-calls.js';
-import type { PropertyOptions, PropertySubject } from '../property/contract.js';
+import type { Engine } from './engine.js';
+import type { ScoresOptions, SurfacesOptions } from '../property/engine-calls.js';
+import type { PropertyOptions, PropertySubject } from '../property/kit/contract.js';
 import type { ReportFormat } from '../childcare/report/report.js';
 import type { SiteRequest } from '../childcare/site.js';
 import { lookupPacked, readUpload } from '../batch/batch-pack.js';
