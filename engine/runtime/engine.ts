@@ -15,10 +15,10 @@ import { EngineError, invalidArgument } from '../errors.js';
 import type { NoiseNetwork } from '../noise/noise-network.js';
 import { createEnginePool, createInlineEnginePool, type EnginePool } from '../tasks/engine-pool.js';
 import { stateAt } from '../property/inputs/domain-inputs.js';
-import { childcareAnalysis, type ChildcareScope, type OpenSchool, type SourceNotice } from '../childcare/analysis.js';
-import { siteAnalysis, type SiteRequest } from '../childcare/site.js';
-import { mapBox, prepareReport, renderReport, reportContentType, reportLayers, type ReportFile, type ReportFormat } from '../childcare/report/report.js';
-import { SuburbCensus } from '../childcare/suburb-context.js';
+import type { ChildcareScope, OpenSchool, SourceNotice } from '../childcare/analysis.js';
+import { EngineChildcare, REPORT_TIMEOUT_MS, type ReportOptions } from '../childcare/service/engine-childcare.js';
+import type { SiteRequest } from '../childcare/site.js';
+import type { ReportFile, ReportFormat } from '../childcare/report/report.js';
 import type { CatalogueSource } from '../catalogue/catalogue.js';
 import type { TileLayerSpec } from '../tiles/vector-tiles.js';
 import { EngineTiles } from '../tiles/engine-tiles.js';
@@ -62,8 +62,7 @@ import { computeScores, type ScoresContext } from './compute-scores.js';
 import { registryKeys, type ScoreRegistry } from '../scores/registry.js';
 import { computeSurfaces, type SurfacesContext } from './compute-surfaces.js';
 
-/** The time a childcare report may take to render, ms: past it the render is stopped and fails. */
-export const REPORT_TIMEOUT_MS = 15_000;
+export { REPORT_TIMEOUT_MS } from '../childcare/service/engine-childcare.js';
 
 /**
  * The per-state byte budget of an engine reading by window, 512 MiB: a metro state's whole layers and models
@@ -208,6 +207,8 @@ export class Engine implements PropertyService {
   /** The stored HAND tiles (undefined when `handTiles: false`). */
   private readonly handTiles?: HandTileStore;
   private readonly memory = new MemoryReporter();
+  /** Childcare market intelligence over this engine's data (engine/childcare/service/engine-childcare.ts). */
+  private readonly childcareService: EngineChildcare;
   /** Lookups computed at once; the rest wait their turn (see {@link EngineOptions.maxConcurrentLookups}). */
   private readonly lookupSlots: Semaphore;
   readonly rasters = new RasterCache();
@@ -252,6 +253,19 @@ export class Engine implements PropertyService {
     const tileDir = options.handTiles === false ? null : (options.handTiles ?? join(tmpdir(), 'propintel', 'hand-tiles'));
     this.handTiles = tileDir ? new HandTileStore({ dir: tileDir, compute: (input) => pool.run('hand-tile', input) }) : undefined;
     this.compute = { store, pool, rasters: this.rasters, models: this.models, handTiles: this.handTiles, registry: options.scores };
+    this.childcareService = new EngineChildcare({
+      store: () => this.store,
+      das: () => this.das(),
+      addresses: () => this.addresses(),
+      stateAt: (lon, lat) => this.stateAt(lon, lat),
+      pool,
+      // With engine threads, a report renders on one (the site analysis made here, from this engine's DA store).
+      renderOnThread: (req, format, o) => {
+        const threads = this.engineThreads;
+        if (!threads) return null;
+        return threads.call<{ body: Uint8Array; contentType: string; filename: string }>('childcareReport', [req, format, o], { timeoutMs: REPORT_TIMEOUT_MS + 5_000 }).then((file) => ({ ...file, body: Buffer.from(file.body.buffer, file.body.byteOffset, file.body.byteLength) }));
+      },
+    });
     this.tiles = new EngineTiles({
       store,
       windows,
@@ -556,86 +570,42 @@ export class Engine implements PropertyService {
   }
 
   /**
-   * Childcare market intelligence over this engine's DA store: `analysis` is the `data` object of
-   * `/api/v1/childcare/analysis` and, with a catchment, of `/site-analysis` (the HTTP layer checks a polygon's
-   * rules and the key's states first).
+   * Childcare market intelligence over this engine's DA store (engine/childcare/service/engine-childcare.ts):
+   * `analysis` is the `data` object of `/api/v1/childcare/analysis` and, with a catchment, of `/site-analysis`
+   * (the HTTP layer checks a polygon's rules and the key's states first); `report` renders a site's PDF or HTML.
    */
   get childcare(): {
     analysis(scope: ChildcareScope): Record<string, unknown>;
     siteAnalysis(req: SiteRequest): Record<string, unknown>;
-    report(req: SiteRequest, format: ReportFormat, options?: { data?: Record<string, unknown>; generatedAt?: Date; inThread?: boolean }): Promise<ReportFile>;
+    report(req: SiteRequest, format: ReportFormat, options?: ReportOptions): Promise<ReportFile>;
   } {
+    const c = this.childcareService;
     return {
-      analysis: (scope) => childcareAnalysis(this.das(), { notices: (ids) => this.sourceNotices(ids), ...scope }),
-      siteAnalysis: (req) => siteAnalysis(this.das(), this, req),
-      report: (req, format, options) => this.childcareReport(req, format, options),
+      analysis: (scope) => c.analysis(scope),
+      siteAnalysis: (req) => c.siteAnalysis(req),
+      report: (req, format, options) => {
+        this.assertOpen();
+        return c.report(req, format, options);
+      },
     };
   }
 
-  /**
-   * A childcare report of a site (issue 19): the site analysis (or `options.data`, the same analysis made
-   * by the caller) rendered as PDF or HTML with its map, on the worker pool (`inThread` renders here).
-   */
-  private async childcareReport(req: SiteRequest, format: ReportFormat, options: { data?: Record<string, unknown>; generatedAt?: Date; inThread?: boolean } = {}): Promise<ReportFile> {
-    this.assertOpen();
-    if (this.engineThreads) {
-      const { inThread: _, ...rest } = options;
-      const file = await this.engineThreads.call<{ body: Uint8Array; contentType: string; filename: string }>('childcareReport', [req, format, { ...rest, data: options.data ?? siteAnalysis(this.das(), this, req) }], { timeoutMs: REPORT_TIMEOUT_MS + 5_000 });
-      return { ...file, body: Buffer.from(file.body.buffer, file.body.byteOffset, file.body.byteLength) };
-    }
-    const data = options.data ?? siteAnalysis(this.das(), this, req);
-    const layers = reportLayers(this.store, req.state, mapBox(req.catchment));
-    const all = this.store.catalogue.sources;
-    const daIds = new Set(((data.notices as { licences?: { source: string }[] } | undefined)?.licences ?? []).map((l) => l.source));
-    const drawn = all.filter((s) => daIds.has(s.id) || (s.paths.includes('poi.schools_500m') && req.state in s.coverage));
-    const job = prepareReport(format, req, data, layers, drawn, (options.generatedAt ?? new Date()).toISOString());
-    const { filename, ...plain } = job;
-    // A render is a few tens of milliseconds; one that overruns is stopped (its worker ended) so it frees its slot.
-    const bytes = options.inThread ? await renderReport(plain) : await this.pool.run('childcare-report', plain, { timeoutMs: REPORT_TIMEOUT_MS });
-    return { body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), contentType: reportContentType(format), filename };
-  }
-
   /** Bound, so the engine itself serves as a site analysis's `ChildcareWorld`. */
-  readonly notices = (ids: readonly string[]): SourceNotice[] => this.sourceNotices(ids);
+  readonly notices = (ids: readonly string[]): SourceNotice[] => this.childcareService.sourceNotices(ids);
 
-  private readonly census = new Map<StateCode, SuburbCensus>();
-
-  /**
-   * The suburb census section of a site analysis (a suburb fact, never a catchment statistic): for `suburb`,
-   * or when none is named, for the locality of the nearest address in `state` within 2 km of (lng, lat).
-   */
+  /** The suburb census section of a site analysis (EngineChildcare.suburbContext). */
   suburbContext(state: StateCode, suburb: string | null, lng: number, lat: number): Record<string, unknown> {
-    let census = this.census.get(state);
-    if (!census) this.census.set(state, (census = new SuburbCensus(this.store.recordsFor('childcare.suburb_demographics', state))));
-    if (suburb) return census.context(state, suburb, 'request');
-    const near = this.addresses().nearest(lng, lat, 2000);
-    return census.context(state, near && near.record.state === state ? near.record.suburb : null, 'nearest_address');
+    return this.childcareService.suburbContext(state, suburb, lng, lat);
   }
 
-  /**
-   * The attribution and licence of DA data sources as the catalogue states them: each id the catalogue knows,
-   * and for ids it does not (records imported under a file's name), every source feeding development_applications.
-   */
+  /** The attribution and licence of DA data sources as the catalogue states them (EngineChildcare.sourceNotices). */
   sourceNotices(ids: readonly string[]): SourceNotice[] {
-    const all = this.store.catalogue.sources;
-    const known = all.filter((s) => ids.includes(s.id));
-    const fallback = ids.some((id) => !all.some((s) => s.id === id)) || ids.length === 0 ? all.filter((s) => s.paths.includes('development_applications')) : [];
-    return [...new Map([...known, ...fallback].map((s) => [s.id, { source: s.id, attribution: s.attribution, licence: s.licence }])).values()];
+    return this.childcareService.sourceNotices(ids);
   }
 
-  /**
-   * The open-school points of a state (name, type, sector, location and the publisher's attribution; never
-   * an identifier, enrolment or year range), or null when the dataset holds none for it.
-   */
+  /** The open-school points of a state, or null when the dataset holds none for it (EngineChildcare.openSchools). */
   openSchools(state: StateCode): OpenSchool[] | null {
-    const tables = this.store.recordsFor('poi.schools_500m', state);
-    if (!tables.length) return null;
-    const text = (v: unknown) => (v === undefined || v === null || v === '' ? null : String(v));
-    return tables.flatMap((t) =>
-      t.rows
-        .map((r) => ({ name: String(r.name ?? r.school_name ?? ''), school_type: text(r.school_type), school_sector: text(r.school_sector), lng: Number(r.lon ?? r.lng), lat: Number(r.lat), attribution: t.source.attribution }))
-        .filter((s) => Number.isFinite(s.lng) && Number.isFinite(s.lat)),
-    );
+    return this.childcareService.openSchools(state);
   }
 
   /** The state or territory containing (lon, lat) by its LGA, or null. */
