@@ -10,7 +10,7 @@ import { daTablesOfDirectory } from '../engine/entry/das.js';
 import { createEngine, type Engine, type EngineOptions, VERSION } from '../engine/index.js';
 import { PACKAGE_ROOT } from '../engine/entry/runtime.js';
 import type { MaybePromise } from './maybe-promise.js';
-import { DaReplica, loadDaTables } from './store/da-replica.js';
+import { DaReplica, loadDaTables } from './store/pg/da-replica.js';
 import { isPostgresUrl } from './store/pg/pg-connect.js';
 import { PgStore } from './store/pg/pg-store.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';

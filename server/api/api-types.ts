@@ -4,6 +4,7 @@
  * checks they all use.
  */
 import type { AnyRoute } from './route-value.js';
+import type { GuideName } from './guides.js';
 import { gzipSync } from 'node:zlib';
 import type { DaService } from '../../engine/entry/das.js';
 import type { SqlRunner } from '../../engine/entry/das.js';
@@ -148,7 +149,7 @@ export interface ApiOptions {
   };
   /**
    * Awaited before each request is routed: a replica on a shared database brings its local copy of the DA
-   * records up to the database's latest write here (server/store/da-replica.ts), so an import made
+   * records up to the database's latest write here (server/store/pg/da-replica.ts), so an import made
    * through any replica is seen by the next request to every replica. Default none.
    */
   beforeRequest?: () => MaybePromise<void>;
@@ -191,6 +192,12 @@ export interface ApiDocuments {
   childcareOpenApi(): Record<string, unknown>;
   /** The childcare integration guide (HTML). */
   childcareGuide(): string;
+  /** The reference page of the OpenAPI document (HTML), linking the guides. */
+  docsPage(): string;
+  /** The childcare reference page (HTML). */
+  childcareDocsPage(): string;
+  /** A guide as HTML, or null when it is not installed. */
+  guidePage(name: GuideName): string | null;
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';

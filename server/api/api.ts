@@ -22,7 +22,7 @@ import { chain, type MaybePromise } from '../maybe-promise.js';
 import { SILENT_LOG, type RequestLog } from '../request-log.js';
 import type { ApiKeyRecord } from '../store/store.js';
 import { ApiError, toApiError } from '../http/api-error.js';
-import { clientClosed, isLoopback, JSON_TYPE, type AbortSource, type ApiContext, type ApiOptions, type ApiRequest, type ApiResponse } from './api-types.js';
+import { clientClosed, isLoopback, JSON_TYPE, type AbortSource, type ApiContext, type ApiDocuments, type ApiOptions, type ApiRequest, type ApiResponse } from './api-types.js';
 import { BatchRoutes } from './batch-routes.js';
 import { ChildcareRoutes } from './childcare-routes.js';
 import { DaRoutes } from './da-routes.js';
@@ -34,8 +34,6 @@ import { decodeQuery, rejectUnknown, strictDecode } from './query.js';
 import type { ResponseCache } from './response-cache.js';
 import { ROUTES } from './routes.js';
 import { operationFor, type AnyRoute, type RouteCall } from './route-value.js';
-import { documentationStamp, openApiDocument } from '../openapi/openapi.js';
-import { childcareGuidePage, childcareOpenApi } from '../childcare/childcare-pages.js';
 import { allowedMethods, preflight, withCors } from './cors.js';
 import { PathMatcher } from './path-template.js';
 import { SqlMcpRoutes } from './sql-mcp-routes.js';
@@ -75,7 +73,7 @@ export class Api {
   private readonly tiles: TileRoutes;
   private readonly ops: OpsRoutes;
 
-  constructor(options: ApiOptions) {
+  constructor(options: ApiOptions & { documents: ApiDocuments }) {
     const service = options.service as PropertyService & {
       das?: () => DaService;
       stateAt?: (lon: number, lat: number) => StateCode | null;
@@ -93,11 +91,10 @@ export class Api {
       notices,
       ...(typeof service.suburbContext === 'function' ? { suburbContext: (st: StateCode, sub: string | null, lng: number, lat: number) => service.suburbContext!(st, sub, lng, lat) } : {}),
     };
-    // The documents are made from the route list; the routes that serve them are handed them (never import them).
     const routes = options.routes ?? ROUTES;
-    const openApi = options.routes ? () => openApiDocument(routes) : () => openApiDocument();
-    const documents = { openApi, stamp: documentationStamp, childcareOpenApi, childcareGuide: childcareGuidePage };
-    const ctx: ApiContext = { service: options.service, store: options.store, clock: options.clock ?? (() => new Date()), log: options.log ?? SILENT_LOG, das, childcareWorld, notices, documents };
+    // The documents are made from the route list above the API (http-server.ts): the routes that serve them
+    // are handed them, never import them.
+    const ctx: ApiContext = { service: options.service, store: options.store, clock: options.clock ?? (() => new Date()), log: options.log ?? SILENT_LOG, das, childcareWorld, notices, documents: options.documents };
     this.store = ctx.store;
     this.log = ctx.log;
     this.trustProxy = options.trustProxy ?? false;

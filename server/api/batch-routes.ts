@@ -18,7 +18,7 @@ import { JSON_TYPE, type ApiContext, type ApiRequest, type ApiResponse } from '.
 import { BATCH_MAX_BODY } from '../http/limits.js';
 import { decodeQuery, rejectUnknown } from './query.js';
 import { booleanText } from '../http/query-values.js';
-import { batchDoc } from '../openapi/operation-docs.js';
+import { batchDoc } from './operation-docs.js';
 import type { RouteValue } from './route-value.js';
 
 /** What a job id looks like (anything else is no job, answered without asking the store). */

@@ -15,7 +15,7 @@ import { DEFAULT_REPORT_CONCURRENCY, jsonAnswer, type AbortSource, refuseLargeBo
 import { type ChildcareOperation, analysisDocument, childcareFeed, childcareLicence, childcareSchema, exportFile, polygonSiteAnalysis, refuseIncludeAccess, siteAnalysisDocument, siteRequestFromBody, siteRequestFromQuery } from './childcare-handlers.js';
 import { decodeQuery, rejectUnknown } from './query.js';
 import { ReportSlots } from './report-slots.js';
-import { childcareDoc, childcarePostDoc } from '../openapi/operation-docs.js';
+import { childcareDoc, childcarePostDoc } from './page-docs.js';
 import type { RouteOperation, RouteValue } from './route-value.js';
 
 /** The childcare routes of one API. */

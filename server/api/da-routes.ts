@@ -11,7 +11,7 @@ import { daDocument, type DaOperation } from './da-handlers.js';
 import { decodeQuery, rejectUnknown } from './query.js';
 import { jsonBody, webhookOperation, type WebhookContext, type WebhookOperation } from './webhook-handlers.js';
 import { SMALL_BODY } from '../http/limits.js';
-import { daDoc, webhookDoc } from '../openapi/operation-docs.js';
+import { daDoc, webhookDoc } from './operation-docs.js';
 import type { RouteValue } from './route-value.js';
 
 

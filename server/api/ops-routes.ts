@@ -8,9 +8,8 @@ import { SAMPLE_NAMES, type PropertyService, type SampleName } from '../../engin
 import { playgroundKey } from '../keys/playground-key.js';
 import { maplibreAsset, renderMapPage } from '../map/map-page.js';
 import { chain, type MaybePromise } from '../maybe-promise.js';
-import { renderDocsPage } from '../openapi/docs-page.js';
-import { GUIDES, guidePath, guideTitles, renderGuidePage, type GuideName } from '../openapi/guide-pages.js';
-import { healthDoc, jsonPageDoc, pageDoc, sampleDoc } from '../openapi/operation-docs.js';
+import { GUIDES, guidePath, type GuideName } from './guides.js';
+import { healthDoc, jsonPageDoc, pageDoc, sampleDoc } from './page-docs.js';
 import { renderPlaygroundPage } from '../playground/playground-page.js';
 import { ApiError } from '../http/api-error.js';
 import { isLoopback, JSON_TYPE, type ApiContext, type ApiRequest, type ApiResponse, type TileService } from './api-types.js';
@@ -144,17 +143,17 @@ export class OpsRoutes {
         if (h.guide) {
           const guide = h.guide;
           body = this.once(`guide-${guide}`, async () => {
-            const page = renderGuidePage(guide);
+            const page = this.ctx.documents.guidePage(guide);
             return page === null ? null : staticBody(page);
           });
-        } else body = this.once('docs', async () => staticBody(renderDocsPage(this.ctx.documents.openApi(), undefined, guideTitles())));
+        } else body = this.once('docs', async () => staticBody(this.ctx.documents.docsPage()));
         break;
       case 'openapi':
         body = this.once('openapi', async () => staticBody(JSON.stringify(this.ctx.documents.openApi())));
         break;
       case 'childcare-page':
         if (h.page !== 'openapi') contentType = 'text/html; charset=utf-8';
-        body = this.once(`childcare-${h.page}`, async () => staticBody(h.page === 'openapi' ? JSON.stringify(this.ctx.documents.childcareOpenApi()) : h.page === 'docs' ? renderDocsPage(this.ctx.documents.childcareOpenApi(), '/api/v1/childcare/openapi.json') : this.ctx.documents.childcareGuide()));
+        body = this.once(`childcare-${h.page}`, async () => staticBody(h.page === 'openapi' ? JSON.stringify(this.ctx.documents.childcareOpenApi()) : h.page === 'docs' ? this.ctx.documents.childcareDocsPage() : this.ctx.documents.childcareGuide()));
         break;
       case 'map': {
         const tiles = this.tiles.tiles();

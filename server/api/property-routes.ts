@@ -8,7 +8,7 @@ import { checkLicence, propertyBodyOf, type LicenceRefusal, type PropertyLicence
 import { BillingPeriodCache, inOnboarding, type BillingPeriod } from '../metering/billing-period.js';
 import { meterLookup, quotaExceeded } from '../metering/meter.js';
 import { chain, type MaybePromise } from '../maybe-promise.js';
-import { propertyDoc } from '../openapi/operation-docs.js';
+import { propertyDoc } from './operation-docs.js';
 import type { ApiKeyRecord } from '../store/store.js';
 import { ApiError } from '../http/api-error.js';
 import { clientClosed, JSON_TYPE, type AbortSource, type ApiContext, type ApiRequest, type ApiResponse } from './api-types.js';

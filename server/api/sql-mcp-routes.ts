@@ -14,7 +14,7 @@ import { SMALL_BODY } from '../http/limits.js';
 import { decodeQuery, rejectUnknown } from './query.js';
 import { runSql } from './sql-handler.js';
 import { jsonBody } from './webhook-handlers.js';
-import { mcpDoc, sqlDoc } from '../openapi/operation-docs.js';
+import { mcpDoc, sqlDoc } from './operation-docs.js';
 import type { RouteValue } from './route-value.js';
 
 /** The SQL and MCP routes of one API. */

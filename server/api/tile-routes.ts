@@ -13,7 +13,7 @@ import { ApiError } from '../http/api-error.js';
 import { JSON_TYPE, type ApiContext, type ApiRequest, type ApiResponse, type TileService } from './api-types.js';
 import { acceptsGzip } from './payload-body.js';
 import { decodeQuery, rejectUnknown } from './query.js';
-import { mapPointDoc, tileDoc, tileJsonDoc } from '../openapi/operation-docs.js';
+import { mapPointDoc, tileDoc, tileJsonDoc } from './page-docs.js';
 import { get, type RouteCall, type RouteValue } from './route-value.js';
 
 /**

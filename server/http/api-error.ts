@@ -2,8 +2,8 @@
  * HTTP errors and the one table that maps engine failures to them (spec section 7, STYLE.md). Every error
  * body is `{ "error": "<snake_case_code>", "message": "<plain English>", ...the fields the spec names }`.
  */
-import { isEngineError } from '../../engine/index.js';
-import { StoreUnavailableError } from '../store/store.js';
+import { isEngineError } from '../../engine/entry/errors.js';
+import { StoreUnavailableError } from './store-unavailable.js';
 
 /** Seconds a client should wait before retrying a 503 (the `Retry-After` header). */
 export const RETRY_AFTER_S = 30;

@@ -11,8 +11,9 @@
 /** The time zone billing periods are computed in. */
 export const BILLING_TIME_ZONE = 'Australia/Melbourne';
 
-/** How a key's billing periods are laid out. */
-export type PeriodKind = 'calendar' | 'anchored';
+/** How a key's billing periods are laid out (declared with the keys, in the store's contract). */
+export type { PeriodKind } from '../store/store.js';
+import type { PeriodKind } from '../store/store.js';
 
 /** One billing period. */
 export interface BillingPeriod {

@@ -11,15 +11,12 @@ import { Marked, type Tokens } from 'marked';
 import { PACKAGE_ROOT } from '../../engine/entry/version.js';
 import { escapeHtml } from '../../engine/entry/runtime.js';
 
-/** The guides, in reading order (README.md's table lists the same, and a test checks it). */
-export const GUIDES = ['cli', 'data', 'api', 'operators', 'da-listing', 'childcare', 'tiles', 'noise-cnossos', 'noise-cnossos-conformance', 'library', 'benchmarks', 'development', 'architecture'] as const;
-export type GuideName = (typeof GUIDES)[number];
+export { GUIDES, guidePath, type GuideName } from '../api/guides.js';
+import { GUIDES, guidePath, type GuideName } from '../api/guides.js';
 
 /** Where the guides are: the package's docs/ folder (shipped with it). */
 export const GUIDES_DIR = join(PACKAGE_ROOT, 'docs');
 
-/** The path a guide is served at. */
-export const guidePath = (name: GuideName): string => `/api/v1/docs/${name}`;
 
 /** GitHub's anchor of a heading's text. */
 export const headingSlug = (text: string): string => text.trim().toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-');

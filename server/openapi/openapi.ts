@@ -12,8 +12,8 @@ import { allowedMethods, CORS_ALLOW_HEADERS, CORS_MAX_AGE } from '../api/cors.js
 import { ROUTES } from '../api/routes.js';
 import type { AnyRoute } from '../api/route-value.js';
 import { DA_CATEGORIES_SCHEMA, DA_COUNCILS_SCHEMA, DA_DETAIL_SCHEMA, DA_LIST_SCHEMA, DA_NEARBY_SCHEMA, DA_STATS_SCHEMA } from '../../engine/entry/das.js';
-import { BATCH_SCHEMAS } from './batch-openapi.js';
-import { jsonError, WEBHOOK_SCHEMAS } from './operation-docs.js';
+import { BATCH_SCHEMAS } from '../api/batch-docs.js';
+import { jsonError, WEBHOOK_SCHEMAS } from '../api/operation-docs.js';
 import { CHILDCARE_ANALYSIS_SCHEMA, CHILDCARE_FEED_SCHEMA, CHILDCARE_GEOJSON_SCHEMA, CHILDCARE_SCHEMA_SCHEMA, CHILDCARE_SITE_SCHEMA } from '../../engine/entry/childcare.js';
 
 /** The interface description's own version (spec 9: "versioned 1.0.0"). */
@@ -221,7 +221,7 @@ export function openApiDocument(routes?: readonly AnyRoute[]): Obj {
 }
 
 /** `meta.documentation` of authenticated live responses (spec 2.8): this document's version and hash. */
-export function documentationStamp(): { version: string; hash: string } {
-  const hash = createHash('sha256').update(JSON.stringify(openApiDocument())).digest('hex').slice(0, 16);
+export function documentationStamp(doc: Obj = openApiDocument()): { version: string; hash: string } {
+  const hash = createHash('sha256').update(JSON.stringify(doc)).digest('hex').slice(0, 16);
   return { version: INTERFACE_VERSION, hash };
 }

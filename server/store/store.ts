@@ -11,8 +11,11 @@ import type { BatchRepository } from './batch-store.js';
 import type { Cache } from '../../engine/entry/runtime.js';
 import type { StateCode } from '../../engine/entry/data.js';
 import type { PropertyBlock } from '../../engine/entry/property.js';
-import type { PeriodKind } from '../metering/billing-period.js';
+
 import type { MaybePromise } from '../maybe-promise.js';
+
+/** How a key's billing periods are laid out (server/metering/billing-period.ts works them out). */
+export type PeriodKind = 'calendar' | 'anchored';
 
 /** A key's childcare market-intelligence entitlement (the childcare API reads it). */
 export interface ChildcareEntitlement {
@@ -134,14 +137,4 @@ export interface ServerStore extends KeyStore, UsageMeter, RequestLimiter, Setti
   close(): MaybePromise<void>;
 }
 
-/**
- * The shared database could not be reached or dropped the connection (a networked store, PostgreSQL). The
- * server answers 503 with `Retry-After`; whatever the request was doing is either committed or not at all,
- * and a retried lookup of an address already counted is a free repeat, so nothing is charged twice.
- */
-export class StoreUnavailableError extends Error {
-  constructor(message: string, readonly retryAfterS = 5) {
-    super(message);
-    this.name = 'StoreUnavailableError';
-  }
-}
+export { StoreUnavailableError } from '../http/store-unavailable.js';

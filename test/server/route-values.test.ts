@@ -7,7 +7,7 @@ import { ROUTES } from '../../server/api/routes.js';
 import { get, withHead, type RouteValue } from '../../server/api/route-value.js';
 import { keyIdOf } from '../../server/keys/api-key.js';
 import { openApiDocument } from '../../server/openapi/openapi.js';
-import { notAllowed } from '../../server/openapi/operation-docs.js';
+import { notAllowed } from '../../server/api/operation-docs.js';
 import { ajv2020 } from '../helpers/ajv.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 

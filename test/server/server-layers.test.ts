@@ -5,6 +5,7 @@
 // PostgreSQL (store/pg/) dialects implement, and neither dialect reaches into the other.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { dirname } from 'node:path';
 import { cycles, importGraph } from '../helpers/import-graph.js';
 
 const graph = importGraph(fileURLToPath(new URL('../../server', import.meta.url)));
@@ -31,8 +32,8 @@ describe('the server\'s layers', () => {
 
   it('keeps server/http a floor: it imports nothing of the API, the meter or the webhooks', () => {
     const floor = [...graph.keys()].filter((m) => m.startsWith('http/'));
-    expect(floor.sort()).toEqual(['http/api-error.ts', 'http/limits.ts', 'http/query-values.ts']);
-    for (const m of floor) expect(graph.get(m)!.filter((d) => ['api', 'metering', 'webhooks', 'batch', 'openapi'].includes(folder(d))), m).toEqual([]);
+    expect(floor.sort()).toEqual(['http/api-error.ts', 'http/limits.ts', 'http/query-values.ts', 'http/store-unavailable.ts']);
+    for (const m of floor) expect(graph.get(m)!.filter((d) => folder(d) !== 'http' && folder(d) !== '.'), m).toEqual([]);
   });
 
   it('keeps the meter and the webhooks below the API: neither imports server/api', () => {
@@ -55,5 +56,41 @@ describe('the server\'s layers', () => {
     expect(graph.get('store/pg/pg-webhook-store.ts')).toContain('store/webhook-store.ts');
     expect(graph.get('store/sqlite/sqlite-batch-store.ts')).toContain('store/batch-store.ts');
   });
-});
 
+  it('places every folder on a layer, and no import runs sideways or back up', () => {
+    // Bottom first: the root's leaves, the floor, the store, the meter, keys and webhooks, the batch runner and
+    // the pages' makers, the API, its documents, the childcare pages and MCP, the transports, the server, the stack.
+    const layers: readonly (readonly string[])[] = [
+      ['maybe-promise.ts', 'request-log.ts', 'uws.ts'],
+      ['http'],
+      ['store'],
+      ['metering'],
+      ['keys', 'webhooks'],
+      ['batch', 'playground', 'map'],
+      ['api'],
+      ['openapi'],
+      ['childcare', 'mcp'],
+      ['transport'],
+      ['http-server.ts'],
+      ['stack.ts'],
+    ];
+    const unit = (m: string) => (m.includes('/') ? m.split('/')[0] : m);
+    const layer = new Map<string, number>();
+    layers.forEach((units, i) => units.forEach((u) => layer.set(u, i)));
+    expect([...new Set([...graph.keys()].map(unit))].filter((u) => !layer.has(u)).sort(), 'folders not on a layer').toEqual([]);
+    const up = [...graph].flatMap(([m, deps]) => deps.filter((d) => unit(d) !== unit(m) && layer.get(unit(d))! >= layer.get(unit(m))!).map((d) => `${m} -> ${d}`));
+    expect(up).toEqual([]);
+  });
+
+  it('has no circle between folders (store/pg and store/sqlite each a folder of their own)', () => {
+    const folderOf = (m: string) => (m.includes('/') ? dirname(m) : m);
+    const folders = new Map<string, string[]>();
+    for (const [m, deps] of graph) {
+      const out = folders.get(folderOf(m)) ?? [];
+      for (const d of deps) if (folderOf(d) !== folderOf(m) && !out.includes(folderOf(d))) out.push(folderOf(d));
+      folders.set(folderOf(m), out);
+    }
+    expect(folders.size).toBeGreaterThan(12);
+    expect(cycles(folders)).toEqual([]);
+  });
+});

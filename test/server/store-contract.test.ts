@@ -11,7 +11,7 @@ import { syntheticDaRows } from '../../datasets/da-feed.js';
 import { DaStore, parseDaRows, type DaDraft } from '../../engine/da/index.js';
 import { newBatchId } from '../../server/batch/batch-jobs.js';
 import { createKey, publicKeyView } from '../../server/keys/key-admin.js';
-import { DaReplica } from '../../server/store/da-replica.js';
+import { DaReplica } from '../../server/store/pg/da-replica.js';
 import { PgStore } from '../../server/store/pg/pg-store.js';
 import { PG_SCHEMA_VERSION } from '../../server/store/pg/pg-schema.js';
 import { SqliteStore } from '../../server/store/sqlite/sqlite-store.js';

@@ -11,8 +11,8 @@
  * round trip per request to read the head position, and the copy's disk (about 1 GB per million records).
  */
 import { existsSync, rmSync } from 'node:fs';
-import { DaStore, rowsFingerprint, tableDrafts, type DaTable } from '../../engine/entry/das.js';
-import type { PgDaLog } from './pg/pg-da-log.js';
+import { DaStore, rowsFingerprint, tableDrafts, type DaTable } from '../../../engine/entry/das.js';
+import type { PgDaLog } from './pg-da-log.js';
 
 /** Rows read from the database per step while catching up. */
 const BATCH = 20_000;

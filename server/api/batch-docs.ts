@@ -6,7 +6,7 @@ import { BATCH_CSV_FIELDS, BATCH_ROW_STATUSES, BATCH_RESULT_COLUMNS, MAX_BATCH_R
 import { BLOCK_SELECTORS, PROPERTY_BLOCKS } from '../../engine/entry/property.js';
 import type { ErrorCode } from '../http/api-error.js';
 import { BATCH_MAX_BODY } from '../http/limits.js';
-import type { RouteValue } from '../api/route-value.js';
+import type { RouteValue } from './route-value.js';
 import { BATCH_RETRY_AFTER_S, BATCH_UPLOAD_TYPES, DEFAULT_BATCH_LIMITS, days, type BatchOperation } from '../batch/batch-jobs.js';
 import { BATCH_JOB_STATUSES } from '../store/batch-store.js';
 import { mib } from '../store/batch-store.js';
