@@ -13,6 +13,7 @@ import { LONLAT } from '../../../engine/geo/crs.js';
 import { rasterAt } from '../../../engine/property/inputs/raster-cache.js';
 import { ajv2020 } from '../../helpers/ajv.js';
 import { SCORE_KEYS } from '../../../engine/scores/registry.js';
+import { PAYLOAD_PATHS } from '../../../engine/catalogue/payload-paths.js';
 
 /** Ground height at the subject, 0-100 over 0-500 m: the smallest score that reads the dataset. */
 const groundHeight = defineScore<'ground_height'>({
@@ -130,5 +131,12 @@ describe('a score registered beside the nine', () => {
   it('refuses a key registered twice, and a list of scores on engine threads', async () => {
     await expect(createEngine({ datasets: defaultDataDir(), threads: 0, scores: [...SCORES, SCORES[0]] })).rejects.toThrow(/score key "noise" is registered twice/);
     await expect(createEngine({ datasets: defaultDataDir(), compute: 'threads', scores: registry })).rejects.toThrow(/compute 'here' only/);
+  });
+
+  it('the registry and the catalogue agree: every score input path is read by a score, and each score reads catalogue paths', () => {
+    const read = new Set(SCORES.flatMap((d) => d.paths));
+    for (const d of SCORES) for (const p of d.paths) expect(PAYLOAD_PATHS, `${d.key} reads ${p}`).toContain(p);
+    expect(PAYLOAD_PATHS.filter((p) => p.startsWith('scores.') && !read.has(p))).toEqual([]);
+    expect(SCORES.map((d) => d.key)).toEqual(['noise', 'flood', 'bushfire', 'heat_island', 'solar', 'walkability', 'view_quality', 'contamination', 'aircraft_noise']);
   });
 });
