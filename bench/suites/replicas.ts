@@ -22,7 +22,7 @@ import { syntheticDaRows } from '../../datasets/da-feed.js';
 import { parseDaRows } from '../../engine/entry/das.js';
 import { seededRandom } from '../../engine/entry/geo.js';
 import { createKey } from '../../server/keys/key-admin.js';
-import { DaReplica } from '../../server/store/da-replica.js';
+import { DaReplica } from '../../server/store/pg/da-replica.js';
 import { createDatabase, PG_CLUSTER_SCRIPT, postgresMissing } from '../../server/store/pg/pg-local.js';
 import { PgStore } from '../../server/store/pg/pg-store.js';
 import { firstLookups, median, pct, startServerProcess, stop, wrk, wrkAsync, wrkAvailable, type Server } from '../lib/load.js';

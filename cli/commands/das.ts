@@ -10,7 +10,7 @@ import { defaultDataDir, ensureSampleWorld } from '../../datasets/sample-world.j
 import { importDaFile, type DaImportReport, DaStore, UPSERT_KEY, daStoreFromDirectory, daTablesOfDirectory } from '../../engine/entry/das.js';
 import { DA_LIST_PARAMETERS, DA_NEARBY_PARAMETERS, daCategoriesDocument, daCouncilsDocument, daDetailDocument, daListDocument, daNearbyDocument, daStatsDocument } from '../../server/api/da-query.js';
 import { defaultStorePath } from '../../server/stack.js';
-import { DaReplica, loadDaTables } from '../../server/store/da-replica.js';
+import { DaReplica, loadDaTables } from '../../server/store/pg/da-replica.js';
 import { isPostgresUrl } from '../../server/store/pg/pg-connect.js';
 import { PgStore } from '../../server/store/pg/pg-store.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type CommandIO } from '../command.js';
@@ -100,7 +100,7 @@ async function openStore(values: Record<string, unknown>, io: CommandIO): Promis
 
 /**
  * The records of a shared PostgreSQL database, for the query actions: copied into a temporary local store
- * (as a replica keeps its copy, server/store/da-replica.ts) and answered from it. The copy is deleted
+ * (as a replica keeps its copy, server/store/pg/da-replica.ts) and answered from it. The copy is deleted
  * when the store closes.
  */
 async function readPostgres(url: string): Promise<DaStore> {
