@@ -154,7 +154,7 @@ export async function openStack(options: StackOptions): Promise<Stack> {
 /**
  * One replica on a shared PostgreSQL database: keys, meter, limits, webhooks and the DA records in the
  * database; the dataset's DA files loaded into it once; a local copy of the DA records and the engine's
- * caches in the replica's own directory (server/store/da-replica.ts says why).
+ * caches in the replica's own directory (server/store/pg/da-replica.ts says why).
  */
 async function openReplicaStack(options: StackOptions): Promise<Stack> {
   const store = await PgStore.open(options.db, { max: options.poolSize });

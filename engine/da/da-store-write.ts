@@ -151,7 +151,7 @@ export class DaStoreWriter {
 
   /**
    * Writes records replicated from another store (a replica's local copy of the PostgreSQL records,
-   * server/store/da-replica.ts): each row as given, id included, replacing the row with that id. The
+   * server/store/pg/da-replica.ts): each row as given, id included, replacing the row with that id. The
    * summary tables and the radius index follow; no events are written (the source keeps the outbox).
    * Returns this store's sequence after the write.
    */

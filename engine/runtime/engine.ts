@@ -110,7 +110,7 @@ export interface EngineOptions {
   daDatabase?: string;
   /**
    * An opened DA store to serve instead (a replica's local copy of shared records,
-   * server/store/da-replica.ts): the dataset's DA records are not loaded into it, and the engine closes it.
+   * server/store/pg/da-replica.ts): the dataset's DA records are not loaded into it, and the engine closes it.
    */
   daStore?: DaStore;
   /**
