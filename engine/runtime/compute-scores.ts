@@ -76,11 +76,6 @@ function engineRun(ctx: ScoresContext, window: Window, state: StateCode | null, 
     floodInput: (s, x, y, geometry) => floodInputFor(ctx.store, s, x, y, geometry),
     pool: ctx.pool,
     handTiles: ctx.handTiles,
-    walkability: (s) => ctx.models.walkability(s as StateCode | null),
-    sharedWalkability: (s) => ctx.models.sharedWalkability(s as StateCode | null),
-    bushfireLayers: (s) => ctx.models.bushfireLayers(s as StateCode | null),
-    contaminationRegister: () => ctx.models.contaminationRegister(),
-    anefLayer: () => ctx.models.anefLayer(),
   };
   return {
     lon,
@@ -95,6 +90,7 @@ function engineRun(ctx: ScoresContext, window: Window, state: StateCode | null, 
       return ref ? { file: ref.path, source: ref.source.id } : null;
     },
     heatSurface: heat,
+    model: (kind) => ctx.models.get(kind, state),
     models,
     aside: {},
   };

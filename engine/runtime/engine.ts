@@ -59,7 +59,7 @@ import type { BatchInputOptions } from '../batch/batch-input.js';
 import type { BatchOutputOptions } from '../batch/batch-output.js';
 import type { LookupRowsOptions, PackedResults } from '../batch/batch-run.js';
 import { computeScores, type ScoresContext } from './compute-scores.js';
-import { registryKeys, type ScoreRegistry } from '../scores/registry.js';
+import { MODEL_KINDS, registryKeys, type ScoreRegistry } from '../scores/registry.js';
 import { computeSurfaces, type SurfacesContext } from './compute-surfaces.js';
 
 export { REPORT_TIMEOUT_MS } from '../childcare/service/engine-childcare.js';
@@ -490,11 +490,11 @@ export class Engine implements PropertyService {
     if (this.owned) await time('held_states', () => this.held([0, 0, 0, 0]));
     const states = STATES.filter((st) => this.store.catalogue.sources.some((s) => st in s.coverage));
     await time('noise', () => Promise.all(states.map((st) => this.models.noiseNetwork(st))));
-    await time('walkability', () => states.forEach((st) => this.models.walkability(st)));
-    // Read by window, the bushfire layers are built per window.
-    if (!this.windows) await time('bushfire', () => states.forEach((st) => this.models.bushfireLayers(st)));
-    await time('contamination', () => this.models.contaminationRegister());
-    await time('anef', () => this.models.anefLayer());
+    // Every model the scores declare; read by window, a model built from the window is built per window.
+    for (const kind of MODEL_KINDS) {
+      if (kind.scope === 'national') await time(kind.name, () => this.models.get(kind, null));
+      else if (kind.whole || !this.windows) await time(kind.name, () => states.forEach((st) => this.models.get(kind, st)));
+    }
     return ms;
   }
 

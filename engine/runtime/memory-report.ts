@@ -65,7 +65,7 @@ export class MemoryReporter {
     const b = sources.models;
     // Which states' models are held, not only how many: a state's models dropped under the budget and another's
     // built leave the counts as they were.
-    const key = [[...b.noise.keys()].join(','), [...b.walkability.keys()].join(','), [...b.bushfire.keys()].join(','), !!b.contamination, !!b.anef, !!sources.addressIndex, filesKey(sources.files)].join('|');
+    const key = [[...b.noise.keys()].join(','), ...[...b.kinds].map(([kind, byState]) => `${kind.name}:${[...byState.keys()].join(',')}`), !!sources.addressIndex, filesKey(sources.files)].join('|');
     if (this.last?.key !== key) {
       this.walk ??= (async () => {
         const seen = new WeakSet<object>();
@@ -79,10 +79,8 @@ export class MemoryReporter {
         // Files first: a model's share is what it holds beyond the features it was built from.
         for (const f of sources.files) if (!sources.held || sources.held(f)) await add(f.file.state ?? 'national', 'dataset_files', f);
         for (const [state, n] of b.noise) await add(state, 'noise_network', n);
-        for (const [state, w] of b.walkability) await add(state || 'none', 'walkability_indexes', w);
-        for (const [state, f] of b.bushfire) await add(state || 'none', 'bushfire_layers', f);
-        if (b.contamination) await add('national', 'contamination_register', b.contamination);
-        if (b.anef) await add('national', 'aircraft_noise_contours', b.anef);
+        // Every model the scores declared, by the name its kind gives (engine/score-kit/model-kind.ts).
+        for (const [kind, byState] of b.kinds) for (const [state, model] of byState) await add(state || 'none', kind.name, model);
         if (sources.addressIndex) await add('national', 'address_index', sources.addressIndex);
         return { key, models };
       })().finally(() => (this.walk = undefined));

@@ -1,35 +1,30 @@
 /**
- * The engine's domain models, built from the dataset on first use and kept: per state the noise network, the
- * walkability indexes (and their shared-buffer form for the workers) and the bushfire layers; nationally the
- * contaminated-land register and the ANEF contours. For no state (a point outside every held state), the
- * state-held models are every input not integrated (engine/property/inputs/domain-inputs.ts), never another
- * state's layers.
+ * The engine's domain models, built from the dataset on first use and kept: per state the noise network and
+ * every state model the scores declare (engine/score-kit/model-kind.ts: the walkability indexes and their
+ * shared-buffer form, the bushfire layers), and once for the dataset the national ones (the contaminated-land
+ * register, the ANEF contours). It knows no score's model by name: a kind says how it is built and kept. For
+ * no state (a point outside every held state), a state model is built for no state (every input not
+ * integrated), never from another state's layers.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PayloadPath } from '../catalogue/payload-paths.js';
 import type { StateCode } from '../catalogue/states.js';
 import type { DataStore } from '../data/dataset-store.js';
 import type { NoiseNetwork } from '../noise/noise-network.js';
-import { anefLayerFor, bushfireLayersFor, contaminationRegisterFor, noiseNetworkFor, walkabilityIndexesFor } from '../property/inputs/domain-inputs.js';
-import type { AnefLayer } from '../scores/aircraft-noise/anef-contours.js';
-import type { BushfireLayers } from '../scores/bushfire/bushfire-layers.js';
-import type { ContaminationRegister } from '../scores/contamination/contamination-register.js';
-import { shareWalkabilityIndexes, type SharedWalkabilityIndexes, type WalkabilityIndexes } from '../scores/walkability/walkability-layers.js';
+import { noiseNetworkFor } from '../property/inputs/domain-inputs.js';
+import { MODEL_KINDS } from '../scores/registry.js';
+import type { ModelKind } from '../score-kit/model-kind.js';
 import { estimateBytes } from '../memory/estimate.js';
 
 /** The payload paths the national models are built from (their layers stay once read: the models hold them). */
-export const NATIONAL_MODEL_PATHS: readonly PayloadPath[] = ['scores.contamination', 'scores.aircraft_noise'];
+export const NATIONAL_MODEL_PATHS: readonly PayloadPath[] = [...new Set(MODEL_KINDS.filter((k) => k.scope === 'national').flatMap((k) => k.paths))];
 
-/** The models built so far, by kind (the memory report walks them). */
+/** The models built so far (the memory report walks them). */
 export interface BuiltModels {
-  /** By state. */
+  /** The noise network, by state. */
   noise: ReadonlyMap<StateCode, NoiseNetwork | null>;
-  /** By state, '' for no state. */
-  walkability: ReadonlyMap<string, WalkabilityIndexes>;
-  /** By state, '' for no state. */
-  bushfire: ReadonlyMap<string, BushfireLayers>;
-  contamination?: ContaminationRegister;
-  anef?: AnefLayer;
+  /** Each kind's models: by state ('' for no state), or under 'national'. */
+  kinds: ReadonlyMap<ModelKind<unknown>, ReadonlyMap<string, unknown>>;
 }
 
 /** What the per-state models hold against their budget (GET /metrics shows it). */
@@ -46,11 +41,8 @@ export interface ModelBudget {
 export class StateModels {
   private readonly noise = new Map<StateCode, Promise<NoiseNetwork | null>>();
   private readonly noiseBuilt = new Map<StateCode, NoiseNetwork | null>();
-  private readonly walk = new Map<string, WalkabilityIndexes>();
-  private readonly walkShared = new Map<string, SharedWalkabilityIndexes>();
-  private readonly bushfire = new Map<string, BushfireLayers>();
-  private contamination?: ContaminationRegister;
-  private anef?: AnefLayer;
+  /** Each kind's models built: by state ('' for no state), or under 'national'. */
+  private readonly kinds = new Map<ModelKind<unknown>, Map<string, unknown>>();
   /** Estimated bytes of each state's models, in least recently used first order (a Map keeps insertion order). */
   private readonly held = new Map<string, number>();
   private evictions = 0;
@@ -90,21 +82,22 @@ export class StateModels {
     return p;
   }
 
-  /** Walkability indexes of a state (built once); for no state, every input not integrated. */
-  walkability(state: StateCode | null): WalkabilityIndexes {
-    if (this.wholeModels) return this.wholeModels.walkability(state);
-    return this.model(this.walk, state, () => walkabilityIndexesFor(this.store, state));
-  }
-
-  /** The walkability indexes of a state in shared buffers, for the workers (made once). */
-  sharedWalkability(state: StateCode | null): SharedWalkabilityIndexes {
-    if (this.wholeModels) return this.wholeModels.sharedWalkability(state);
-    return this.model(this.walkShared, state, () => shareWalkabilityIndexes(this.walkability(state)));
-  }
-
-  /** Bushfire layers of a state (built once); for no state, every input not integrated. */
-  bushfireLayers(state: StateCode | null): BushfireLayers {
-    return this.model(this.bushfire, state, () => bushfireLayersFor(this.store, state));
+  /**
+   * The model of `kind` for `state` (built once): a state model per state (for no state, every input not
+   * integrated), a national model once for the dataset (`state` ignored). Read by window, a kind built from
+   * whole layers is the whole dataset's model.
+   */
+  get<T>(kind: ModelKind<T>, state: StateCode | null): T {
+    if (this.wholeModels && kind.whole) return this.wholeModels.get(kind, state);
+    let byState = this.kinds.get(kind as ModelKind<unknown>) as Map<string, T> | undefined;
+    if (!byState) this.kinds.set(kind as ModelKind<unknown>, (byState = new Map()) as Map<string, unknown>);
+    const derived = <U>(other: ModelKind<U>): U => this.get(other, state);
+    if (kind.scope === 'national') {
+      let v = byState.get('national');
+      if (v === undefined) byState.set('national', (v = kind.build(this.store, null, derived)));
+      return v;
+    }
+    return this.model(byState, state, () => kind.build(this.store, state, derived));
   }
 
   /**
@@ -204,28 +197,14 @@ export class StateModels {
     this.seen.delete(state);
     this.noise.delete(state as StateCode);
     this.noiseBuilt.delete(state as StateCode);
-    this.walk.delete(state);
-    this.walkShared.delete(state);
-    this.bushfire.delete(state);
+    for (const [kind, byState] of this.kinds) if (kind.scope === 'state') byState.delete(state);
     this.evictions++;
     this.onEvict?.(state);
   }
 
-  /** The contaminated-land register of every held state (built once). */
-  contaminationRegister(): ContaminationRegister {
-    if (this.wholeModels) return this.wholeModels.contaminationRegister();
-    return (this.contamination ??= contaminationRegisterFor(this.store));
-  }
-
-  /** The ANEF contours of every held state (built once). */
-  anefLayer(): AnefLayer {
-    if (this.wholeModels) return this.wholeModels.anefLayer();
-    return (this.anef ??= anefLayerFor(this.store));
-  }
-
   /** What has been built so far. */
   built(): BuiltModels {
-    return { noise: this.noiseBuilt, walkability: this.walk, bushfire: this.bushfire, contamination: this.contamination, anef: this.anef };
+    return { noise: this.noiseBuilt, kinds: this.kinds };
   }
 }
 

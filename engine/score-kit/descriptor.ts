@@ -7,15 +7,16 @@
  * one).
  *
  * A descriptor never imports the engine's runtime or the property lookup: it is handed a {@link ScoreRun},
- * which reads the data around the subject for it. What a score needs beyond the run's common reads (a model
- * built from the dataset, a worker pool, its own options) it names in its type parameters `M` (models) and `O`
- * (options); the engine's run provides them all, and tsc fails where it does not.
+ * which reads the data around the subject for it, and builds the models it declares (`run.model(kind)`). What
+ * a score needs beyond that (a worker pool, the noise network, its own options) it names in its type
+ * parameters `M` and `O`; the engine's run provides them all, and tsc fails where it does not.
  */
 import type { StateCode } from '../catalogue/states.js';
 import type { PayloadPath } from '../catalogue/payload-paths.js';
 import type { Window } from '../geo/window.js';
 import type { HeatSurface } from '../surfaces/heat/heat-surface.js';
 import type { MissingLayer, RasterLayer } from './layer-input.js';
+import type { ModelKind } from './model-kind.js';
 
 /** A raster read around the subject: loaded, missing with why, or null (not integrated, or not read). */
 export type ScoreRaster = RasterLayer | MissingLayer | null;
@@ -57,7 +58,9 @@ export interface ScoreRun<M = unknown, O = unknown> {
   rasterFile(path: PayloadPath): { file: string; source: string } | null;
   /** The land-cover heat surface of the subject's window (surfaces.heat), built once per run. */
   heatSurface(): Promise<HeatSurface | MissingLayer | null>;
-  /** The models and services this score needs (its `M`). */
+  /** The model of `kind` for the run's subject (engine/score-kit/model-kind.ts): built once, kept by the engine. */
+  model<T>(kind: ModelKind<T>): T;
+  /** What else this score needs of the engine (its `M`: the noise network, the flood inputs, the worker pool). */
   models: M;
   /** Facts a score hands to other blocks of the payload (flood's overlay hits feed `hazards.flood`). */
   aside: Record<string, unknown>;
@@ -95,6 +98,8 @@ export interface ScoreDescriptor<K extends string = string, M = NoNeeds, O = NoN
    * whose models only the dataset builds: the noise network, HAND).
    */
   fromFiles: boolean;
+  /** The models it reads with `run.model` (the engine builds, keeps and reports them by these). */
+  models?: readonly ModelKind<unknown>[];
   /** Its JSON Schema. */
   schema: ScoreSchema;
   /** Computes the score for the run's subject. Throws when it cannot (the score is then listed degraded). */

@@ -13,6 +13,11 @@ import type { SubjectIdentity } from './bushfire/bushfire-score.js';
 import type { ContaminationRegister } from './contamination/contamination-register.js';
 import { SCORES, type ScoreKey, type ScoreRegistry } from './registry.js';
 import type { AnyScoreDescriptor, ScoreRaster, ScoreRun } from '../score-kit/descriptor.js';
+import type { ModelKind } from '../score-kit/model-kind.js';
+import { ANEF_CONTOURS } from './aircraft-noise/anef-model.js';
+import { BUSHFIRE_LAYERS } from './bushfire/bushfire-model.js';
+import { CONTAMINATION_REGISTER } from './contamination/contamination-model.js';
+import { WALKABILITY_INDEXES } from './walkability/walkability-model.js';
 import type { MissingLayer, RasterLayer } from '../score-kit/layer-input.js';
 import type { Scores } from './score-types.js';
 import type { WalkabilityIndexes } from './walkability/walkability-layers.js';
@@ -48,8 +53,8 @@ export interface ScoreRequest {
   fdi?: TableFdi;
 }
 
-function need<T>(input: T | undefined, key: string): T {
-  if (input === undefined) throw new Error(`the ${key} score's inputs were not loaded`);
+function need<T>(input: T | undefined, what: string): T {
+  if (input === undefined) throw new Error(`the ${what} were not loaded`);
   return input;
 }
 
@@ -66,12 +71,13 @@ function loadedRaster(inputs: ContextInputs, path: string, layer: string | undef
 
 /** A run over loaded inputs: every read answers from them. */
 export function loadedScoreRun(inputs: ContextInputs, req: ScoreRequest): ScoreRun<Record<string, unknown>, Record<string, unknown>> {
-  const models = {
-    walkability: () => need(inputs.walkability, 'walkability'),
-    bushfireLayers: () => need(inputs.bushfire, 'bushfire'),
-    contaminationRegister: () => need(inputs.contamination, 'contamination'),
-    anefLayer: () => need(inputs.anef, 'aircraft_noise'),
-  };
+  // The models given, by their kinds (the shared-buffer form is for workers, which a run over files has none of).
+  const models = new Map<ModelKind<unknown>, unknown>([
+    [WALKABILITY_INDEXES, inputs.walkability],
+    [BUSHFIRE_LAYERS, inputs.bushfire],
+    [CONTAMINATION_REGISTER, inputs.contamination],
+    [ANEF_CONTOURS, inputs.anef],
+  ]);
   return {
     lon: req.lon,
     lat: req.lat,
@@ -82,7 +88,8 @@ export function loadedScoreRun(inputs: ContextInputs, req: ScoreRequest): ScoreR
     raster: async (path, _radiusM, pick) => loadedRaster(inputs, path, pick?.layer),
     rasterFile: () => null,
     heatSurface: async () => inputs.landCover,
-    models,
+    model: <T>(kind: ModelKind<T>) => need(models.get(kind as ModelKind<unknown>) as T | undefined, kind.name),
+    models: {},
     aside: {},
   };
 }

@@ -10,12 +10,16 @@ import { flood } from './flood/descriptor.js';
 import { heatIsland } from './heat-island/descriptor.js';
 import { noise } from './noise/descriptor.js';
 import type { AnyScoreDescriptor, ScoreRun } from '../score-kit/descriptor.js';
+import type { ModelKind } from '../score-kit/model-kind.js';
 import { solar } from './solar/descriptor.js';
 import { viewQuality } from './view-quality/descriptor.js';
 import { walkability } from './walkability/descriptor.js';
 
 /** Every score, in the spec's order. */
 export const SCORES = [noise, flood, bushfire, heatIsland, solar, walkability, viewQuality, contamination, aircraftNoise] as const;
+
+/** Every kind of model the scores read (each once), as the engine builds, keeps and reports them. */
+export const MODEL_KINDS: readonly ModelKind<unknown>[] = [...new Set(SCORES.flatMap((d) => (d as AnyScoreDescriptor).models ?? []))];
 
 /** A list of scores to walk: {@link SCORES}, or a library user's list with scores of its own. */
 export type ScoreRegistry = readonly AnyScoreDescriptor[];

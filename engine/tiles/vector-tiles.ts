@@ -19,7 +19,7 @@ import type { CatalogueSource } from '../catalogue/catalogue.js';
 import { mayMeet, vectorFeaturesIn, type DataStore, type RecordTable, type VectorLayer } from '../data/dataset-store.js';
 import type { DaReader } from '../da/da-store.js';
 import { classifyFloodOverlay, isFloodOverlay } from '../scores/flood/overlay-codes.js';
-import { isBushfireFeature } from '../property/inputs/domain-inputs.js';
+import { isBushfireFeature } from '../scores/bushfire/bushfire-model.js';
 import { fieldsRecord, mergeFields, scalarProperties, type FieldType } from '../vector/feature-fields.js';
 import { validTileFeatures } from './tile-geometry.js';
 import { growBox, tileBounds, type TileId } from './tile-math.js';

@@ -5,7 +5,8 @@
  * redistribution. These are the official layers: the flood and bushfire scores never fill them in.
  */
 import { floodOverlayHits } from '../../scores/flood/flood-overlays.js';
-import { floodOverlaySourcesFor, isBushfireFeature } from '../inputs/domain-inputs.js';
+import { floodOverlaySourcesFor } from '../inputs/domain-inputs.js';
+import { isBushfireFeature } from '../../scores/bushfire/bushfire-model.js';
 import { coveringHits, pointsOnSite } from '../kit/layer-query.js';
 import { layerItemOf, lookup, withGeometry, type BlockContext } from './context.js';
 

@@ -1,37 +1,18 @@
 /**
- * Adapters from the loaded datasets to each domain's inputs: the noise network, the walkability indexes, the
- * bushfire layers, the contamination register, the ANEF contours, the flood inputs and the contour sources.
+ * Adapters from the loaded datasets to the inputs the engine builds beside the scores' own models (each score's
+ * folder builds its models: walkability-model.ts and the like): the state at a point, the noise network, the
+ * flood inputs and the contour sources.
  * Each reads the catalogue by payload path and state, so the same code serves the sample world and real data.
  */
-import { centroid } from '@turf/turf';
 import type { Feature, Geometry, LineString, MultiLineString, MultiPolygon, Polygon } from 'geojson';
 import type { CatalogueSource } from '../../catalogue/catalogue.js';
-import { heldExtent } from '../../catalogue/coverage.js';
-import type { PayloadPath } from '../../catalogue/payload-paths.js';
 import { STATES, type StateCode } from '../../catalogue/states.js';
-import { mayMeet, type DataStore, type RasterRef, type RecordTable, type VectorLayer } from '../../data/dataset-store.js';
+import { mayMeet, type DataStore, type RasterRef, type VectorLayer } from '../../data/dataset-store.js';
 import { buildNoiseNetwork, type NoiseNetwork } from '../../noise/noise-network.js';
 import { parseAnefFeatures, parseCounterRecords, parseLoggerRecords, parseRailFeatures, parseRoadFeatures } from '../../noise/noise-inputs.js';
-import { buildAnefLayer, type AnefCoverage, type AnefLayer } from '../../scores/aircraft-noise/anef-contours.js';
-import { buildBushfireLayers, type BushfireLayers, type OfficialOverlayInput } from '../../scores/bushfire/bushfire-layers.js';
-import { buildContaminationRegister, type ContaminationRegister, type ContaminationSite, type RegisterCoverage } from '../../scores/contamination/contamination-register.js';
 import type { FloodInput, FloodStudy } from '../../scores/flood/assess-flood.js';
 import type { FloodOverlaySource } from '../../scores/flood/flood-overlays.js';
 import type { StudyLibrary } from '../../scores/flood/flood-score.js';
-import type { MissingLayer } from '../../score-kit/layer-input.js';
-import {
-  AMENITY_CSV_CATEGORIES,
-  amenityPointsFromRows,
-  buildWalkabilityIndexes,
-  crossingPointsFromRows,
-  majorWaterGeometries,
-  motorwayGeometries,
-  schoolPointsFromRows,
-  stopPointsFromRows,
-  type AmenityPoint,
-  type AmenitySet,
-  type WalkabilityIndexes,
-} from '../../scores/walkability/walkability-layers.js';
 import type { ContourSources, VectorContourSource } from '../../surfaces/contours/sources.js';
 import { rasterAt } from './raster-cache.js';
 import { burnLines, type BurnLines } from '../../hydro/hand-tile-store.js';
@@ -90,110 +71,6 @@ export function noiseNetworkFor(store: DataStore, state: StateCode): NoiseNetwor
   const loggers = store.recordsFor('scores.noise.validation', state).flatMap((t) => parseLoggerRecords(t.rows, fileName(t)));
   const anef = store.vectorsFor('scores.aircraft_noise', state).flatMap((l) => parseAnefFeatures(l.features, fileName(l)));
   return buildNoiseNetwork({ roads, rail, counters, loggers, anef });
-}
-
-const asStrings = (rows: Record<string, unknown>[]) => rows as Record<string, string>[];
-
-/** Why a state-held input is missing for a subject outside every held state's LGAs. */
-const UNDETERMINED_STATE = "the subject's state could not be determined, so no state-held source applies";
-
-/** Which kind of amenity table a record file is, from its columns. */
-function amenityKind(t: RecordTable): 'amenities' | 'stops' | 'schools' | null {
-  const c = new Set(t.columns);
-  if (c.has('school_type') || c.has('school_id')) return 'schools';
-  if (c.has('stop_id') || c.has('mode')) return 'stops';
-  if (c.has('amenity') || c.has('shop') || c.has('leisure')) return 'amenities';
-  return null;
-}
-
-/** The walkability indexes of one state (amenities, stops, schools, motorways, major water, crossings). */
-export function walkabilityIndexesFor(store: DataStore, state: StateCode | null): WalkabilityIndexes {
-  if (!state) {
-    // Amenity, barrier and crossing sources are state-held: with no state none applies, and the screening
-    // must say so (not integrated, score null) rather than read another state's layers as "nothing near".
-    const none: MissingLayer = { status: 'not_integrated', reason: UNDETERMINED_STATE };
-    return buildWalkabilityIndexes({
-      amenitySets: [{ name: 'amenities', categories: AMENITY_CSV_CATEGORIES, points: none }, { name: 'stops', categories: ['public_transport'], points: none }, { name: 'schools', categories: ['school'], points: none }],
-      motorways: none,
-      majorWater: none,
-      crossings: none,
-    });
-  }
-  const tables = store.recordsFor('scores.walkability.amenities', state);
-  const set = (name: 'amenities' | 'stops' | 'schools', categories: AmenitySet['categories'], parse: (rows: Record<string, string>[], file: string) => AmenityPoint[]): AmenitySet => {
-    const mine = tables.filter((t) => amenityKind(t) === name);
-    if (mine.length === 0) return { name, categories, points: { status: 'not_integrated', reason: `no ${name} source is held for ${state}` } };
-    return { name, categories, points: mine.flatMap((t) => parse(asStrings(t.rows), fileName(t))) };
-  };
-  const barriers = store.vectorsFor('scores.walkability.barriers', state);
-  const water = store.vectorsFor('scores.walkability.water', state);
-  const crossings = store.recordsFor('scores.walkability.crossings', state);
-  return buildWalkabilityIndexes({
-    amenitySets: [set('amenities', AMENITY_CSV_CATEGORIES, amenityPointsFromRows), set('stops', ['public_transport'], stopPointsFromRows), set('schools', ['school'], schoolPointsFromRows)],
-    motorways: barriers.length ? { geometries: motorwayGeometries(features(barriers)), source: barriers[0].source.id } : null,
-    majorWater: water.length ? { geometries: majorWaterGeometries(features(water)), source: water[0].source.id } : null,
-    crossings: crossings.length ? { points: crossings.flatMap((t) => crossingPointsFromRows(asStrings(t.rows), fileName(t))), source: crossings[0].source.id } : null,
-  });
-}
-
-/** A planning overlay that is a bushfire control (BMO, bushfire-prone areas, bushfire hazard overlays). */
-export function isBushfireFeature(p: Record<string, unknown> | null | undefined): boolean {
-  return /bush ?fire|\bBMO\b|\bBPA\b|\bHBUI\b|\bC13\.0\b|BUSH_/i.test(JSON.stringify(p ?? {}));
-}
-
-/** The bushfire layers of one state: official mapping (kept apart), vegetation and fire history. */
-export function bushfireLayersFor(store: DataStore, state: StateCode | null): BushfireLayers {
-  if (!state) {
-    // No state: no official overlay applies and the state-held fuel and fire-history layers are not read.
-    const none: MissingLayer = { status: 'not_integrated', reason: UNDETERMINED_STATE };
-    return buildBushfireLayers({ officialOverlays: {}, vegetation: none, fireHistory: none });
-  }
-  const official = store.vectorsFor('hazards.bushfire', state);
-  const extent = heldExtent(store.catalogue, 'hazards.bushfire', state);
-  const officialOverlays: Record<string, OfficialOverlayInput | MissingLayer> = {};
-  if (official.length && extent !== 'none') {
-    const dedicated = official.find((l) => !l.source.schema) ?? official[0];
-    officialOverlays[state] = { coverage: extent, source: dedicated.source.id, features: official.flatMap((l) => (l.source.schema ? l.features.filter((f) => isBushfireFeature(f.properties)) : l.features)) };
-  }
-  const veg = store.vectorsFor('scores.bushfire.vegetation', state);
-  const fire = store.vectorsFor('scores.bushfire.fire_history', state);
-  return buildBushfireLayers({
-    officialOverlays,
-    vegetation: veg.length ? { features: features(veg), source: veg[0].source.id } : null,
-    fireHistory: fire.length ? { features: features(fire), source: fire[0].source.id } : null,
-  });
-}
-
-/** Coverage per state of a path, in the score modules' terms (a state without a source is not integrated). */
-function coverageByState(store: DataStore, path: PayloadPath): Record<string, 'complete' | 'partial' | 'not_integrated'> {
-  return Object.fromEntries(STATES.map((s) => {
-    const e = heldExtent(store.catalogue, path, s);
-    return [s, e === 'none' ? 'not_integrated' : e];
-  }));
-}
-
-/** Register sites from point records or polygon features (a polygon is its centroid). */
-function contaminationSites(store: DataStore): ContaminationSite[] {
-  const sites: ContaminationSite[] = [];
-  for (const l of store.vectorsFor('scores.contamination')) {
-    for (const f of l.features) {
-      const p = f.properties ?? {};
-      const [lon, lat] = f.geometry.type === 'Point' ? f.geometry.coordinates : centroid(f as Feature<Polygon | MultiPolygon>).geometry.coordinates;
-      sites.push({ site_id: String(p.site_id ?? p.id ?? `${l.source.id}:${sites.length}`), name: String(p.name ?? ''), lon, lat, status: String(p.status ?? ''), state: l.file.state ?? String(p.state ?? ''), source: l.source.id, register: String(p.register ?? l.source.title) });
-    }
-  }
-  return sites;
-}
-
-/** The contaminated-land register of every held state. */
-export function contaminationRegisterFor(store: DataStore): ContaminationRegister {
-  return buildContaminationRegister(contaminationSites(store), coverageByState(store, 'scores.contamination') as Record<string, RegisterCoverage>);
-}
-
-/** The ANEF contours of every held state. */
-export function anefLayerFor(store: DataStore): AnefLayer {
-  const layers = store.vectorsFor('scores.aircraft_noise');
-  return buildAnefLayer({ features: features(layers), file: layers.map(fileName).join(', ') || 'none' }, coverageByState(store, 'scores.aircraft_noise') as Record<string, AnefCoverage>);
 }
 
 // Keyed by the layer's features (its content), not the layer: a whole layer read from the layer file can be

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scoresCommandWith } from '../../../cli/commands/scores.js';
 import { defaultDataDir } from '../../../datasets/sample-world.js';
 import { clampScore, component, defineScore, levelOf, SCORES, type ScoreRegistry } from '../../../engine/entry/scores.js';
+import { defineModel } from '../../../engine/score-kit/model-kind.js';
 import { createEngine, type Engine } from '../../../engine/runtime/engine.js';
 import { payloadSchema, PROPERTY_PAYLOAD_SCHEMA } from '../../../engine/property/schema.js';
 import { openRaster } from '../../../engine/raster/geotiff-reader.js';
@@ -15,6 +16,15 @@ import { ajv2020 } from '../../helpers/ajv.js';
 import { SCORE_KEYS } from '../../../engine/scores/registry.js';
 import { PAYLOAD_PATHS } from '../../../engine/catalogue/payload-paths.js';
 
+/** A model of the score's own, per state: the DEM files held for it (built once, kept and reported by the engine). */
+const demFiles = defineModel<{ files: string[] }>({
+  name: 'ground_height_dems',
+  scope: 'state',
+  whole: true,
+  paths: ['scores.view_quality'],
+  build: (store, state) => ({ files: state ? store.rastersFor('scores.view_quality', state).map((r) => r.path) : [] }),
+});
+
 /** Ground height at the subject, 0-100 over 0-500 m: the smallest score that reads the dataset. */
 const groundHeight = defineScore<'ground_height'>({
   key: 'ground_height',
@@ -22,7 +32,8 @@ const groundHeight = defineScore<'ground_height'>({
   summary: 'ground height at the subject, 0-100 over 0-500 m',
   paths: ['scores.view_quality'],
   dem: { radiusM: 200 },
-  fromFiles: true,
+  fromFiles: false,
+  models: [demFiles],
   schema: {
     ref: 'GroundHeightScore',
     definitions: {
@@ -41,7 +52,7 @@ const groundHeight = defineScore<'ground_height'>({
   score: async (run) => {
     const dem = await run.dem();
     const height = dem && 'grid' in dem ? sampleAtLonLat(dem.grid, run.lon, run.lat) : NaN;
-    const ok = Number.isFinite(height);
+    const ok = Number.isFinite(height) && run.model(demFiles).files.length > 0;
     const score = ok ? clampScore(height / 5) : null;
     return {
       score,
@@ -112,7 +123,16 @@ describe('a score registered beside the nine', () => {
     expect(() => payloadSchema('full', [...SCORES, { ...groundHeight, schema: { ref: 'Nowhere' } }])).toThrow(/ground_height: its schema refers to Nowhere/);
   });
 
-  it('is offered by `propintel scores`, from the dataset and from a DEM file', async () => {
+  it('has its model built once per state, kept and reported by the engine like the nine scores\' models', async () => {
+    await engine.scores(subject.lon, subject.lat, { only: ['ground_height'] });
+    const report = await engine.memoryReport();
+    const mine = report.models.filter((m) => m.model === 'ground_height_dems');
+    expect(mine.map((m) => m.state)).toEqual([(await engine.sandbox()).find((a) => a.address === subject.address)!.state]);
+    expect(mine[0].bytes).toBeGreaterThan(0);
+    expect(report.models.some((m) => m.model === 'walkability_indexes')).toBe(true);
+  });
+
+  it('is offered by `propintel scores` from the dataset (a score that reads models of the dataset only, not from files)', async () => {
     const out: string[] = [];
     const err: string[] = [];
     const io = { stdout: (s: string) => out.push(s), stderr: (s: string) => err.push(s) };
@@ -120,10 +140,7 @@ describe('a score registered beside the nine', () => {
     expect(await command.run(['--data', defaultDataDir(), `--lon=${subject.lon}`, `--lat=${subject.lat}`, '--only', 'ground_height'], io as never)).toBe(0);
     const fromData = JSON.parse(out.join('')) as { scores: Record<string, { components: { height: { value: number } } }> };
     expect(fromData.scores.ground_height.components.height.value).toBeCloseTo(expected, 1);
-    out.length = 0;
-    expect(await command.run([`--lon=${subject.lon}`, `--lat=${subject.lat}`, '--only', 'ground_height', '--dem', demFile], io as never)).toBe(0);
-    const fromFile = JSON.parse(out.join('')) as typeof fromData;
-    expect(fromFile.scores.ground_height.components.height.value).toBeCloseTo(expected, 1);
+    await expect(command.run([`--lon=${subject.lon}`, `--lat=${subject.lat}`, '--only', 'ground_height', '--dem', demFile], io as never)).rejects.toThrow(/ground_height is computed from a dataset only/);
     // The registry's own command does not know it.
     await expect(scoresCommandWith(SCORES).run([`--lon=${subject.lon}`, `--lat=${subject.lat}`, '--only', 'ground_height', '--dem', demFile], io as never)).rejects.toThrow(/unknown score key ground_height/);
   });
