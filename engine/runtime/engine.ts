@@ -463,8 +463,9 @@ export class Engine implements PropertyService {
 
   /**
    * Builds every index the engine otherwise builds on first use: the address index, the DA store, the sandbox
-   * ids, and per state the noise network, walkability indexes and bushfire layers, plus the national
-   * contamination register and ANEF layer. Returns milliseconds per part, for startup timing.
+   * ids, and per state the noise network and every model the scores declare (the walkability indexes and
+   * their shared form, the bushfire layers), plus the national ones (the contamination register, the ANEF
+   * contours), each timed under its kind's name. Returns milliseconds per part, for startup timing.
    */
   async buildIndexes(): Promise<Record<string, number>> {
     this.assertOpen();
