@@ -5,7 +5,7 @@
  */
 import { Piscina } from 'piscina';
 import { EngineError, serializeError } from '../errors.js';
-import type { AnyTaskMap, TaskMessage, TaskReply } from './protocol.js';
+import { START_WORKER, type AnyTaskMap, type TaskMessage, type TaskReply } from './protocol.js';
 
 /** The task implementations for a task map. */
 export type TaskImplementations<TM extends AnyTaskMap> = {
@@ -34,6 +34,11 @@ export function collectTransferables(value: unknown, out = new Set<ArrayBuffer>(
 /** Wraps task functions into a piscina handler: `export default defineWorker({ ... })`. */
 export function defineWorker<TM extends AnyTaskMap>(tasks: TaskImplementations<TM>) {
   return async function dispatch(message: TaskMessage): Promise<TaskReply | unknown> {
+    if (message?.task === START_WORKER) {
+      const holdMs = Math.min(1000, Math.max(0, Number((message.input as { holdMs?: number } | undefined)?.holdMs) || 0));
+      await new Promise((r) => setTimeout(r, holdMs));
+      return { ok: true, value: null } satisfies TaskReply;
+    }
     const fn = (tasks as Record<string, ((input: unknown) => unknown) | undefined>)[message?.task];
     if (typeof fn !== 'function') {
       return { ok: false, error: new EngineError('INVALID_ARGUMENT', `unknown task ${JSON.stringify(message?.task)}`, { parameter: 'task' }).toJSON() };

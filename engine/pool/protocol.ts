@@ -9,6 +9,12 @@ import type { SerializedError } from '../errors.js';
 export type AnyTaskMap = { [name: string]: [unknown, unknown] };
 
 /** What the pool sends a worker. */
+/**
+ * A message every worker answers without a task of its own: it holds its worker `input.holdMs` milliseconds and
+ * answers null. The pool sends one per thread at once to start every worker ({@link WorkerPool.startWorkers}).
+ */
+export const START_WORKER = '__start_worker';
+
 export interface TaskMessage<N extends string = string, I = unknown> {
   task: N;
   input: I;

@@ -15,7 +15,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { deserializeError, EngineError } from '../errors.js';
-import type { AnyTaskMap, TaskMessage, TaskReply } from './protocol.js';
+import { START_WORKER, type AnyTaskMap, type TaskMessage, type TaskReply } from './protocol.js';
 
 /** Options for {@link createWorkerPool}. */
 export interface WorkerPoolOptions {
@@ -56,6 +56,8 @@ export interface TaskRunner<TM extends AnyTaskMap> {
   run<K extends keyof TM & string>(name: K, input: TM[K][0], options?: RunOptions): Promise<TM[K][1]>;
   /** Stops; later runs fail with `UNAVAILABLE`. */
   destroy(): Promise<void>;
+  /** Starts every worker now rather than when tasks first overlap (a pool of worker threads). */
+  startWorkers?(): Promise<void>;
 }
 
 /** A typed pool of worker threads running the tasks of `TM`. */
@@ -63,12 +65,15 @@ export class WorkerPool<TM extends AnyTaskMap> implements TaskRunner<TM> {
   private readonly piscina: Piscina;
   private readonly timeoutMs: number;
   private destroyed = false;
+  /** The most worker threads it runs. */
+  readonly maxThreads: number;
 
   constructor(options: WorkerPoolOptions) {
     const mod = options.module;
     const href = mod instanceof URL ? mod.href : mod.startsWith('file:') ? mod : new URL(`file://${mod}`).href;
     const fromTs = href.endsWith('.ts');
     const threads = Math.max(1, options.threads ?? availableParallelism());
+    this.maxThreads = threads;
     this.timeoutMs = options.taskTimeoutMs ?? 30_000;
     this.piscina = new Piscina({
       filename: fromTs ? new URL('../../workers/ts-bootstrap.mjs', import.meta.url).href : href,
@@ -89,6 +94,17 @@ export class WorkerPool<TM extends AnyTaskMap> implements TaskRunner<TM> {
   /** Tasks waiting for a free worker. */
   get queueSize(): number {
     return this.piscina.queueSize;
+  }
+
+  /**
+   * Starts every worker now. Piscina starts one and the others only when tasks first overlap, so the first
+   * lookup that runs two tasks at once would wait for a worker to start (a quarter of a second on two cores).
+   * One short message per thread, sent at once, makes it start them all; they stay until idle past the pool's
+   * idle timeout.
+   */
+  async startWorkers(): Promise<void> {
+    if (this.destroyed) return;
+    await Promise.all(Array.from({ length: this.maxThreads }, () => this.piscina.run({ task: START_WORKER, input: { holdMs: 50 } })));
   }
 
   /** Runs task `name` with `input` on a worker. */

@@ -553,6 +553,10 @@ export class Engine implements PropertyService {
       progress(`every engine thread's indexes and models built in ${Math.round(performance.now() - t0)} ms (${this.engineThreads.threads} threads)`);
       return;
     }
+    // Every pool worker started now, not by the first lookup whose tasks overlap.
+    const w0 = performance.now();
+    await this.pool.startWorkers?.();
+    progress(`pool workers started in ${Math.round(performance.now() - w0)} ms`);
     const t0 = performance.now();
     const ms = await this.buildIndexes();
     progress(`indexes and models built in ${Math.round(performance.now() - t0)} ms (${Object.entries(ms).map(([k, v]) => `${k} ${Math.round(v)}`).join(', ')})`);

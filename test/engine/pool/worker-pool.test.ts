@@ -36,6 +36,20 @@ describe('the error boundary', () => {
 });
 
 describe('the worker pool', () => {
+  it('starts every worker on request (piscina starts one, the rest only when tasks overlap), and still runs tasks', async () => {
+    const two = createEnginePool({ threads: 2 });
+    try {
+      expect(two.threads).toBe(1);
+      await two.startWorkers!();
+      expect(two.threads).toBe(2);
+      const data = new Float32Array([1, 3]);
+      const out = await two.run('grid-stats', { grid: { width: 2, height: 1, data, noData: NaN, transform: northUpTransform(0, 0, 1), crs: 'EPSG:7855' } });
+      expect(out.stats.mean).toBe(2);
+    } finally {
+      await two.destroy();
+    }
+  });
+
   it('runs a task and returns its result', async () => {
     const values = Float32Array.from({ length: 1000 }, (_, i) => i);
     const out = await testPool.run('sum', { values });
