@@ -24,6 +24,8 @@ export { buildContaminationRegister, contaminationSitesFromRows } from '../score
 export type { RegisterCoverage } from '../scores/contamination/contamination-register.js';
 export { contaminationScore } from '../scores/contamination/contamination-score.js';
 export { computeContextScores } from '../scores/context-scores.js';
+export { fileSourceId, loadScoreInputs } from '../scores/file-inputs.js';
+export type { LoadedScoreInputs, ScoreInputFiles } from '../scores/file-inputs.js';
 export type { ContextInputs, ScoreRequest } from '../scores/context-scores.js';
 export { assessFlood } from '../scores/flood/assess-flood.js';
 export { REGIONAL_RADIUS_M, heatIslandScore } from '../scores/heat-island/heat-island-score.js';
