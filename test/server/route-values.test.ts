@@ -78,7 +78,7 @@ describe('a route added as a value', () => {
     expect(path.get.responses[405].headers.Allow.schema.const).toBe(withHead(echo).concat('OPTIONS').join(', '));
     // Shared by every keyed operation and every path: the store's 503, the 414, the preflight.
     expect(path.get.responses[503].content['application/json'].schema.allOf[1].properties.error.enum).toEqual(['service_unavailable']);
-    expect(path.get.responses[414]).toBeDefined();
+    expect(path.get.responses[414].content['application/json'].schema.allOf[1].properties.error.enum).toEqual(['uri_too_long']);
     expect(path.options.operationId).toBe('echo_id_options');
     const docs = await srv.get('/api/v1/docs');
     expect(docs.body).toContain('<code>/api/v1/echo/{id}</code>');

@@ -66,6 +66,8 @@ const registry: ScoreRegistry = [...SCORES, groundHeight];
 let engine: Engine;
 let subject: { lon: number; lat: number; address: string };
 let demFile: string;
+/** The catalogue's id of that DEM's source. */
+let demSource: string;
 /** The height at the subject read straight from the DEM file (a window of its own). */
 let expected: number;
 
@@ -73,10 +75,11 @@ beforeAll(async () => {
   engine = await createEngine({ datasets: defaultDataDir(), threads: 1, scores: registry });
   const store = (engine as unknown as { store: { rastersFor(p: string, s: string | null): never[] } }).store;
   for (const a of await engine.sandbox()) {
-    const ref = rasterAt(store.rastersFor('scores.view_quality', a.state), a.lng, a.lat) as { path: string } | null;
+    const ref = rasterAt(store.rastersFor('scores.view_quality', a.state), a.lng, a.lat) as { path: string; source: { id: string } } | null;
     if (!ref) continue;
     subject = { lon: a.lng, lat: a.lat, address: a.address };
     demFile = ref.path;
+    demSource = ref.source.id;
     break;
   }
   const r = await openRaster(demFile);
@@ -100,7 +103,7 @@ describe('a score registered beside the nine', () => {
     const got = alone.scores as Record<string, { score: number; components: { height: { value: number; source: string } } }>;
     expect(got.ground_height.components.height.value).toBeCloseTo(expected, 1);
     expect(got.ground_height.score).toBe(clampScore(expected / 5));
-    expect(got.ground_height.components.height.source).toBeTruthy();
+    expect(got.ground_height.components.height.source).toBe(demSource);
     const shared = await engine.scores(subject.lon, subject.lat, { only: ['view_quality', 'walkability', 'ground_height'] });
     expect(Object.keys(shared.scores)).toEqual(['walkability', 'view_quality', 'ground_height']);
     expect((shared.scores as typeof got).ground_height).toEqual(got.ground_height);
