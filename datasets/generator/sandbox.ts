@@ -3,21 +3,15 @@
  * hit, a study depth, aircraft noise, bushfire exposure, partial coverage. Choices are made with the same
  * predicates the layers were drawn from, so every note is true of the data.
  */
-import type { StateCode } from '../../engine/catalogue/states.js';
 import type { AddressRecord, TileContext } from './context.js';
 import type { Lot } from './layout.js';
 import { TILE_HALF_M } from './frame.js';
 import { floodDepthAt, inEvidenceArea } from './layers/terrain-layers.js';
 import { AIRPORTS } from './layers/aircraft.js';
 
-/** One row of `/api/v1/property/sandbox` (DESIGN.md). */
-export interface SandboxAddress {
-  address: string;
-  state: StateCode;
-  lat: number;
-  lng: number;
-  note: string;
-}
+/** One row of `/api/v1/property/sandbox`: the engine's contract (what the server answers). */
+export type { SandboxAddress } from '../../engine/property/kit/contract.js';
+import type { SandboxAddress } from '../../engine/property/kit/contract.js';
 
 function maskAt(mask: Uint8Array, cell: number, x: number, y: number): boolean {
   const n = (2 * TILE_HALF_M) / cell;

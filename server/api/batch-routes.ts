@@ -19,7 +19,7 @@ import { BATCH_MAX_BODY } from '../http/limits.js';
 import { decodeQuery, rejectUnknown } from './query.js';
 import { booleanText } from '../http/query-values.js';
 import { batchDoc } from './operation-docs.js';
-import type { RouteValue } from './route-value.js';
+import { keyedOperations, type RouteValue } from './route-value.js';
 
 /** What a job id looks like (anything else is no job, answered without asking the store). */
 const BATCH_ID = /^batch_[0-9a-f]{20}$/;
@@ -221,11 +221,6 @@ export const BATCH_ROUTES: readonly RouteValue<{ batch: BatchRoutes }>[] = ['/v1
     tag: 'Batch',
     summary: r.summary,
     description: `${r.description}${BATCH_NOTE}`,
-    operations: (Object.entries(r.ops) as ['GET' | 'POST' | 'DELETE', BatchOperation][]).map(([method, op]) => ({
-      method,
-      auth: 'key' as const,
-      doc: batchDoc(method, op),
-      handle: (c) => c.modules.batch.request(c.req, op, c.id, c.key),
-    })),
+    operations: keyedOperations<BatchOperation, { batch: BatchRoutes }>(r.ops, batchDoc, (op) => (c) => c.modules.batch.request(c.req, op, c.id, c.key)),
   })),
 );

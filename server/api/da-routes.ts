@@ -12,7 +12,7 @@ import { decodeQuery, rejectUnknown } from './query.js';
 import { jsonBody, webhookOperation, type WebhookContext, type WebhookOperation } from './webhook-handlers.js';
 import { SMALL_BODY } from '../http/limits.js';
 import { daDoc, webhookDoc } from './operation-docs.js';
-import type { RouteValue } from './route-value.js';
+import { keyedOperations, type RouteValue } from './route-value.js';
 
 
 /** The DA listing and webhook routes of one API. */
@@ -125,11 +125,6 @@ export const WEBHOOK_ROUTES: readonly RouteValue<{ da: DaRoutes }>[] = ['/v1', '
     tag: 'Webhooks',
     summary: r.summary,
     description: `${r.description}${WEBHOOK_NOTE}`,
-    operations: (Object.entries(r.ops) as ['GET' | 'POST' | 'DELETE', WebhookOperation][]).map(([method, op]) => ({
-      method,
-      auth: 'key' as const,
-      doc: webhookDoc(method, op),
-      handle: (c) => c.modules.da.webhook(c.req, op, c.id, c.key, c.client()),
-    })),
+    operations: keyedOperations<WebhookOperation, { da: DaRoutes }>(r.ops, webhookDoc, (op) => (c) => c.modules.da.webhook(c.req, op, c.id, c.key, c.client())),
   })),
 );

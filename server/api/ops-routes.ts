@@ -18,16 +18,31 @@ import { decodeQuery, rejectUnknown } from './query.js';
 import type { ResponseCache } from './response-cache.js';
 import { get, type RouteOperation, type RouteValue } from './route-value.js';
 
-/** The pages this module serves. */
-export type Page =
-  | { kind: 'childcare-page'; page: 'docs' | 'guide' | 'openapi' }
-  | { kind: 'playground' }
-  | { kind: 'map'; asset: 'page' | 'js' | 'css' }
-  | { kind: 'sample'; name: SampleName }
-  | { kind: 'sandbox' }
-  | { kind: 'health' }
-  | { kind: 'openapi' }
-  | { kind: 'docs'; guide?: GuideName };
+/**
+ * A page a route serves: made once by `make` (null when this server does not have it: `missing` says so),
+ * then served as stored, gzipped when accepted. Each page route carries its own (see the lists below).
+ */
+export interface StaticPage {
+  /** The name it is kept under. */
+  name: string;
+  contentType: string;
+  cacheControl: string;
+  /** Refuses the request when this server serves no such page (no tiles, the playground switched off). */
+  check?(from: PageSources): void;
+  make(from: PageSources): Promise<string | Buffer | null>;
+  /** The error for a page `make` found absent. */
+  missing?(): ApiError;
+}
+
+/** What a page is made from. */
+export interface PageSources {
+  ctx: ApiContext;
+  tiles: MapTiles;
+  playground: boolean;
+}
+
+const HTML = 'text/html; charset=utf-8';
+const FIVE_MINUTES = 'public, max-age=300';
 
 /** What /healthz and /metrics report of the API itself. */
 export interface ApiStatus {
@@ -129,74 +144,30 @@ export class OpsRoutes {
     return { status: 200, contentType: 'text/plain; version=0.0.4; charset=utf-8', headers: { 'Cache-Control': 'no-store' }, body: `${lines.join('\n')}\n` };
   }
 
+  /** `GET /healthz`: the status, the version and the requests in flight (never cached). */
+  health(req: ApiRequest): ApiResponse {
+    rejectUnknown(decodeQuery(req.query), [], '/healthz');
+    const warming = this.status.warming;
+    return { status: 200, contentType: JSON_TYPE, headers: { 'Cache-Control': 'no-store' }, body: JSON.stringify({ status: warming === null ? 'ok' : 'warming', version: VERSION, server: this.status.transport, in_flight: this.status.inFlight - 1, ...(warming === null ? {} : { warming }) }) };
+  }
+
   /** A page of `path` (its query refused: pages take none). */
-  page(req: ApiRequest, path: string, h: Page, gzip: boolean): MaybePromise<ApiResponse> {
+  page(req: ApiRequest, path: string, page: StaticPage, gzip: boolean): MaybePromise<ApiResponse> {
     rejectUnknown(decodeQuery(req.query), [], path);
-    if (h.kind === 'health') {
-      return { status: 200, contentType: JSON_TYPE, headers: { 'Cache-Control': 'no-store' }, body: JSON.stringify({ status: this.status.warming === null ? 'ok' : 'warming', version: VERSION, server: this.status.transport, in_flight: this.status.inFlight - 1, ...(this.status.warming === null ? {} : { warming: this.status.warming }) }) };
-    }
-    let contentType = JSON_TYPE;
-    let body: MaybePromise<StaticBody | null>;
-    switch (h.kind) {
-      case 'docs':
-        contentType = 'text/html; charset=utf-8';
-        if (h.guide) {
-          const guide = h.guide;
-          body = this.once(`guide-${guide}`, async () => {
-            const page = this.ctx.documents.guidePage(guide);
-            return page === null ? null : staticBody(page);
-          });
-        } else body = this.once('docs', async () => staticBody(this.ctx.documents.docsPage()));
-        break;
-      case 'openapi':
-        body = this.once('openapi', async () => staticBody(JSON.stringify(this.ctx.documents.openApi())));
-        break;
-      case 'childcare-page':
-        if (h.page !== 'openapi') contentType = 'text/html; charset=utf-8';
-        body = this.once(`childcare-${h.page}`, async () => staticBody(h.page === 'openapi' ? JSON.stringify(this.ctx.documents.childcareOpenApi()) : h.page === 'docs' ? this.ctx.documents.childcareDocsPage() : this.ctx.documents.childcareGuide()));
-        break;
-      case 'map': {
-        const tiles = this.tiles.tiles();
-        if (!tiles) throw new ApiError('not_found', 'this server makes no tiles, so it has no map');
-        if (h.asset === 'js' || h.asset === 'css') {
-          contentType = h.asset === 'js' ? 'application/javascript; charset=utf-8' : 'text/css; charset=utf-8';
-          body = this.once(`map-${h.asset}`, async () => staticBody(maplibreAsset(h.asset as 'js' | 'css')));
-        } else {
-          contentType = 'text/html; charset=utf-8';
-          body = this.once('map', async () => {
-            const places = (await this.ctx.service.sandbox()).map((a) => ({ label: `${a.state}: ${a.address}`, lat: a.lat, lng: a.lng }));
-            const layers = tiles.tileLayers().map((l) => ({ id: l.id, minzoom: l.minzoom, maxzoom: l.maxzoom, attribution: tiles.tileAttribution(l.id) }));
-            const t = tiles.terrainLayer?.();
-            const terrain = t ? { id: t.id, minzoom: t.minzoom, maxzoom: t.maxzoom, attribution: tiles.tileAttribution(t.id) } : null;
-            return staticBody(renderMapPage(layers, places, { pointSummary: this.tiles.keyless(), terrain }));
-          });
-        }
-        break;
-      }
-      case 'sandbox':
-        body = this.once('sandbox', async () => staticBody(JSON.stringify({ addresses: await this.ctx.service.sandbox() })));
-        break;
-      case 'playground':
-        if (!this.options.playground) throw new ApiError('not_found', 'the playground is switched off on this server');
-        contentType = 'text/html; charset=utf-8';
-        body = this.once('playground', async () => staticBody(renderPlaygroundPage({ demoKey: await playgroundKey(this.ctx.store) })));
-        break;
-      case 'sample':
-        body = this.once(`sample:${h.name}`, async () => {
-          const doc = await this.ctx.service.sample(h.name);
-          return doc === null ? null : staticBody(JSON.stringify(doc));
-        });
-        break;
-      default:
-        throw new ApiError('not_found', `no endpoint at ${path}`);
-    }
-    return chain(body, (b) => {
-      if (!b && h.kind === 'docs') throw new ApiError('not_found', `the guide ${h.guide} is not installed with this server (docs/${h.guide}.md)`);
-      if (!b) throw new ApiError('sample_unavailable', `the ${h.kind === 'sample' ? h.name : h.kind} sample is not installed on this server (datasets/samples/)`);
-      const headers: Record<string, string> = { 'Cache-Control': h.kind === 'playground' || (h.kind === 'map' && h.asset === 'page') ? 'no-cache' : h.kind === 'map' ? 'public, max-age=86400' : 'public, max-age=300', Vary: 'Accept-Encoding' };
-      if (gzip) headers['Content-Encoding'] = 'gzip';
-      return { status: 200, contentType, headers, body: gzip ? b.gzip : b.identity };
-    });
+    const from: PageSources = { ctx: this.ctx, tiles: this.tiles, playground: this.options.playground };
+    page.check?.(from);
+    return chain(
+      this.once(page.name, async () => {
+        const body = await page.make(from);
+        return body === null ? null : staticBody(body);
+      }),
+      (b) => {
+        if (!b) throw page.missing?.() ?? new ApiError('not_found', `no endpoint at ${path}`);
+        const headers: Record<string, string> = { 'Cache-Control': page.cacheControl, Vary: 'Accept-Encoding' };
+        if (gzip) headers['Content-Encoding'] = 'gzip';
+        return { status: 200, contentType: page.contentType, headers, body: gzip ? b.gzip : b.identity };
+      },
+    );
   }
 
   /** A body computed once, then served without waiting (a failure is not remembered: the next request tries again). */
@@ -227,19 +198,52 @@ const SAMPLE_TEXT: Record<SampleName, string> = {
 };
 
 /** A keyless page: GET (and HEAD), no parameters, answered by `OpsRoutes.page`. */
-function pageRoute(path: string, tag: RouteValue['tag'], page: Page, doc: RouteOperation['doc'], text: { summary: string; description: string }): RouteValue<{ ops: OpsRoutes }> {
+function pageRoute(path: string, tag: RouteValue['tag'], page: StaticPage, doc: RouteOperation['doc'], text: { summary: string; description: string }): RouteValue<{ ops: OpsRoutes }> {
   return { path, tag, ...text, operations: [get('none', doc, (c) => c.modules.ops.page(c.req, path, page, c.gzip))] };
 }
+
+const json = (value: unknown) => JSON.stringify(value);
+
+/** A canned sample (datasets/samples/). */
+const samplePage = (name: SampleName): StaticPage => ({
+  name: `sample:${name}`,
+  contentType: JSON_TYPE,
+  cacheControl: FIVE_MINUTES,
+  make: async (f) => {
+    const doc = await f.ctx.service.sample(name);
+    return doc === null ? null : json(doc);
+  },
+  missing: () => new ApiError('sample_unavailable', `the ${name} sample is not installed on this server (datasets/samples/)`),
+});
+
+/** One of the map page's files: none where this server makes no tiles. */
+function mapPage(name: string, contentType: string, cacheControl: string, make: (tiles: TileService, f: PageSources) => Promise<string>): StaticPage {
+  const tilesOf = (f: PageSources) => {
+    const tiles = f.tiles.tiles();
+    if (!tiles) throw new ApiError('not_found', 'this server makes no tiles, so it has no map');
+    return tiles;
+  };
+  return { name, contentType, cacheControl, check: tilesOf, make: (f) => make(tilesOf(f), f) };
+}
+
+/** A guide (docs/NAME.md) as HTML. */
+const guidePage = (guide: GuideName): StaticPage => ({
+  name: `guide-${guide}`,
+  contentType: HTML,
+  cacheControl: FIVE_MINUTES,
+  make: async (f) => f.ctx.documents.guidePage(guide),
+  missing: () => new ApiError('not_found', `the guide ${guide} is not installed with this server (docs/${guide}.md)`),
+});
 
 /** The canned samples and the sandbox addresses. */
 export const SAMPLE_ROUTES: readonly RouteValue<{ ops: OpsRoutes }>[] = [
   ...SAMPLE_NAMES.map((name) =>
-    pageRoute(name === 'sample' ? '/api/v1/property/sample' : `/api/v1/property/sample/${name}`, 'Samples', { kind: 'sample', name }, sampleDoc(name), {
+    pageRoute(name === 'sample' ? '/api/v1/property/sample' : `/api/v1/property/sample/${name}`, 'Samples', samplePage(name), sampleDoc(name), {
       summary: name === 'sample' ? 'Complete canned response' : `Canned ${name} sample`,
       description: `${SAMPLE_TEXT[name]} No key needed; takes no parameters.`,
     }),
   ),
-  pageRoute('/api/v1/property/sandbox', 'Samples', { kind: 'sandbox' }, jsonPageDoc({ $ref: '#/components/schemas/Sandbox' }), {
+  pageRoute('/api/v1/property/sandbox', 'Samples', { name: 'sandbox', contentType: JSON_TYPE, cacheControl: FIVE_MINUTES, make: async (f) => json({ addresses: await f.ctx.service.sandbox() }) }, jsonPageDoc({ $ref: '#/components/schemas/Sandbox' }), {
     summary: 'The twelve never-metered sandbox addresses',
     description: 'Addresses across eight states and territories that any key may look up without being metered. No key needed.',
   }),
@@ -247,15 +251,15 @@ export const SAMPLE_ROUTES: readonly RouteValue<{ ops: OpsRoutes }>[] = [
 
 /** The childcare service's reference, guide and OpenAPI document. */
 export const CHILDCARE_PAGE_ROUTES: readonly RouteValue<{ ops: OpsRoutes }>[] = [
-  pageRoute('/api/v1/childcare/docs', 'Childcare', { kind: 'childcare-page', page: 'docs' }, pageDoc(), {
+  pageRoute('/api/v1/childcare/docs', 'Childcare', { name: 'childcare-docs', contentType: HTML, cacheControl: FIVE_MINUTES, make: async (f) => f.ctx.documents.childcareDocsPage() }, pageDoc(), {
     summary: 'The childcare service reference (HTML)',
     description: 'The reference page of the childcare endpoints, generated from /api/v1/childcare/openapi.json; offline, no external assets.',
   }),
-  pageRoute('/api/v1/childcare/guide', 'Childcare', { kind: 'childcare-page', page: 'guide' }, pageDoc(), {
+  pageRoute('/api/v1/childcare/guide', 'Childcare', { name: 'childcare-guide', contentType: HTML, cacheControl: FIVE_MINUTES, make: async (f) => f.ctx.documents.childcareGuide() }, pageDoc(), {
     summary: 'Integration guide (HTML)',
     description: 'How to integrate the feed: keep the key on a server, page by meta.pages.next, upsert on id, match on council_reference, poll with overlap, reconcile with the helper; and what the data is not. Offline.',
   }),
-  pageRoute('/api/v1/childcare/openapi.json', 'Childcare', { kind: 'childcare-page', page: 'openapi' }, jsonPageDoc({ type: 'object', description: 'The childcare subset of this document.' }), {
+  pageRoute('/api/v1/childcare/openapi.json', 'Childcare', { name: 'childcare-openapi', contentType: JSON_TYPE, cacheControl: FIVE_MINUTES, make: async (f) => json(f.ctx.documents.childcareOpenApi()) }, jsonPageDoc({ type: 'object', description: 'The childcare subset of this document.' }), {
     summary: 'The childcare service as OpenAPI 3.1',
     description: 'The main OpenAPI document narrowed to the childcare paths and the feed.',
   }),
@@ -263,7 +267,15 @@ export const CHILDCARE_PAGE_ROUTES: readonly RouteValue<{ ops: OpsRoutes }>[] = 
 
 /** The DA playground page. */
 export const PLAYGROUND_ROUTES: readonly RouteValue<{ ops: OpsRoutes }>[] = [
-  pageRoute('/playground', 'DA listing', { kind: 'playground' }, pageDoc('text/html', 'The playground is switched off on this server.'), {
+  pageRoute('/playground', 'DA listing', {
+    name: 'playground',
+    contentType: HTML,
+    cacheControl: 'no-cache',
+    check: (f) => {
+      if (!f.playground) throw new ApiError('not_found', 'the playground is switched off on this server');
+    },
+    make: async (f) => renderPlaygroundPage({ demoKey: await playgroundKey(f.ctx.store) }),
+  }, pageDoc('text/html', 'The playground is switched off on this server.'), {
     summary: 'Try the DA listing in a browser',
     description: 'An HTML page that calls every DA-listing endpoint with a built-in demo key (the one key ever placed in a page): it reaches only the DA listing and allows 10 requests a minute per client address. No sign-up.',
   }),
@@ -271,7 +283,13 @@ export const PLAYGROUND_ROUTES: readonly RouteValue<{ ops: OpsRoutes }>[] = [
 
 /** The map page. */
 export const MAP_PAGE_ROUTES: readonly RouteValue<{ ops: OpsRoutes }>[] = [
-  pageRoute('/map', 'Tiles', { kind: 'map', asset: 'page' }, pageDoc('text/html', 'This server makes no tiles, so it has no map.'), {
+  pageRoute('/map', 'Tiles', mapPage('map', HTML, 'no-cache', async (tiles, f) => {
+    const places = (await f.ctx.service.sandbox()).map((a) => ({ label: `${a.state}: ${a.address}`, lat: a.lat, lng: a.lng }));
+    const layers = tiles.tileLayers().map((l) => ({ id: l.id, minzoom: l.minzoom, maxzoom: l.maxzoom, attribution: tiles.tileAttribution(l.id) }));
+    const t = tiles.terrainLayer?.();
+    const terrain = t ? { id: t.id, minzoom: t.minzoom, maxzoom: t.maxzoom, attribution: tiles.tileAttribution(t.id) } : null;
+    return renderMapPage(layers, places, { pointSummary: f.tiles.keyless(), terrain });
+  }), pageDoc('text/html', 'This server makes no tiles, so it has no map.'), {
     summary: 'A map of every tile layer in the browser',
     description: 'A MapLibre GL JS page served from this server (no CDN, no token, no external tiles: the basemap is drawn from our own roads, water, parcels and zones) with a layer switcher, legends and attribution; a click shows the property summary of that point.',
   }),
@@ -279,11 +297,11 @@ export const MAP_PAGE_ROUTES: readonly RouteValue<{ ops: OpsRoutes }>[] = [
 
 /** The map page's script and styles. */
 export const MAP_ASSET_ROUTES: readonly RouteValue<{ ops: OpsRoutes }>[] = [
-  pageRoute('/map/maplibre-gl.js', 'Tiles', { kind: 'map', asset: 'js' }, pageDoc('application/javascript', 'This server makes no tiles, so it has no map.'), {
+  pageRoute('/map/maplibre-gl.js', 'Tiles', mapPage('map-js', 'application/javascript; charset=utf-8', 'public, max-age=86400', async () => maplibreAsset('js')), pageDoc('application/javascript', 'This server makes no tiles, so it has no map.'), {
     summary: 'MapLibre GL JS, as the map page loads it',
     description: 'The maplibre-gl build this server ships (BSD-3-Clause).',
   }),
-  pageRoute('/map/maplibre-gl.css', 'Tiles', { kind: 'map', asset: 'css' }, pageDoc('text/css', 'This server makes no tiles, so it has no map.'), {
+  pageRoute('/map/maplibre-gl.css', 'Tiles', mapPage('map-css', 'text/css; charset=utf-8', 'public, max-age=86400', async () => maplibreAsset('css')), pageDoc('text/css', 'This server makes no tiles, so it has no map.'), {
     summary: 'MapLibre GL JS styles',
     description: 'The maplibre-gl style sheet this server ships.',
   }),
@@ -291,20 +309,23 @@ export const MAP_ASSET_ROUTES: readonly RouteValue<{ ops: OpsRoutes }>[] = [
 
 /** Health, the OpenAPI document, the reference page and the guides. */
 export const SERVICE_ROUTES: readonly RouteValue<{ ops: OpsRoutes }>[] = [
-  pageRoute('/healthz', 'Service', { kind: 'health' }, healthDoc, {
+  {
+    path: '/healthz',
+    tag: 'Service',
     summary: 'Liveness',
     description: 'Answers 200 with the version while the server accepts requests; `status` is `warming` (with what it is doing in `warming`) while the engine builds its models and HAND tiles after a start, then `ok`. Requests are answered while warming.',
-  }),
-  pageRoute('/api/v1/openapi.json', 'Service', { kind: 'openapi' }, jsonPageDoc({ type: 'object', description: 'This document.' }), {
+    operations: [get('none', healthDoc, (c) => c.modules.ops.health(c.req))],
+  },
+  pageRoute('/api/v1/openapi.json', 'Service', { name: 'openapi', contentType: JSON_TYPE, cacheControl: FIVE_MINUTES, make: async (f) => json(f.ctx.documents.openApi()) }, jsonPageDoc({ type: 'object', description: 'This document.' }), {
     summary: 'This API as OpenAPI 3.1',
     description: 'The machine-readable description of every endpoint, with the payload JSON Schemas.',
   }),
-  pageRoute('/api/v1/docs', 'Service', { kind: 'docs' }, pageDoc(), {
+  pageRoute('/api/v1/docs', 'Service', { name: 'docs', contentType: HTML, cacheControl: FIVE_MINUTES, make: async (f) => f.ctx.documents.docsPage() }, pageDoc(), {
     summary: 'Human-readable reference',
     description: 'An HTML reference page generated from the OpenAPI document, linking to the guides below; served offline, no external assets.',
   }),
   ...GUIDES.map((guide) =>
-    pageRoute(guidePath(guide), 'Service', { kind: 'docs', guide }, pageDoc(), {
+    pageRoute(guidePath(guide), 'Service', guidePage(guide), pageDoc(), {
       summary: `Guide: ${guide}`,
       description: `The repository's docs/${guide}.md as an HTML page (links between guides stay on this server); the package ships the guides.`,
     }),

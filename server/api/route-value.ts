@@ -95,3 +95,11 @@ export function operationFor<Mods>(route: RouteValue<Mods>, method: string): Rou
 export function get<Mods>(auth: RouteAuth, doc: RouteOperation<Mods>['doc'], handle: RouteOperation<Mods>['handle']): RouteOperation<Mods> {
   return { method: 'GET', auth, doc, handle };
 }
+
+/**
+ * One keyed operation per method of `ops`, where a method names an operation (webhooks and batch jobs:
+ * `{ GET: 'get', DELETE: 'cancel' }`), in the order `ops` lists them.
+ */
+export function keyedOperations<Op, Mods>(ops: Partial<Record<'GET' | 'POST' | 'DELETE', Op>>, doc: (method: string, op: Op) => RouteOperation['doc'], handle: (op: Op) => RouteOperation<Mods>['handle']): RouteOperation<Mods>[] {
+  return (Object.entries(ops) as ['GET' | 'POST' | 'DELETE', Op][]).map(([method, op]) => ({ method, auth: 'key', doc: doc(method, op), handle: handle(op) }));
+}
