@@ -30,7 +30,7 @@ import { BATCH_PATHS, MAX_REQUEST_TARGET } from '../http/limits.js';
 import { OpsRoutes } from './ops-routes.js';
 import { acceptsGzip } from './payload-body.js';
 import { PropertyRoutes } from './property-routes.js';
-import { decodeQuery, rejectUnknown, strictDecode } from './query.js';
+import { strictDecode } from './query.js';
 import type { ResponseCache } from './response-cache.js';
 import { ROUTES } from './routes.js';
 import { operationFor, type AnyRoute, type RouteCall } from './route-value.js';

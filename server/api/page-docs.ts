@@ -4,7 +4,6 @@
  */
 import type { SampleName } from '../../engine/entry/property.js';
 import { STATES } from '../../engine/entry/data.js';
-import type { ErrorCode } from '../http/api-error.js';
 import type { ChildcareOperation } from './childcare-handlers.js';
 import { CHILDCARE_403, childcare400, errorResponse, jsonError, keyless, missing, notAllowed, ok, requestIdParam, type OperationDoc } from './operation-docs.js';
 

@@ -19,7 +19,6 @@ import { burnLines, type BurnLines } from '../../hydro/hand-tile-store.js';
 import { lineSetFromFeatures } from '../../hydro/line-set.js';
 
 const fileName = (l: { file: { path: string } }) => l.file.path;
-const features = (layers: VectorLayer[]) => layers.flatMap((l) => l.features);
 
 /** The state whose LGA polygons contain (lon, lat), or null (undetermined). */
 export function stateAt(store: DataStore, lon: number, lat: number): StateCode | null {
